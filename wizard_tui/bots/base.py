@@ -1,0 +1,42 @@
+"""What a bot is: something that turns one seat's view into that seat's next action.
+
+A bot is handed a ``SeatView``, a frozen snapshot holding only what its seat may
+see; it never receives the ``Game``, so it cannot reach another seat's cards.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+
+from ..game import Bid, ChooseTrump, Phase, Play, SeatView
+
+SeatAction = ChooseTrump | Bid | Play
+
+
+class Bot(ABC):
+    level: str = "?"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def decide(self, view: SeatView) -> SeatAction:
+        """The action for ``view.seat``, which must be on turn."""
+        if view.turn != view.seat:
+            raise ValueError(f"seat {view.seat} is not on turn")
+        if view.phase is Phase.CHOOSE_TRUMP:
+            return ChooseTrump(view.seat, self.choose_trump(view))
+        if view.phase is Phase.BID:
+            return Bid(view.seat, self.choose_bid(view))
+        if view.phase is Phase.PLAY:
+            return Play(view.seat, self.choose_card(view))
+        raise ValueError(f"nothing to decide in phase {view.phase}")
+
+    @abstractmethod
+    def choose_trump(self, view: SeatView) -> int: ...
+
+    @abstractmethod
+    def choose_bid(self, view: SeatView) -> int: ...
+
+    @abstractmethod
+    def choose_card(self, view: SeatView) -> int: ...

@@ -1,0 +1,93 @@
+"""The rules of Wizard as a pure state machine: no I/O, no asyncio, no Textual.
+
+Import from here: ``Game``, ``GameConfig``, the actions, the events, ``SeatView``.
+"""
+
+from .actions import (
+    Action,
+    Bid,
+    BidMade,
+    CardPlayed,
+    ChooseTrump,
+    Deal,
+    Event,
+    GameOver,
+    Play,
+    RoundDealt,
+    RoundScored,
+    TrickWon,
+    TrumpChosen,
+)
+from .cards import (
+    DECK_SIZE,
+    SUITS,
+    Suit,
+    card_name,
+    is_jester,
+    is_wizard,
+    long_card_name,
+    parse_card,
+    rank_of,
+    sort_key,
+    suit_of,
+)
+from .engine import (
+    LED_OPEN,
+    LED_WIZARD,
+    Game,
+    GameConfig,
+    Phase,
+    RoundResult,
+    Trick,
+    cards_of,
+    legal_play_mask,
+    mask_of,
+)
+from .errors import IllegalAction, Reason
+from .rules import RestrictLastBid, rounds_for, score, winners
+from .view import SeatView, seat_view
+
+__all__ = [
+    "DECK_SIZE",
+    "LED_OPEN",
+    "LED_WIZARD",
+    "SUITS",
+    "Action",
+    "Bid",
+    "BidMade",
+    "CardPlayed",
+    "ChooseTrump",
+    "Deal",
+    "Event",
+    "Game",
+    "GameConfig",
+    "GameOver",
+    "IllegalAction",
+    "Phase",
+    "Play",
+    "Reason",
+    "RestrictLastBid",
+    "RoundDealt",
+    "RoundResult",
+    "RoundScored",
+    "SeatView",
+    "Suit",
+    "Trick",
+    "TrickWon",
+    "TrumpChosen",
+    "card_name",
+    "cards_of",
+    "is_jester",
+    "is_wizard",
+    "legal_play_mask",
+    "long_card_name",
+    "mask_of",
+    "parse_card",
+    "rank_of",
+    "rounds_for",
+    "score",
+    "seat_view",
+    "sort_key",
+    "suit_of",
+    "winners",
+]

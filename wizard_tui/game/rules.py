@@ -1,0 +1,49 @@
+"""Rule constants and small pure functions: rounds per game, scoring, the bid restriction."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 6
+
+
+class RestrictLastBid(StrEnum):
+    """When the last bidder may not make the bid total equal the round number."""
+
+    NEVER = "never"
+    ALWAYS = "always"
+    AFTER_ROUND_1 = "after-round-1"
+
+    def applies(self, round_number: int) -> bool:
+        if self is RestrictLastBid.ALWAYS:
+            return True
+        if self is RestrictLastBid.AFTER_ROUND_1:
+            return round_number > 1
+        return False
+
+
+def rounds_for(players: int) -> int:
+    """60 / players rounds: 20 for 3, 15 for 4, 12 for 5, 10 for 6."""
+    check_players(players)
+    return 60 // players
+
+
+def check_players(players: int) -> None:
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(
+            f"Wizard is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
+        )
+
+
+def score(bid: int, tricks: int) -> int:
+    """20 + 10 per trick for an exact bid; -10 per trick of difference otherwise."""
+    if bid == tricks:
+        return 20 + 10 * tricks
+    return -10 * abs(bid - tricks)
+
+
+def winners(totals: list[int] | tuple[int, ...]) -> list[int]:
+    """Seats with the highest total; ties share the win."""
+    best = max(totals)
+    return [seat for seat, total in enumerate(totals) if total == best]

@@ -1,0 +1,87 @@
+"""What one seat may see: its own hand and everything public, nothing more.
+
+Bots decide from a ``SeatView`` alone, the host sends one to each client, and the UI
+renders one. Other seats' cards appear only once played (or, for whole rounds, once
+the round is scored and its seeds are public).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Suit
+from .engine import Game, Phase, RoundResult, Trick, cards_of
+from .rules import RestrictLastBid
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    players: int
+    num_rounds: int
+    restrict_last_bid: RestrictLastBid
+    round: int  # 0 before the first deal
+    dealer: int
+    phase: Phase
+    turn: int  # -1 when nobody is to act
+    hand: tuple[int, ...]  # this seat's cards now, in deal order
+    trump_card: int | None
+    trump_suit: Suit | None
+    bids: tuple[int | None, ...]
+    tricks_won: tuple[int, ...]
+    totals: tuple[int, ...]
+    trick_leader: int  # -1 before the first lead of the round
+    trick: tuple[tuple[int, int], ...]  # (seat, card) of the trick in progress
+    led_suit: Suit | None
+    trick_winner: int | None  # who is winning the trick in progress
+    tricks: tuple[Trick, ...]  # completed tricks of this round
+    history: tuple[RoundResult, ...]  # finished rounds
+    legal_cards: tuple[int, ...]  # empty unless this seat is to play
+    legal_bids: tuple[int, ...]  # empty unless this seat is to bid
+    forbidden_bid: int | None  # the bid the restricted last bid rules out, for this seat
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.seat
+
+    @property
+    def bid(self) -> int | None:
+        return self.bids[self.seat]
+
+    @property
+    def played_cards(self) -> tuple[int, ...]:
+        """Every card played face up this round, in order."""
+        done = tuple(card for t in self.tricks for _, card in t.plays)
+        return done + tuple(card for _, card in self.trick)
+
+
+def seat_view(game: Game, seat: int) -> SeatView:
+    if not 0 <= seat < game.players:
+        raise ValueError(f"there is no seat {seat}")
+    mine = game.turn == seat
+    held = set(cards_of(game.hand_mask(seat)))
+    return SeatView(
+        seat=seat,
+        players=game.players,
+        num_rounds=game.num_rounds,
+        restrict_last_bid=game.config.restrict_last_bid,
+        round=game.round,
+        dealer=game.dealer,
+        phase=game.phase,
+        turn=game.turn,
+        hand=tuple(c for c in game.dealt_hand(seat) if c in held),
+        trump_card=game.trump_card,
+        trump_suit=game.trump_suit,
+        bids=game.bids,
+        tricks_won=tuple(game.tricks_won),
+        totals=tuple(game.totals),
+        trick_leader=game.trick_leader,
+        trick=game.trick,
+        led_suit=game.led_suit,
+        trick_winner=game.trick_winner,
+        tricks=game.tricks,
+        history=game.results,
+        legal_cards=tuple(game.legal_plays()) if mine and game.phase is Phase.PLAY else (),
+        legal_bids=tuple(game.legal_bids()) if mine and game.phase is Phase.BID else (),
+        forbidden_bid=game.forbidden_bid() if mine else None,
+    )
