@@ -28,9 +28,7 @@ def deck_for_round(game_id: bytes, round_number: int, seeds: Sequence[bytes]) ->
     return tuple(fairdeal.shuffle_order(combined, DECK_SIZE))
 
 
-def deal_from_deck(
-    deck: Sequence[int], players: int, round_number: int, dealer: int
-) -> DealtRound:
+def deal_from_deck(deck: Sequence[int], players: int, round_number: int, dealer: int) -> DealtRound:
     """Card ``deck[j]`` goes to seat ``(dealer + 1 + j) mod players``; the next card is trump."""
     dealt = players * round_number
     if dealt > DECK_SIZE:

@@ -16,7 +16,8 @@ def make_bot(level: str, rng: random.Random | None = None) -> Bot:
     try:
         cls = _LEVELS[level]
     except KeyError:
-        raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}") from None
+        choices = ", ".join(LEVELS)
+        raise ValueError(f"unknown bot level {level!r}; choose one of {choices}") from None
     return cls(rng)
 
 
