@@ -1,0 +1,118 @@
+"""The seam between a table (the Textual UI or a headless bot) and the game it plays in.
+
+A ``TableSession`` delivers what the host says as typed updates and takes the
+player's intents. The network client implements it for every game, solo games
+included (they run the same host on loopback); tests may implement it in-process.
+Intents never wait for the network: they are queued and answered by later updates
+(an ``ActionRefused`` if the host said no).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from .game import Event, SeatView, Suit
+
+SeatKind = Literal["human", "bot"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    name: str
+    kind: SeatKind
+    connected: bool = True
+    # Seconds until a bot takes over a disconnected seat; None when not counting down.
+    takeover_in: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyUpdate:
+    """Before the game: who sits where, and whether this player may start it."""
+
+    seats: tuple[SeatInfo | None, ...]  # None = an empty seat
+    my_seat: int | None
+    addresses: tuple[str, ...]  # what friends should type to join (host only)
+    port: int
+    is_host: bool
+    can_start: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableUpdate:
+    """The game as this seat sees it now, and the events that led here since the last one."""
+
+    view: SeatView
+    seats: tuple[SeatInfo, ...]
+    events: tuple[Event, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    seat: int | None  # None: a message from the host program itself
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundVerified:
+    """This client's own check of a finished round's deal (``docs/fairness.md``)."""
+
+    round: int
+    ok: bool
+    detail: str  # what failed, naming the round; a short confirmation when ok
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRefused:
+    code: str  # a ``wizard_tui.game.Reason`` value or a protocol error code
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChanged:
+    state: Literal["connected", "reconnecting", "closed"]
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished:
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    record_path: str | None = None
+
+
+SessionUpdate = (
+    LobbyUpdate
+    | TableUpdate
+    | ChatLine
+    | RoundVerified
+    | ActionRefused
+    | LinkChanged
+    | GameFinished
+)
+
+
+class TableSession(Protocol):
+    def updates(self) -> AsyncIterator[SessionUpdate]: ...
+
+    def bid(self, bid: int) -> None: ...
+
+    def play(self, card: int) -> None: ...
+
+    def choose_trump(self, suit: Suit) -> None: ...
+
+    def chat(self, text: str) -> None: ...
+
+    def start_game(self) -> None:
+        """Host only: start with the seats filled so far (bots fill the rest)."""
+        ...
+
+    def add_bot(self) -> None:
+        """Host only: seat a bot in the lobby."""
+        ...
+
+    def rematch(self) -> None: ...
+
+    async def close(self) -> None: ...
