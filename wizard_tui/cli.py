@@ -16,6 +16,9 @@ from . import __version__
 
 # (name, module, one-line help), in the order ``--help`` lists them.
 SUBCOMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("play", "play", "a solo game against bots in your terminal"),
+    ("host", "host", "host a game on your LAN (friends join with wizard-tui join)"),
+    ("join", "join", "take a seat at a game someone hosts on your LAN"),
     ("simulate", "simulate", "play whole games between bots in-process and write their records"),
     ("verify", "verify", "re-check game records from scratch: the deal, every play, every score"),
 )

@@ -1,0 +1,105 @@
+"""``wizard-tui host``: host a game on the LAN (with your own table, or ``--headless``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+from pathlib import Path
+
+from ..cli import UserError
+from ..net.addresses import join_hint
+from ..net.host import HostOptions
+from ..net.hosting import hosting, wait_for_game
+from ..net.protocol import DEFAULT_PORT
+from ..paths import default_records_dir
+from . import options
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bind", default="0.0.0.0", help="address to listen on (default: every IPv4 interface)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default: {DEFAULT_PORT})"
+    )
+    parser.add_argument(
+        "--players", type=int, default=4, help="seats at the table, 3-6 (default: 4)"
+    )
+    parser.add_argument(
+        "--bots", type=int, default=0, help="how many of the seats bots take (default: 0)"
+    )
+    options.add_bot_level(parser)
+    options.add_name(parser)
+    options.add_rules(parser)
+    parser.add_argument(
+        "--records",
+        type=Path,
+        default=None,
+        help="directory for game records (default: the user data directory)",
+    )
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="host without a table of your own: the game starts when every seat is filled "
+        "and the command exits 0 when it ends",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=None,
+        help="seconds a bot waits before it acts (default: 0 headless, 0.6 with a table)",
+    )
+    parser.add_argument(
+        "--give-up-after",
+        type=float,
+        default=600.0,
+        help="headless: end with an error when a player stays disconnected this long (seconds)",
+    )
+    options.add_table_looks(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 3 <= args.players <= 6:
+        raise UserError("a table has 3 to 6 seats: use --players 3..6")
+    if not 0 <= args.bots <= args.players:
+        raise UserError(f"--bots must be between 0 and --players ({args.players})")
+    if not 0 <= args.port < 65536:
+        raise UserError("--port must be 0..65535")
+    host_options = HostOptions(
+        players=args.players,
+        bots=args.bots,
+        bot_level=args.bot_level,
+        restrict_last_bid=options.restrict_mode(args),
+        records_dir=args.records or default_records_dir(),
+        bot_delay=args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.6),
+        auto_start=args.headless,
+    )
+    if args.headless:
+        return asyncio.run(_run_headless(host_options, args))
+    from ..launch import run_hosted_table
+
+    return run_hosted_table(host_options, bind=args.bind, port=args.port, args=args)
+
+
+async def _run_headless(host_options: HostOptions, args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        async with hosting(host_options, bind=args.bind, port=args.port) as host:
+            port = host_options.port
+            print(f"wizard-tui host: listening on {args.bind}:{port}", flush=True)
+            for address in host_options.addresses:
+                hint = join_hint(address, port, DEFAULT_PORT)
+                print(f"  friends join with:  wizard-tui join {hint}")
+            print(f"waiting for {args.players - args.bots} player(s)...", flush=True)
+            ok = await wait_for_game(host, give_up_after=args.give_up_after)
+            table = host.table
+            if ok and table is not None:
+                print(f"game over: totals {table.game.totals}, winners {table.game.winners}")
+                if table.record_path is not None:
+                    print(f"record: {table.record_path}")
+                return 0
+            print(f"wizard-tui host: the game could not finish: {host.failed}", flush=True)
+            return 1
+    except OSError as exc:
+        raise UserError(str(exc)) from None

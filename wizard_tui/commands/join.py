@@ -1,0 +1,58 @@
+"""``wizard-tui join HOST[:PORT]``: take a seat at a friend's table (or let a bot take it)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+
+from netplay.errors import ServerError
+
+from ..bots import LEVELS, make_bot
+from ..cli import UserError
+from ..net.addresses import parse_target
+from ..net.bot_player import play_as_bot
+from ..net.client import NetworkSession
+from ..net.protocol import DEFAULT_PORT
+from . import options
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "target", metavar="HOST[:PORT]", help=f"the host (default port {DEFAULT_PORT})"
+    )
+    options.add_name(parser)
+    parser.add_argument(
+        "--bot",
+        choices=LEVELS,
+        metavar="LEVEL",
+        help=f"play headless as a bot ({', '.join(LEVELS)}); exits 0 when the game ends "
+        "with every round verified",
+    )
+    options.add_table_looks(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        host, port = parse_target(args.target, DEFAULT_PORT)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    if args.bot:
+        return asyncio.run(_run_bot(host, port, args))
+    from ..launch import run_joined_table
+
+    return run_joined_table(host, port, args=args)
+
+
+async def _run_bot(host: str, port: int, args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    session = NetworkSession(host, port, name=args.name)
+    try:
+        await session.connect()
+    except ServerError as exc:
+        raise UserError(f"the host said no: {exc.message}") from None
+    except (OSError, TimeoutError) as exc:
+        raise UserError(f"cannot reach {host}:{port}: {exc}") from None
+    print(f"joined {host}:{port} as {args.name} (seat {session.seat})", flush=True)
+    return await play_as_bot(session, make_bot(args.bot, random.Random()))

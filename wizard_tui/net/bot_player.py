@@ -1,0 +1,64 @@
+"""A headless network player: a bot that joins a host like any person would.
+
+``wizard-tui join HOST --bot LEVEL`` runs this. It acts only on its own seat's view,
+and its exit status says whether the game finished with every round verified.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..bots import Bot
+from ..game import Bid, ChooseTrump, Phase, Play, SeatView
+from ..session import ActionRefused, GameFinished, LinkChanged, RoundVerified, TableUpdate
+from .client import NetworkSession
+
+log = logging.getLogger("wizard_tui.bot_player")
+
+_ACTING_PHASES = (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
+
+
+def _decision_key(view: SeatView) -> tuple[object, ...]:
+    """Identifies one decision point, so a repeated update is not answered twice."""
+    return (view.round, view.phase, view.bids, len(view.tricks), len(view.trick))
+
+
+async def play_as_bot(session: NetworkSession, bot: Bot, *, quiet: bool = False) -> int:
+    """Play until the game ends; 0 if it finished and every round verified, else 1."""
+    answered: tuple[object, ...] | None = None
+    async for update in session.updates():
+        if isinstance(update, TableUpdate):
+            view = update.view
+            if view.my_turn and view.phase in _ACTING_PHASES:
+                key = _decision_key(view)
+                if key == answered:
+                    continue
+                answered = key
+                _send(session, bot.decide(view))
+        elif isinstance(update, RoundVerified):
+            if not update.ok:
+                log.error("verification failed: %s", update.detail)
+                print(f"VERIFICATION FAILED: {update.detail}", flush=True)
+            elif not quiet:
+                print(update.detail, flush=True)
+        elif isinstance(update, ActionRefused):
+            log.warning("host refused: %s (%s)", update.message, update.code)
+            answered = None  # let the bot try again on the next update
+        elif isinstance(update, GameFinished):
+            if not quiet:
+                print(f"game over: totals {list(update.totals)}, winners {list(update.winners)}")
+            break
+        elif isinstance(update, LinkChanged) and update.state == "closed":
+            print(f"disconnected: {update.detail}", flush=True)
+            break
+    await session.close()
+    return 0 if session.all_verified else 1
+
+
+def _send(session: NetworkSession, action: Bid | Play | ChooseTrump) -> None:
+    if isinstance(action, Play):
+        session.play(action.card)
+    elif isinstance(action, Bid):
+        session.bid(action.bid)
+    else:
+        session.choose_trump(action.suit)

@@ -1,0 +1,584 @@
+"""The Wizard host: a lobby, then the engine driving a game, over a netplay server.
+
+The host is the single source of truth and trusts no client. Every message is
+checked against its schema (a malformed one ends that client's connection), every
+action against the engine (an illegal one is refused with a reason code and changes
+nothing). Each seat is sent only its own view; public events go to all. The deal is
+the commit-reveal deal of ``docs/fairness.md``: the host draws the seeds of its bots,
+every remote seat draws its own, and the seeds are published when the round ends.
+
+All of this runs in netplay's synchronous callbacks on the event loop; the only
+awaits are the bots' thinking and their pacing delay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from netplay import Refused, Server, Session
+from netplay.commit_reveal import CommitRevealError, HostRound
+from netplay.fairdeal import new_game_id, new_seed, shuffle_order
+
+from ..bots import Bot, make_bot
+from ..game import (
+    Bid,
+    ChooseTrump,
+    Deal,
+    Event,
+    Game,
+    GameConfig,
+    GameOver,
+    IllegalAction,
+    Phase,
+    Play,
+    RestrictLastBid,
+    RoundScored,
+    Suit,
+    seat_view,
+)
+from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
+from ..record import GameRecorder, PlayerEntry, write_record
+from ..session import SeatInfo
+from . import protocol as p
+
+log = logging.getLogger("wizard_tui.host")
+
+
+@dataclass
+class HostOptions:
+    players: int = 4  # seats at the table when it starts by itself
+    bots: int = 0  # bots seated from the start
+    bot_level: str = "normal"
+    restrict_last_bid: RestrictLastBid = RestrictLastBid.NEVER
+    records_dir: Path | None = None  # None: keep no records
+    bot_delay: float = 0.0  # seconds a bot waits before acting, so people can follow
+    auto_start: bool = True  # start when every seat is filled (headless hosting)
+    addresses: tuple[str, ...] = ()  # what friends should type, shown in the lobby
+    port: int = 0
+
+
+@dataclass
+class Seat:
+    name: str
+    kind: str  # "human" | "bot"
+    session: Session | None = None
+    bot: Bot | None = None
+
+    def info(self) -> SeatInfo:
+        connected = self.kind == "bot" or (self.session is not None and self.session.connected)
+        return SeatInfo(self.name, self.kind, connected)  # type: ignore[arg-type]
+
+
+@dataclass
+class RoundDeal:
+    """The commit-reveal state of the round being dealt or played."""
+
+    exchange: HostRound
+    commitments: list[bytes] | None = None  # published vector
+    seeds: list[bytes] | None = None
+
+
+@dataclass
+class _Table:
+    """One game at the table: created at start, replaced by a rematch."""
+
+    game: Game
+    game_id: bytes
+    recorder: GameRecorder
+    deal: RoundDeal | None = None
+    finished: bool = False
+    record_path: Path | None = None
+    history_wire: list[dict[str, Any]] = field(default_factory=list)
+
+
+class WizardHost:
+    """The netplay ``App`` of a Wizard game. Attach a ``Server`` before it runs."""
+
+    def __init__(self, options: HostOptions, *, rng: random.Random | None = None) -> None:
+        if not MIN_PLAYERS <= options.players <= MAX_PLAYERS:
+            raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
+        if not 0 <= options.bots <= options.players:
+            raise ValueError("more bots than seats")
+        self.options = options
+        self.server: Server | None = None
+        self.host_key = secrets.token_urlsafe(24)  # proves a connection is the host's own table
+        self._rng = rng or random.SystemRandom()
+        self._admins: set[str] = set()  # session ids that presented the host key
+        self.seats: list[Seat | None] = [None] * options.players
+        for i in range(options.bots):
+            self.seats[options.players - options.bots + i] = self._new_bot_seat()
+        self.table: _Table | None = None
+        self.finished = asyncio.Event()
+        self.failed: str | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self.on_game_over: Callable[[], None] | None = None
+        self._stalled_since: float | None = None
+
+    # ------------------------------------------------------------------ netplay callbacks
+
+    def on_join(self, session: Session, hello: dict[str, Any]) -> dict[str, Any]:
+        if self.table is not None:
+            raise Refused(p.LOBBY_CLOSED, "the game has already started; ask for a rematch later")
+        free = [i for i, s in enumerate(self.seats) if s is None]
+        if not free:
+            raise Refused("table_full", "every seat is taken")
+        seat = free[0]
+        session.seat = seat
+        self.seats[seat] = Seat(session.name, "human", session)
+        asyncio.get_running_loop().call_soon(self._after_join)
+        return {"players": len(self.seats)}
+
+    def _after_join(self) -> None:
+        self._send_lobby()
+        if self.options.auto_start and all(self.seats) and self.table is None:
+            self._start_game()
+
+    def on_message(self, session: Session, msg: dict[str, Any]) -> None:
+        msg = p.INBOUND.check(msg)  # a malformed message ends the connection
+        handler = self._handlers[msg["t"]]
+        handler(self, session, msg)
+
+    def on_disconnect(self, session: Session) -> None:
+        if self.table is None and session.reason == "bye" and session.seat is not None:
+            # Left the lobby on purpose: free the seat for someone else.
+            self.seats[session.seat] = None
+            assert self.server is not None
+            self.server.forget(session)
+        self._send_seats()
+
+    def on_resume(self, session: Session) -> None:
+        if self.table is None:
+            self._send_lobby()
+            return
+        self._send_snapshot(session)
+        self._send_seats()
+
+    # ------------------------------------------------------------------ lobby
+
+    def _new_bot_seat(self) -> Seat:
+        taken = {s.name for s in self.seats if s is not None}
+        names = [n for n in BOT_NAMES if n not in taken] or ["Bot"]
+        level = self.options.bot_level
+        bot = make_bot(level, random.Random(self._rng.getrandbits(64)))
+        return Seat(f"{names[0]} ({level})", "bot", bot=bot)
+
+    def lobby_message(self, session: Session) -> dict[str, Any]:
+        seated = sum(s is not None for s in self.seats)
+        is_admin = session.id in self._admins
+        return {
+            "t": "lobby",
+            "seats": [p.seat_info_wire(s.info() if s else None) for s in self.seats],
+            "you": session.seat,
+            "host": is_admin,
+            "addresses": list(self.options.addresses),
+            "port": self.options.port,
+            "can_start": is_admin and seated >= MIN_PLAYERS,
+        }
+
+    def _send_lobby(self) -> None:
+        for seat in self.seats:
+            if seat is not None and seat.session is not None and self.server is not None:
+                self.server.send(seat.session, self.lobby_message(seat.session))
+        for session_id in self._admins:  # the host's table may not hold a seat
+            session = self._session(session_id)
+            if session is not None and session.seat is None and self.server is not None:
+                self.server.send(session, self.lobby_message(session))
+
+    def _session(self, session_id: str) -> Session | None:
+        return self.server.sessions.get(session_id) if self.server else None
+
+    def _claim_host(self, session: Session, msg: dict[str, Any]) -> None:
+        if not secrets.compare_digest(msg["key"], self.host_key):
+            self._refuse(session, p.NOT_HOST, "that is not this host's key")
+            return
+        self._admins.add(session.id)
+        if self.table is None:
+            self._send_lobby()
+
+    def _require_admin(self, session: Session, what: str) -> bool:
+        if session.id not in self._admins:
+            self._refuse(session, p.NOT_HOST, f"only the host can {what}")
+            return False
+        return True
+
+    def _add_bot(self, session: Session, msg: dict[str, Any]) -> None:
+        if not self._require_admin(session, "add bots"):
+            return
+        if self.table is not None:
+            self._refuse(session, p.LOBBY_CLOSED, "the game has already started")
+            return
+        if None not in self.seats:
+            if len(self.seats) >= MAX_PLAYERS:
+                self._refuse(session, "table_full", f"a table has at most {MAX_PLAYERS} seats")
+                return
+            self.seats.append(None)
+        self.seats[self.seats.index(None)] = self._new_bot_seat()
+        self._send_lobby()
+
+    def _start(self, session: Session, msg: dict[str, Any]) -> None:
+        if not self._require_admin(session, "start the game"):
+            return
+        if self.table is not None:
+            self._refuse(session, p.LOBBY_CLOSED, "the game has already started")
+            return
+        if sum(s is not None for s in self.seats) < MIN_PLAYERS:
+            self._refuse(session, p.NOT_READY, f"Wizard needs {MIN_PLAYERS} players: add bots")
+            return
+        self._start_game()
+
+    def _rematch(self, session: Session, msg: dict[str, Any]) -> None:
+        if not self._require_admin(session, "start a rematch"):
+            return
+        if self.table is None or not self.table.finished:
+            self._refuse(session, p.NOT_READY, "the game is not over yet")
+            return
+        self._start_game()
+
+    # ------------------------------------------------------------------ the game
+
+    def _start_game(self) -> None:
+        # Close the gaps left by empty seats: seat numbers are table order.
+        self.seats = [s for s in self.seats if s is not None]
+        for i, seat in enumerate(self.seats):
+            assert seat is not None
+            if seat.session is not None:
+                seat.session.seat = i
+        n = len(self.seats)
+        config = GameConfig(n, self._rng.randrange(n), self.options.restrict_last_bid)
+        game_id = new_game_id()
+        players = [PlayerEntry(s.name, s.kind) for s in self.seats if s is not None]
+        self.table = _Table(Game(config), game_id, GameRecorder(game_id, players, config))
+        self.finished.clear()
+        for seat in self.seats:
+            if seat is not None and seat.session is not None and self.server is not None:
+                self.server.send(seat.session, self._game_message(seat.session))
+        self._start_round()
+
+    def _game_message(self, session: Session) -> dict[str, Any]:
+        assert self.table is not None
+        config = self.table.game.config
+        return {
+            "t": "game",
+            "you": session.seat,
+            "game_id": self.table.game_id,
+            "players": [{"name": s.name, "kind": s.kind} for s in self.seats if s],
+            "restrict": config.restrict_last_bid.value,
+            "first_dealer": config.first_dealer,
+        }
+
+    def _start_round(self) -> None:
+        table = self.table
+        assert table is not None
+        game = table.game
+        r = game.round + 1
+        local = {i: new_seed() for i, s in enumerate(self.seats) if s is not None and s.bot}
+        table.deal = RoundDeal(HostRound(table.game_id, r, game.players, local))
+        self._broadcast({"t": "round", "round": r, "dealer": (game.dealer + 1) % game.players})
+        self._advance_deal()
+
+    def _advance_deal(self) -> None:
+        """Move the commit-reveal exchange on as far as the messages received allow."""
+        table = self.table
+        assert table is not None and table.deal is not None
+        deal = table.deal
+        r = deal.exchange.round
+        if deal.commitments is None and deal.exchange.vector_ready:
+            deal.commitments = deal.exchange.publish_commitments()
+            self._broadcast({"t": "commitments", "round": r, "commitments": deal.commitments})
+        if (
+            deal.commitments is not None
+            and deal.seeds is None
+            and not deal.exchange.missing_seeds()
+        ):
+            deal.seeds = deal.exchange.seeds()
+            deck = shuffle_order(deal.exchange.combined_seed(), 60)
+            events = table.game.apply(Deal(tuple(deck)))
+            self._after_change(events)
+
+    def _commit(self, session: Session, msg: dict[str, Any]) -> None:
+        deal = self._current_deal(session, msg)
+        if deal is None:
+            return
+        try:
+            deal.exchange.receive_commit(session.seat, msg)  # type: ignore[arg-type]
+        except CommitRevealError as exc:
+            self._refuse(session, exc.code, exc.message)
+            return
+        self._advance_deal()
+
+    def _seed(self, session: Session, msg: dict[str, Any]) -> None:
+        deal = self._current_deal(session, msg)
+        if deal is None:
+            return
+        try:
+            deal.exchange.receive_seed(session.seat, msg)  # type: ignore[arg-type]
+        except CommitRevealError as exc:
+            self._refuse(session, exc.code, exc.message)
+            return
+        self._advance_deal()
+
+    def _current_deal(self, session: Session, msg: dict[str, Any]) -> RoundDeal | None:
+        table = self.table
+        if table is None or table.deal is None or table.finished:
+            self._refuse(session, p.NOT_READY, "no deal is in progress")
+            return None
+        if session.seat is None:
+            self._refuse(session, p.NOT_SEATED, "you do not hold a seat")
+            return None
+        if msg["round"] != table.deal.exchange.round:
+            self._refuse(session, p.STALE_ROUND, f"round {msg['round']} is not being dealt")
+            return None
+        return table.deal
+
+    def _action(self, session: Session, msg: dict[str, Any]) -> None:
+        table = self.table
+        if table is None or table.finished:
+            self._refuse(session, p.NOT_READY, "no game is in progress")
+            return
+        if session.seat is None:
+            self._refuse(session, p.NOT_SEATED, "you do not hold a seat")
+            return
+        if msg["seat"] != session.seat:
+            self._refuse(
+                session, p.NOT_YOUR_SEAT, f"you play seat {session.seat}, not seat {msg['seat']}"
+            )
+            return
+        if msg["round"] != table.game.round:
+            self._refuse(
+                session,
+                p.STALE_ROUND,
+                f"that was meant for round {msg['round']}; this is round {table.game.round}",
+            )
+            return
+        t = msg["t"]
+        if t == "bid":
+            action: Bid | Play | ChooseTrump = Bid(session.seat, msg["bid"])
+        elif t == "play":
+            action = Play(session.seat, msg["card"])
+        else:
+            action = ChooseTrump(session.seat, Suit(msg["suit"]))
+        try:
+            events = table.game.apply(action)
+        except IllegalAction as exc:
+            self._refuse(session, exc.code, exc.message)
+            return
+        self._after_change(events)
+
+    def _chat(self, session: Session, msg: dict[str, Any]) -> None:
+        self._broadcast(
+            {"t": "chat", "seat": session.seat, "name": session.name, "text": msg["text"]}
+        )
+
+    def _after_change(self, events: list[Event]) -> None:
+        table = self.table
+        assert table is not None
+        self._send_states(events)
+        for event in events:
+            if isinstance(event, RoundScored):
+                self._finish_round()
+            elif isinstance(event, GameOver):
+                self._finish_game(event)
+        if table.game.phase is Phase.DEAL and not table.finished:
+            self._start_round()
+        self._schedule_bot()
+
+    def _finish_round(self) -> None:
+        table = self.table
+        assert table is not None and table.deal is not None
+        deal = table.deal
+        assert deal.commitments is not None and deal.seeds is not None
+        result = table.game.results[-1]
+        table.recorder.add_round(result, deal.commitments, deal.seeds)
+        wire = p.result_wire(result, deal.seeds)
+        table.history_wire.append(wire)
+        self._broadcast({"t": "round_end", "result": wire})
+        table.deal = None
+        self._write_record()
+
+    def _finish_game(self, event: GameOver) -> None:
+        table = self.table
+        assert table is not None
+        table.finished = True
+        path = self._write_record()
+        self._broadcast(
+            {
+                "t": "game_over",
+                "totals": list(event.totals),
+                "winners": list(event.winners),
+                "record": None if path is None else str(path),
+            }
+        )
+        self.finished.set()
+        if self.on_game_over is not None:
+            self.on_game_over()
+
+    def _write_record(self) -> Path | None:
+        table = self.table
+        assert table is not None
+        if self.options.records_dir is None:
+            return None
+        try:
+            self.options.records_dir.mkdir(parents=True, exist_ok=True)
+            table.record_path = write_record(self.options.records_dir, table.recorder.record())
+        except OSError as exc:
+            log.error("could not write the game record: %s", exc)
+            self._broadcast(
+                {"t": "chat", "seat": None, "name": "host", "text": f"record not saved: {exc}"}
+            )
+        return table.record_path
+
+    def stalled_for(self) -> float:
+        """Seconds the game has been waiting on a disconnected seat (0 if it is not)."""
+        loop = asyncio.get_running_loop()
+        table = self.table
+        waiting = (
+            table is not None
+            and not table.finished
+            and any(
+                s is not None and s.kind == "human" and not s.info().connected for s in self.seats
+            )
+        )
+        if not waiting:
+            self._stalled_since = None
+            return 0.0
+        if self._stalled_since is None:
+            self._stalled_since = loop.time()
+        return loop.time() - self._stalled_since
+
+    # ------------------------------------------------------------------ bots
+
+    def _schedule_bot(self) -> None:
+        table = self.table
+        if table is None or table.finished or self._bot_task is not None:
+            return
+        game = table.game
+        if game.turn < 0 or game.phase not in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
+            return
+        seat = self.seats[game.turn]
+        if seat is None or seat.bot is None:
+            return
+        self._bot_task = asyncio.get_running_loop().create_task(
+            self._bot_turn(table, game.turn, seat.bot)
+        )
+
+    async def _bot_turn(self, table: _Table, seat: int, bot: Bot) -> None:
+        try:
+            if self.options.bot_delay > 0:
+                await asyncio.sleep(self.options.bot_delay)
+            view = seat_view(table.game, seat)
+            action = await _think(bot, view)
+        except Exception:
+            log.exception("the bot in seat %d failed", seat)
+            self._bot_task = None
+            self.failed = f"the bot in seat {seat} failed"
+            self.finished.set()
+            return
+        self._bot_task = None
+        if table is not self.table or table.game.turn != seat:
+            return  # the table moved on (a rematch) while the bot was thinking
+        try:
+            events = table.game.apply(action)
+        except IllegalAction as exc:  # a bug in a bot; never let it stall the table
+            log.error("bot in seat %d chose an illegal action %r: %s", seat, action, exc)
+            events = table.game.apply(_fallback(table.game))
+        self._after_change(events)
+
+    async def close(self) -> None:
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._bot_task
+
+    # ------------------------------------------------------------------ sending
+
+    def _broadcast(self, msg: dict[str, Any]) -> None:
+        if self.server is not None:
+            self.server.broadcast(msg)
+
+    def _refuse(self, session: Session, code: str, message: str) -> None:
+        if self.server is not None:
+            self.server.send(session, {"t": "refused", "code": code, "message": message})
+
+    def seat_infos(self) -> list[SeatInfo]:
+        return [s.info() for s in self.seats if s is not None]
+
+    def _seats_wire(self) -> list[dict[str, Any] | None]:
+        return [p.seat_info_wire(s.info() if s else None) for s in self.seats]
+
+    def _send_states(self, events: list[Event]) -> None:
+        table = self.table
+        assert table is not None and self.server is not None
+        events_wire = [p.event_wire(e) for e in events]
+        seats = self._seats_wire()
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.session is not None:
+                view = p.view_wire(seat_view(table.game, i))
+                self.server.send(
+                    seat.session,
+                    {"t": "state", "view": view, "seats": seats, "events": events_wire},
+                )
+
+    def _send_seats(self) -> None:
+        if self.table is None:
+            self._send_lobby()
+        else:
+            self._broadcast({"t": "seats", "seats": self._seats_wire()})
+
+    def _send_snapshot(self, session: Session) -> None:
+        """Everything a (re)connecting seat needs to redraw and to keep verifying."""
+        table = self.table
+        assert table is not None and self.server is not None
+        snapshot: dict[str, Any] = {
+            "t": "snapshot",
+            "game": self._game_message(session),
+            "history": table.history_wire,
+            "seats": self._seats_wire(),
+            "view": None
+            if session.seat is None
+            else p.view_wire(seat_view(table.game, session.seat)),
+            "deal": None,
+            "finished": table.finished,
+        }
+        if table.deal is not None:
+            snapshot["deal"] = {
+                "round": table.deal.exchange.round,
+                "commitments": table.deal.commitments,
+                "seed_received": session.seat is not None
+                and session.seat not in table.deal.exchange.missing_seeds(),
+                "committed": session.seat is not None
+                and session.seat not in table.deal.exchange.missing_commitments(),
+            }
+        self.server.send(session, snapshot)
+
+    _handlers: ClassVar[dict[str, Callable[[WizardHost, Session, dict[str, Any]], None]]] = {
+        "bid": _action,
+        "play": _action,
+        "trump": _action,
+        "chat": _chat,
+        "claim_host": _claim_host,
+        "start": _start,
+        "add_bot": _add_bot,
+        "rematch": _rematch,
+        "commit": _commit,
+        "seed": _seed,
+    }
+
+
+def _fallback(game: Game) -> Bid | Play | ChooseTrump:
+    actions = game.legal_actions()
+    return actions[0]  # type: ignore[return-value]
+
+
+async def _think(bot: Bot, view: Any) -> Bid | Play | ChooseTrump:
+    return bot.decide(view)
+
+
+BOT_NAMES = ("Merlin", "Morgana", "Gandalf", "Circe", "Prospero", "Medea", "Radagast")

@@ -1,0 +1,338 @@
+"""The Wizard protocol on top of netplay: message names, schemas and the wire form of views.
+
+Everything that crosses the wire between a Wizard host and its clients is built or
+checked here, so ``docs/protocol.md``, the host and the client agree on one
+spelling. Values are plain msgpack types: ints, strs, bins, lists, maps with str keys.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from netplay import Limits
+from netplay.errors import BAD_MESSAGE, ProtocolError
+from netplay.schema import Bin, Int, Message, Schemas, Str
+
+from ..game import (
+    BidMade,
+    CardPlayed,
+    Event,
+    GameOver,
+    Phase,
+    RestrictLastBid,
+    RoundDealt,
+    RoundResult,
+    RoundScored,
+    SeatView,
+    Suit,
+    Trick,
+    TrickWon,
+    TrumpChosen,
+)
+from ..session import SeatInfo
+
+PROTOCOL = "wizard-tui"
+VERSION = 1
+DEFAULT_PORT = 16060  # "60 cards"; unassigned by IANA
+
+# A bot client plays as fast as the host answers, which is far above netplay's default
+# (built for people); a flood is still cut off within a fraction of a second.
+LIMITS = Limits(rate=100.0, burst=200)
+
+MAX_CHAT = 200
+MAX_ROUND = 20
+_SEAT = Int(0, 5)
+_ROUND = Int(1, MAX_ROUND)
+
+# Reason codes the host adds to the engine's (``wizard_tui.game.Reason``).
+NOT_YOUR_SEAT = "not_your_seat"
+NOT_SEATED = "not_seated"
+NOT_HOST = "not_host"
+STALE_ROUND = "stale_round"
+LOBBY_CLOSED = "lobby_closed"
+NOT_READY = "not_ready"
+
+# -- client -> host ----------------------------------------------------------------------
+
+BID = Message("bid", seat=_SEAT, round=_ROUND, bid=Int(0, MAX_ROUND))
+PLAY = Message("play", seat=_SEAT, round=_ROUND, card=Int(0, 59))
+TRUMP = Message("trump", seat=_SEAT, round=_ROUND, suit=Int(0, 3))
+CHAT = Message("chat", text=Str(1, MAX_CHAT, printable=True))
+CLAIM_HOST = Message("claim_host", key=Str(1, 128, printable=True))
+START = Message("start")
+ADD_BOT = Message("add_bot")
+REMATCH = Message("rematch")
+COMMIT = Message("commit", round=_ROUND, commitment=Bin(32))
+SEED = Message("seed", round=_ROUND, seed=Bin(32))
+
+INBOUND = Schemas(BID, PLAY, TRUMP, CHAT, CLAIM_HOST, START, ADD_BOT, REMATCH, COMMIT, SEED)
+
+
+def bid_msg(seat: int, round_number: int, bid: int) -> dict[str, Any]:
+    return {"t": "bid", "seat": seat, "round": round_number, "bid": bid}
+
+
+def play_msg(seat: int, round_number: int, card: int) -> dict[str, Any]:
+    return {"t": "play", "seat": seat, "round": round_number, "card": card}
+
+
+def trump_msg(seat: int, round_number: int, suit: int) -> dict[str, Any]:
+    return {"t": "trump", "seat": seat, "round": round_number, "suit": suit}
+
+
+# -- host -> client ----------------------------------------------------------------------
+
+
+def seat_info_wire(info: SeatInfo | None) -> dict[str, Any] | None:
+    if info is None:
+        return None
+    out: dict[str, Any] = {"name": info.name, "kind": info.kind, "connected": info.connected}
+    if info.takeover_in is not None:
+        out["takeover_in"] = info.takeover_in
+    return out
+
+
+def seat_info_from_wire(d: Any) -> SeatInfo | None:
+    if d is None:
+        return None
+    _expect(type(d) is dict, "seat info must be a map")
+    kind = d.get("kind")
+    _expect(kind in ("human", "bot"), "seat kind must be human or bot")
+    name = d.get("name")
+    _expect(type(name) is str and 0 < len(name) <= 64, "seat name must be a short string")
+    connected = d.get("connected")
+    _expect(type(connected) is bool, "seat connected must be a bool")
+    takeover = d.get("takeover_in")
+    _expect(takeover is None or type(takeover) in (int, float), "takeover_in must be a number")
+    return SeatInfo(name, kind, connected, None if takeover is None else float(takeover))
+
+
+def trick_wire(trick: Trick) -> list[Any]:
+    return [trick.leader, list(trick.cards), trick.winner]
+
+
+def view_wire(view: SeatView) -> dict[str, Any]:
+    """A seat's view without its history (sent separately, once per round)."""
+    return {
+        "seat": view.seat,
+        "players": view.players,
+        "restrict": view.restrict_last_bid.value,
+        "round": view.round,
+        "dealer": view.dealer,
+        "phase": view.phase.value,
+        "turn": view.turn,
+        "hand": list(view.hand),
+        "trump_card": view.trump_card,
+        "trump_suit": None if view.trump_suit is None else int(view.trump_suit),
+        "bids": list(view.bids),
+        "tricks_won": list(view.tricks_won),
+        "totals": list(view.totals),
+        "leader": view.trick_leader,
+        "trick": [card for _, card in view.trick],
+        "led": None if view.led_suit is None else int(view.led_suit),
+        "winning": view.trick_winner,
+        "tricks": [trick_wire(t) for t in view.tricks],
+        "legal_cards": list(view.legal_cards),
+        "legal_bids": list(view.legal_bids),
+        "forbidden_bid": view.forbidden_bid,
+    }
+
+
+def result_wire(result: RoundResult, seeds: list[bytes]) -> dict[str, Any]:
+    """A finished round as the host publishes it, with the seeds that open its deal."""
+    return {
+        "round": result.round,
+        "dealer": result.dealer,
+        "hands": [list(h) for h in result.hands],
+        "trump_card": result.trump_card,
+        "trump_suit": None if result.trump_suit is None else int(result.trump_suit),
+        "bids": list(result.bids),
+        "tricks": [trick_wire(t) for t in result.tricks],
+        "tricks_won": list(result.tricks_won),
+        "points": list(result.points),
+        "totals": list(result.totals),
+        "seeds": list(seeds),
+    }
+
+
+def event_wire(event: Event) -> list[Any]:
+    if isinstance(event, CardPlayed):
+        return ["played", event.seat, event.card]
+    if isinstance(event, TrickWon):
+        return ["trick", event.trick, event.plays[0][0], event.winner, [c for _, c in event.plays]]
+    if isinstance(event, BidMade):
+        return ["bid", event.seat, event.bid]
+    if isinstance(event, TrumpChosen):
+        return ["trump", event.seat, int(event.suit)]
+    if isinstance(event, RoundDealt):
+        suit = None if event.trump_suit is None else int(event.trump_suit)
+        return ["dealt", event.round, event.dealer, event.trump_card, suit]
+    if isinstance(event, RoundScored):
+        return [
+            "scored",
+            event.round,
+            list(event.bids),
+            list(event.tricks_won),
+            list(event.points),
+            list(event.totals),
+        ]
+    if isinstance(event, GameOver):
+        return ["over", list(event.totals), list(event.winners)]
+    raise TypeError(f"not an event: {event!r}")
+
+
+# -- decoding what the host sent (a client never trusts it blindly) ----------------------
+
+
+def _expect(ok: bool, problem: str) -> None:
+    if not ok:
+        raise ProtocolError(BAD_MESSAGE, f"the host sent a malformed message: {problem}")
+
+
+def _int(value: Any, lo: int, hi: int, what: str) -> int:
+    _expect(type(value) is int and lo <= value <= hi, f"{what} must be an int in {lo}..{hi}")
+    return value
+
+
+def _opt_int(value: Any, lo: int, hi: int, what: str) -> int | None:
+    return None if value is None else _int(value, lo, hi, what)
+
+
+def _ints(value: Any, lo: int, hi: int, what: str, max_len: int = 128) -> tuple[int, ...]:
+    _expect(type(value) is list and len(value) <= max_len, f"{what} must be a list")
+    return tuple(_int(v, lo, hi, what) for v in value)
+
+
+_BIG = 1 << 31
+
+
+def _trick_from_wire(value: Any, players: int) -> Trick:
+    _expect(type(value) is list and len(value) == 3, "a trick is [leader, cards, winner]")
+    leader = _int(value[0], 0, players - 1, "trick leader")
+    cards = _ints(value[1], 0, 59, "trick cards", players)
+    winner = _int(value[2], 0, players - 1, "trick winner")
+    return Trick(leader, cards, winner)
+
+
+def view_from_wire(d: Any, history: tuple[RoundResult, ...]) -> SeatView:
+    _expect(type(d) is dict, "a view must be a map")
+    try:
+        players = _int(d["players"], 3, 6, "players")
+        seat = _int(d["seat"], 0, players - 1, "seat")
+        n_rounds = 60 // players
+        leader = _int(d["leader"], -1, players - 1, "leader")
+        trick_cards = _ints(d["trick"], 0, 59, "trick", players)
+        trick = tuple(((leader + i) % players, c) for i, c in enumerate(trick_cards))
+        led = d["led"]
+        bids = d["bids"]
+        _expect(type(bids) is list and len(bids) == players, "bids must be one per seat")
+        return SeatView(
+            seat=seat,
+            players=players,
+            num_rounds=n_rounds,
+            restrict_last_bid=RestrictLastBid(d["restrict"]),
+            round=_int(d["round"], 0, n_rounds, "round"),
+            dealer=_int(d["dealer"], 0, players - 1, "dealer"),
+            phase=Phase(d["phase"]),
+            turn=_int(d["turn"], -1, players - 1, "turn"),
+            hand=_ints(d["hand"], 0, 59, "hand", 20),
+            trump_card=_opt_int(d["trump_card"], 0, 59, "trump card"),
+            trump_suit=None if d["trump_suit"] is None else Suit(_int(d["trump_suit"], 0, 3, "s")),
+            bids=tuple(_opt_int(b, 0, 20, "bid") for b in bids),
+            tricks_won=_ints(d["tricks_won"], 0, 20, "tricks won", players),
+            totals=_ints(d["totals"], -_BIG, _BIG, "totals", players),
+            trick_leader=leader,
+            trick=trick,
+            led_suit=None if led is None else Suit(_int(led, 0, 3, "led suit")),
+            trick_winner=_opt_int(d["winning"], 0, players - 1, "winning seat"),
+            tricks=tuple(_trick_from_wire(t, players) for t in _list(d["tricks"], 20)),
+            history=history,
+            legal_cards=_ints(d["legal_cards"], 0, 59, "legal cards", 20),
+            legal_bids=_ints(d["legal_bids"], 0, 20, "legal bids", 21),
+            forbidden_bid=_opt_int(d["forbidden_bid"], 0, 20, "forbidden bid"),
+        )
+    except (KeyError, ValueError, TypeError) as exc:
+        if isinstance(exc, ProtocolError):
+            raise
+        raise ProtocolError(BAD_MESSAGE, f"the host sent a malformed view: {exc!r:.80}") from None
+
+
+def _list(value: Any, max_len: int) -> list[Any]:
+    _expect(type(value) is list and len(value) <= max_len, "expected a list")
+    return value
+
+
+def result_from_wire(d: Any, players: int) -> tuple[RoundResult, list[bytes]]:
+    _expect(type(d) is dict, "a round result must be a map")
+    try:
+        seeds = _list(d["seeds"], players)
+        _expect(len(seeds) == players, "one seed per seat")
+        _expect(all(type(s) is bytes and len(s) == 32 for s in seeds), "seeds are 32 bytes")
+        hands = _list(d["hands"], players)
+        _expect(len(hands) == players, "one hand per seat")
+        trump_suit = d["trump_suit"]
+        result = RoundResult(
+            round=_int(d["round"], 1, 20, "round"),
+            dealer=_int(d["dealer"], 0, players - 1, "dealer"),
+            hands=tuple(_ints(h, 0, 59, "hand", 20) for h in hands),
+            trump_card=_opt_int(d["trump_card"], 0, 59, "trump card"),
+            trump_suit=None if trump_suit is None else Suit(_int(trump_suit, 0, 3, "trump")),
+            bids=_ints(d["bids"], 0, 20, "bids", players),
+            tricks=tuple(_trick_from_wire(t, players) for t in _list(d["tricks"], 20)),
+            tricks_won=_ints(d["tricks_won"], 0, 20, "tricks won", players),
+            points=_ints(d["points"], -_BIG, _BIG, "points", players),
+            totals=_ints(d["totals"], -_BIG, _BIG, "totals", players),
+        )
+        return result, list(seeds)
+    except (KeyError, ValueError, TypeError) as exc:
+        if isinstance(exc, ProtocolError):
+            raise
+        raise ProtocolError(BAD_MESSAGE, f"the host sent a malformed round: {exc!r:.80}") from None
+
+
+def event_from_wire(e: Any, players: int) -> Event | None:
+    """An engine event, or None for a kind this client does not know (newer host)."""
+    _expect(type(e) is list and len(e) >= 1 and type(e[0]) is str, "an event is [kind, ...]")
+    kind, args = e[0], e[1:]
+    try:
+        if kind == "played":
+            return CardPlayed(_int(args[0], 0, players - 1, "seat"), _int(args[1], 0, 59, "card"))
+        if kind == "trick":
+            leader = _int(args[1], 0, players - 1, "leader")
+            winner = _int(args[2], 0, players - 1, "winner")
+            cards = _ints(args[3], 0, 59, "cards", players)
+            plays = tuple(((leader + i) % players, c) for i, c in enumerate(cards))
+            return TrickWon(_int(args[0], 0, 19, "trick"), winner, plays)
+        if kind == "bid":
+            return BidMade(_int(args[0], 0, players - 1, "seat"), _int(args[1], 0, 20, "bid"))
+        if kind == "trump":
+            return TrumpChosen(
+                _int(args[0], 0, players - 1, "seat"), Suit(_int(args[1], 0, 3, "s"))
+            )
+        if kind == "dealt":
+            suit = _opt_int(args[3], 0, 3, "trump suit")
+            return RoundDealt(
+                _int(args[0], 1, 20, "round"),
+                _int(args[1], 0, players - 1, "dealer"),
+                _opt_int(args[2], 0, 59, "trump card"),
+                None if suit is None else Suit(suit),
+                args[2] is not None and 52 <= args[2] < 56,
+            )
+        if kind == "scored":
+            return RoundScored(
+                _int(args[0], 1, 20, "round"),
+                _ints(args[1], 0, 20, "bids", players),
+                _ints(args[2], 0, 20, "tricks", players),
+                _ints(args[3], -_BIG, _BIG, "points", players),
+                _ints(args[4], -_BIG, _BIG, "totals", players),
+            )
+        if kind == "over":
+            return GameOver(
+                _ints(args[0], -_BIG, _BIG, "totals", players),
+                _ints(args[1], 0, players - 1, "winners", players),
+            )
+    except (IndexError, ValueError, TypeError) as exc:
+        if isinstance(exc, ProtocolError):
+            raise
+        raise ProtocolError(BAD_MESSAGE, f"the host sent a malformed event: {exc!r:.80}") from None
+    return None

@@ -1,0 +1,156 @@
+"""A client's own check of each finished round, once the host has published the seeds.
+
+The client keeps a replica of the game, fed only with what it can verify: the deck
+that the published seeds give, and the public actions it saw. At the end of every
+round it checks that every commitment opens, that its own hand and the trump card
+are exactly as that deck deals them, that every play was in the player's dealt hand
+and legal when played, and that the trick winners and scores the host announced
+follow. Pure: no I/O, so the cheating-host tests can feed it anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from netplay.commit_reveal import ClientRound, CommitRevealError
+from netplay.fairdeal import shuffle_order
+
+from ..deal import deal_from_deck
+from ..game import (
+    Bid,
+    ChooseTrump,
+    Game,
+    GameConfig,
+    IllegalAction,
+    Play,
+    RoundResult,
+    SeatView,
+    card_name,
+    is_wizard,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    round: int
+    ok: bool
+    detail: str
+
+
+class RoundChecker:
+    """Verifies rounds in order against a replica of the game."""
+
+    def __init__(self, config: GameConfig, seat: int) -> None:
+        self.config = config
+        self.seat = seat
+        self.replica = Game(config)
+        self.broken = False  # after a failure the replica no longer follows the host
+
+    def check(
+        self,
+        exchange: ClientRound | None,
+        claimed: RoundResult,
+        seeds: Sequence[bytes],
+        observed: SeatView | None,
+    ) -> CheckResult:
+        """``exchange``: this seat's commit-reveal state of the round (None if lost);
+        ``claimed``: the round as the host published it; ``observed``: the last view this
+        client saw of that round, if any."""
+        r = claimed.round
+
+        def fail(detail: str) -> CheckResult:
+            self.broken = True
+            return CheckResult(r, False, f"round {r}: {detail}")
+
+        if self.broken:
+            return CheckResult(r, False, f"round {r}: not checked after an earlier failure")
+        if r != self.replica.round + 1:
+            return fail(f"expected round {self.replica.round + 1} next")
+        if exchange is None:
+            return fail("this client lost its seed for the round, so it cannot check the deal")
+        try:
+            combined = exchange.check_reveal(seeds)
+        except CommitRevealError as exc:
+            return fail(exc.message.removeprefix(f"round {r}: "))
+        deck = shuffle_order(combined, 60)
+        n = self.config.players
+        dealer = (self.replica.dealer + 1) % n
+        dealt = deal_from_deck(deck, n, r, dealer)
+        if claimed.dealer != dealer:
+            return fail(f"the host says seat {claimed.dealer} dealt; it was seat {dealer}'s deal")
+        if tuple(claimed.hands) != dealt.hands:
+            seat = next(s for s in range(n) if tuple(claimed.hands[s]) != dealt.hands[s])
+            return fail(f"the host's record of seat {seat}'s hand is not what the seeds deal")
+        if claimed.trump_card != dealt.trump_card:
+            return fail("the trump card is not the one the seeds deal")
+        if observed is not None and observed.round == r:
+            mine = dealt.hands[self.seat]
+            problem = self._compare_observed(observed, mine, dealt.trump_card, claimed)
+            if problem:
+                return fail(problem)
+        return self._replay(deck, claimed, fail)
+
+    def _compare_observed(
+        self,
+        seen: SeatView,
+        my_hand: tuple[int, ...],
+        trump_card: int | None,
+        claimed: RoundResult,
+    ) -> str | None:
+        my_cards = {c for t in seen.tricks for s, c in t.plays if s == self.seat} | set(seen.hand)
+        if my_cards != set(my_hand):
+            got = " ".join(card_name(c, ascii_only=True) for c in sorted(my_cards))
+            return f"you were dealt {got}, not what the seeds deal to your seat"
+        if seen.trump_card != trump_card:
+            return "the trump card shown was not the one the seeds deal"
+        if seen.trump_suit != claimed.trump_suit:
+            return "the trump suit shown differs from the host's record"
+        if tuple(seen.bids) != tuple(claimed.bids):
+            return "the bids shown differ from the host's record"
+        if tuple(seen.tricks) != tuple(claimed.tricks[: len(seen.tricks)]):
+            return "the tricks shown differ from the host's record"
+        return None
+
+    def _replay(
+        self, deck: list[int], claimed: RoundResult, fail: Callable[[str], CheckResult]
+    ) -> CheckResult:
+        r = claimed.round
+        game = self.replica
+        game.deal(deck)
+        n = game.players
+        try:
+            if claimed.trump_card is not None and is_wizard(claimed.trump_card):
+                if claimed.trump_suit is None:
+                    return fail("a Wizard was turned but no trump suit was chosen")
+                game.apply(ChooseTrump(game.dealer, claimed.trump_suit))
+            elif claimed.trump_suit != game.trump_suit:
+                return fail("the trump suit does not follow from the trump card")
+            if len(claimed.bids) != n:
+                return fail("the host's record does not hold one bid per seat")
+            for i in range(n):
+                seat = (game.dealer + 1 + i) % n
+                game.apply(Bid(seat, claimed.bids[seat]))
+            for t, trick in enumerate(claimed.tricks, start=1):
+                if trick.leader != game.turn:
+                    return fail(f"trick {t}: seat {trick.leader} led; seat {game.turn} should have")
+                for seat, card in trick.plays:
+                    try:
+                        game.apply(Play(seat, card))
+                    except IllegalAction as exc:
+                        name = card_name(card, ascii_only=True)
+                        return fail(f"trick {t}, seat {seat}: {name}: {exc.message}")
+                done = (
+                    game.results[-1].tricks[t - 1] if len(game.results) == r else game.tricks[t - 1]
+                )
+                if done.winner != trick.winner:
+                    return fail(f"trick {t}: seat {done.winner} won it, not seat {trick.winner}")
+        except IllegalAction as exc:
+            return fail(f"{exc.message} ({exc.code})")
+        if len(game.results) != r:
+            return fail("the round ended before every card was played")
+        mine = game.results[-1]
+        for name in ("tricks_won", "points", "totals"):
+            if tuple(getattr(mine, name)) != tuple(getattr(claimed, name)):
+                return fail(f"the {name.replace('_', ' ')} announced do not follow from the plays")
+        return CheckResult(r, True, f"round {r}: deal verified")
