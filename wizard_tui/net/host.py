@@ -164,11 +164,11 @@ class WizardHost:
     # ------------------------------------------------------------------ lobby
 
     def _new_bot_seat(self) -> Seat:
-        taken = {s.name for s in self.seats if s is not None}
-        names = [n for n in BOT_NAMES if n not in taken] or ["Bot"]
+        taken = {s.name.split(" (")[0] for s in self.seats if s is not None}
+        name = next((n for n in BOT_NAMES if n not in taken), f"Bot {len(taken) + 1}")
         level = self.options.bot_level
         bot = make_bot(level, random.Random(self._rng.getrandbits(64)))
-        return Seat(f"{names[0]} ({level})", "bot", bot=bot)
+        return Seat(f"{name} ({level})", "bot", bot=bot)
 
     def lobby_message(self, session: Session) -> dict[str, Any]:
         seated = sum(s is not None for s in self.seats)
