@@ -31,7 +31,7 @@ from .actions import (
     TrickWon,
     TrumpChosen,
 )
-from .cards import DECK_SIZE, FIRST_JESTER, FIRST_WIZARD, RANKS_PER_SUIT, Suit, card_name
+from .cards import DECK_SIZE, FIRST_JESTER, FIRST_WIZARD, RANKS_PER_SUIT, Suit, card_name, is_wizard
 from .errors import IllegalAction, Reason
 from .rules import RestrictLastBid, check_players, rounds_for, score, winners
 
@@ -172,10 +172,6 @@ class GameConfig:
         object.__setattr__(self, "restrict_last_bid", RestrictLastBid(self.restrict_last_bid))
 
 
-# Compact action-log entries (the fast paths do not build action objects).
-_DEAL, _TRUMP, _BID, _PLAY = range(4)
-
-
 class Game:
     """One game of Wizard. Create it, then feed it ``Deal``, ``ChooseTrump``, ``Bid`` and
     ``Play`` actions through ``apply`` (or the equivalent methods)."""
@@ -184,9 +180,9 @@ class Game:
         "_beats",
         "_bids",
         "_dealt",
+        "_decks",
         "_hands",
         "_led",
-        "_log",
         "_results",
         "_trick_cards",
         "_trick_leader",
@@ -216,7 +212,7 @@ class Game:
         self.turn = -1
         self.totals = [0] * self.players
         self._results: list[RoundResult] = []
-        self._log: list[tuple[int, int, object]] = []
+        self._decks: list[tuple[int, ...]] = []  # every round's deck, for ``actions``
         self._reset_round_state()
 
     def _reset_round_state(self) -> None:
@@ -304,8 +300,22 @@ class Game:
             return 0
         return legal_play_mask(self._hands[self.turn], self._led)
 
-    def legal_plays(self) -> list[int]:
-        return cards_of(self.legal_play_mask())
+    def legal_plays(self) -> tuple[int, ...]:
+        """Cards the player on turn may play, lowest id first (empty outside the play phase)."""
+        if self.phase is not _PLAY_PHASE:
+            return ()
+        # legal_play_mask and cards_of, inlined: bots and benchmarks call this per decision.
+        hand = self._hands[self.turn]
+        led = self._led
+        if led >= 0 and hand & SUIT_MASKS[led]:
+            hand &= SUIT_MASKS[led] | SPECIAL_MASK
+        return (
+            _C0[hand & _CHUNK_MASK]
+            + _C1[hand >> 12 & _CHUNK_MASK]
+            + _C2[hand >> 24 & _CHUNK_MASK]
+            + _C3[hand >> 36 & _CHUNK_MASK]
+            + _C4[hand >> 48]
+        )
 
     def forbidden_bid(self) -> int | None:
         """The one bid the player on turn may not make, under the restricted last bid."""
@@ -338,17 +348,34 @@ class Game:
 
     @property
     def actions(self) -> list[Action]:
-        """The game so far as a list of actions; ``Game.replay`` rebuilds it."""
+        """The game so far as a list of actions; ``Game.replay`` rebuilds it.
+
+        Derived from the decks and the rounds' public record rather than logged per
+        action, which keeps ``play`` cheap.
+        """
+        Plays = Sequence[tuple[int, int]]
+        rounds: list[tuple[int, int | None, Suit | None, Sequence[int | None], list[Plays]]]
+        rounds = [
+            (r.dealer, r.trump_card, r.trump_suit, r.bids, [t.plays for t in r.tricks])
+            for r in self._results
+        ]
+        if len(self._decks) > len(self._results):  # a round in progress
+            plays = [t.plays for t in self._tricks] + [self.trick]
+            rounds.append((self.dealer, self.trump_card, self.trump_suit, self._bids, plays))
+        n = self.players
         out: list[Action] = []
-        for kind, seat, value in self._log:
-            if kind == _DEAL:
-                out.append(Deal(value))  # type: ignore[arg-type]
-            elif kind == _TRUMP:
-                out.append(ChooseTrump(seat, Suit(value)))  # type: ignore[arg-type]
-            elif kind == _BID:
-                out.append(Bid(seat, value))  # type: ignore[arg-type]
-            else:
-                out.append(Play(seat, value))  # type: ignore[arg-type]
+        for deck, (dealer, trump_card, trump_suit, bids, tricks) in zip(
+            self._decks, rounds, strict=True
+        ):
+            out.append(Deal(deck))
+            if trump_card is not None and is_wizard(trump_card) and trump_suit is not None:
+                out.append(ChooseTrump(dealer, trump_suit))
+            for i in range(n):
+                seat = (dealer + 1 + i) % n
+                if bids[seat] is None:
+                    break
+                out.append(Bid(seat, bids[seat]))  # type: ignore[arg-type]
+            out.extend(Play(seat, card) for trick in tricks for seat, card in trick)
         return out
 
     @classmethod
@@ -394,9 +421,6 @@ class Game:
     def bid(self, seat: int, bid: int) -> None:
         self._bid(seat, bid, None)
 
-    def play(self, seat: int, card: int) -> None:
-        self._play(seat, card, None)
-
     # The checks come first in every method below; nothing is written until they pass.
 
     def _check_turn(self, phase: Phase, seat: int) -> None:
@@ -417,8 +441,12 @@ class Game:
     def _deal(self, deck: Sequence[int], events: list[Event] | None) -> None:
         if self.phase is not Phase.DEAL:
             self._check_turn(Phase.DEAL, -1)
-        deck = tuple(deck)
-        if len(deck) != DECK_SIZE or set(deck) != FULL_DECK or set(map(type, deck)) != {int}:
+        try:
+            deck = tuple(deck)
+        except TypeError:
+            deck = ()  # not even a sequence: refused below like any other bad deck
+        # Types before the set: an unhashable entry would make set() raise TypeError.
+        if len(deck) != DECK_SIZE or set(map(type, deck)) != {int} or set(deck) != FULL_DECK:
             raise IllegalAction(Reason.BAD_DECK, "a deck must be a permutation of the 60 card ids")
         self._reset_round_state()
         n = self.players
@@ -443,7 +471,7 @@ class Game:
         else:
             self.phase = Phase.BID
             self.turn = (self.dealer + 1) % n
-        self._log.append((_DEAL, -1, deck))
+        self._decks.append(deck)
         if events is not None:
             events.append(RoundDealt(r, self.dealer, tc, self.trump_suit, chooses))
 
@@ -455,7 +483,6 @@ class Game:
         self._beats = BEATS[self.trump + 1]
         self.phase = Phase.BID
         self.turn = (self.dealer + 1) % self.players
-        self._log.append((_TRUMP, seat, self.trump))
         if events is not None:
             events.append(TrumpChosen(seat, Suit(self.trump)))
 
@@ -473,7 +500,6 @@ class Game:
                 f"the last bid may not make the total equal {self.round} tricks",
             )
         self._bids[seat] = bid
-        self._log.append((_BID, seat, bid))
         if events is not None:
             events.append(BidMade(seat, bid))
         if seat == self.dealer:  # the dealer bids last
@@ -482,11 +508,12 @@ class Game:
         else:
             self.turn = (seat + 1) % self.players
 
-    def _play(self, seat: int, card: int, events: list[Event] | None) -> None:
+    def _play(self, seat: int, card: int, events: list[Event] | None = None) -> None:
         # The hot path of every simulation: one combined test, then the reasons only on refusal.
         if (
             self.phase is not _PLAY_PHASE
             or seat != self.turn
+            or type(seat) is not int  # True == 1 and 1.0 == 1: equality alone lets them through
             or type(card) is not int
             or not 0 <= card < DECK_SIZE
         ):
@@ -509,7 +536,6 @@ class Game:
                 f"you must follow {Suit(led).label} (or play a Wizard or Jester)",
             )
         self._hands[seat] = hand ^ bit
-        self._log.append((_PLAY, seat, card))
         cards = self._trick_cards
         if not cards or self._beats[self._win_card * DECK_SIZE + card]:
             self._win_seat = seat
@@ -523,6 +549,10 @@ class Game:
             self.turn = (seat + 1) % self.players
         else:
             self._finish_trick(events)
+
+    # ``play(seat, card)``: the same function with no event list, so the hot path of every
+    # simulation pays for no wrapper call.
+    play = _play
 
     def _finish_trick(self, events: list[Event] | None) -> None:
         winner = self._win_seat

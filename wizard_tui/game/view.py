@@ -56,7 +56,7 @@ class SeatView:
 
 
 def seat_view(game: Game, seat: int) -> SeatView:
-    if not 0 <= seat < game.players:
+    if type(seat) is not int or not 0 <= seat < game.players:
         raise ValueError(f"there is no seat {seat}")
     mine = game.turn == seat
     held = set(cards_of(game.hand_mask(seat)))
