@@ -1,0 +1,110 @@
+"""``wizard-tui simulate``: play whole games between bots and report how each bot did."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..cli import UserError
+from ..game import RestrictLastBid
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players", type=int, default=4, metavar="N", help="players per game, 3..6 (default 4)"
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=1,
+        metavar="G",
+        help="games to play (default 1); with --duplicate, deal sets, each played N times",
+    )
+    parser.add_argument(
+        "--seed",
+        metavar="S",
+        help="make the run reproducible: game ids, first dealers, deal seeds and the bots' "
+        "random choices all follow from S (bots that think against a clock may still vary); "
+        "without it, deals come from the secure generator",
+    )
+    parser.add_argument(
+        "--bots",
+        default="random",
+        metavar="LEVEL[,LEVEL...]",
+        help="one bot level for every seat, or one per seat (default random); a level may "
+        "carry options, as in hard:budget=0.3,samples=200",
+    )
+    parser.add_argument(
+        "--restrict-last-bid",
+        choices=[m.value for m in RestrictLastBid],
+        default=RestrictLastBid.NEVER.value,
+        help="when the dealer may not make the bids total the round number (default never)",
+    )
+    parser.add_argument(
+        "--records", type=Path, metavar="DIR", help="write each game's record into DIR"
+    )
+    parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="replay every deal with the seats rotated, so every bot plays every hand",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of the table"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..bots import make_bot
+    from ..simulate import SimulationConfig, SimulationError, run_simulation
+
+    if not 3 <= args.players <= 6:
+        raise UserError(f"--players must be 3 to 6, not {args.players}")
+    if args.games < 1:
+        raise UserError(f"--games must be at least 1, not {args.games}")
+    levels = split_levels(args.bots)
+    for level in levels:
+        try:
+            make_bot(level)
+        except (ValueError, TypeError) as exc:
+            raise UserError(str(exc)) from None
+    if len(levels) not in (1, args.players):
+        raise UserError(
+            f"--bots lists {len(levels)} levels for {args.players} players: "
+            "give one level for every seat, or one per seat"
+        )
+    config = SimulationConfig(
+        players=args.players,
+        games=args.games,
+        bots=levels,
+        restrict_last_bid=RestrictLastBid(args.restrict_last_bid),
+        seed=args.seed,
+        duplicate=args.duplicate,
+        records=args.records,
+    )
+    try:
+        report = run_simulation(config)
+    except SimulationError as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"cannot write records to {args.records}: {exc.strerror or exc}") from None
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        print(report.table())
+    return 0
+
+
+def split_levels(text: str) -> tuple[str, ...]:
+    """``hard:budget=0.3,samples=200,easy`` -> ``("hard:budget=0.3,samples=200", "easy")``.
+
+    Commas separate levels, but also a level's options: a ``key=value`` part with no colon
+    continues the level before it.
+    """
+    levels: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if levels and "=" in part and ":" not in part:
+            levels[-1] += "," + part
+        else:
+            levels.append(part)
+    return tuple(levels)

@@ -1,0 +1,344 @@
+"""Whole games between bots, in-process, with the real commit-reveal deal and real records.
+
+Every simulated round is dealt the way the host deals a networked one (``docs/fairness.md``):
+one 32-byte seed per seat, their commitments, then the deck from the combined seed. So every
+record ``simulate`` writes verifies like a played game's. Bots see nothing but
+``seat_view(game, seat)``.
+
+Randomness: game ids, first dealers and seeds come from ``secrets``, except when a seed is
+given for reproducible runs; only then do they come from a seeded ``random.Random``.
+``duplicate`` mode replays each deal set (a game id, a first dealer and every round's seeds)
+once per seat rotation, so every bot plays every hand and card luck cancels in comparisons.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import random
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from netplay import fairdeal
+
+from .arena import SeatTally, field_margins
+from .bots import Bot, make_bot
+from .deal import deck_for_round
+from .game import (
+    Bid,
+    ChooseTrump,
+    Game,
+    GameConfig,
+    IllegalAction,
+    Phase,
+    Play,
+    RestrictLastBid,
+    rounds_for,
+    seat_view,
+    winners,
+)
+from .record import GameRecord, GameRecorder, PlayerEntry, write_record
+
+
+class SimulationError(Exception):
+    """A bot did something the rules refuse (a bug in that bot), or the setup is impossible."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealSet:
+    """Everything random about one game: replaying it gives the same hands every round."""
+
+    game_id: bytes
+    first_dealer: int
+    seeds: tuple[tuple[bytes, ...], ...]  # [round - 1][seat]
+
+    @property
+    def players(self) -> int:
+        return len(self.seeds[0])
+
+
+def new_deal_set(players: int, rng: random.Random | None = None) -> DealSet:
+    """A fresh game id, first dealer and per-round seeds: from ``secrets``, or from ``rng``
+    (reproducible runs only)."""
+    n, rounds = players, rounds_for(players)
+    if rng is None:
+        return DealSet(
+            fairdeal.new_game_id(),
+            secrets.randbelow(n),
+            tuple(tuple(fairdeal.new_seed() for _ in range(n)) for _ in range(rounds)),
+        )
+    game_id = rng.randbytes(fairdeal.GAME_ID_BYTES)
+    first_dealer = rng.randrange(n)
+    seeds = tuple(
+        tuple(rng.randbytes(fairdeal.SEED_BYTES) for _ in range(n)) for _ in range(rounds)
+    )
+    return DealSet(game_id, first_dealer, seeds)
+
+
+@dataclass(frozen=True, slots=True)
+class GamePlayed:
+    record: GameRecord
+    decisions: tuple[int, ...]  # per seat: how many times its bot decided
+    decide_seconds: tuple[float, ...]  # per seat: time inside ``bot.decide``
+
+
+def play_game(
+    bots: Sequence[Bot],
+    deal_set: DealSet,
+    restrict_last_bid: RestrictLastBid = RestrictLastBid.NEVER,
+    players: Sequence[PlayerEntry] | None = None,
+) -> GamePlayed:
+    """Play one whole game, seat ``s`` held by ``bots[s]``, and return its record."""
+    n = len(bots)
+    if deal_set.players != n:
+        raise SimulationError(f"{n} bots for a deal set of {deal_set.players} seats")
+    config = GameConfig(n, deal_set.first_dealer, restrict_last_bid)
+    game = Game(config)
+    entries = players or [PlayerEntry(f"{b.level}-{s}", "bot") for s, b in enumerate(bots)]
+    recorder = GameRecorder(deal_set.game_id, entries, config)
+    decisions = [0] * n
+    seconds = [0.0] * n
+    clock = time.perf_counter
+    gid = deal_set.game_id
+    for r, seeds in enumerate(deal_set.seeds, 1):
+        # Commit first, then deal from the seeds: the order of the real protocol.
+        commitments = [fairdeal.commitment(gid, r, s, seed) for s, seed in enumerate(seeds)]
+        game.deal(deck_for_round(gid, r, seeds))
+        while game.phase is not Phase.DEAL and game.phase is not Phase.GAME_OVER:
+            seat = game.turn
+            view = seat_view(game, seat)
+            bot = bots[seat]
+            start = clock()
+            action = bot.decide(view)
+            seconds[seat] += clock() - start
+            decisions[seat] += 1
+            _apply(game, seat, bot, action)
+        recorder.add_round(game.results[-1], commitments, seeds)
+    return GamePlayed(recorder.record(), tuple(decisions), tuple(seconds))
+
+
+def _apply(game: Game, seat: int, bot: Bot, action: object) -> None:
+    # The engine's own methods, not ``apply``: no event list per decision.
+    kind = type(action)
+    try:
+        if kind is Play:
+            game.play(action.seat, action.card)  # type: ignore[union-attr]
+        elif kind is Bid:
+            game.bid(action.seat, action.bid)  # type: ignore[union-attr]
+        elif kind is ChooseTrump:
+            game.choose_trump(action.seat, action.suit)  # type: ignore[union-attr]
+        else:
+            raise SimulationError(f"bot {bot.level!r} at seat {seat} returned {action!r}")
+    except IllegalAction as exc:
+        raise SimulationError(
+            f"bot {bot.level!r} at seat {seat} made an illegal move in round {game.round}: "
+            f"{action!r} ({exc.code}: {exc.message})"
+        ) from None
+
+
+# --------------------------------------------------------------------------- a whole match
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationConfig:
+    players: int = 4
+    games: int = 1  # games; in duplicate mode, deal sets (each played once per rotation)
+    bots: tuple[str, ...] = ("random",)  # one level for every seat, or one per seat
+    restrict_last_bid: RestrictLastBid = RestrictLastBid.NEVER
+    seed: str | None = None  # reproducible run; None draws everything from ``secrets``
+    duplicate: bool = False
+    records: Path | None = None  # write one record per game into this directory
+
+    def levels(self) -> tuple[str, ...]:
+        """The level of each entry (entry e sits at seat e unless in duplicate mode)."""
+        if len(self.bots) == 1:
+            return self.bots * self.players
+        if len(self.bots) != self.players:
+            raise SimulationError(
+                f"{len(self.bots)} bot levels for {self.players} players: "
+                "give one level for every seat, or one per seat"
+            )
+        return self.bots
+
+
+@dataclass(slots=True)
+class SimulationReport:
+    config: SimulationConfig
+    games: int  # games played (deal sets x rotations in duplicate mode)
+    deals: int  # deal sets
+    seconds: float
+    tallies: list[SeatTally]  # per entry of ``config.levels()``
+    records: list[Path]
+
+    def by_level(self) -> dict[str, SeatTally]:
+        groups: dict[str, list[SeatTally]] = {}
+        for tally in self.tallies:
+            groups.setdefault(tally.level, []).append(tally)
+        out = {}
+        for level, group in groups.items():
+            merged = functools.reduce(SeatTally.merged, group)
+            # Entries of one level play the same deals: average their margins deal by deal,
+            # so the interval counts deals, not entries times deals.
+            merged.margins = [
+                math.fsum(m) / len(group) for m in zip(*(t.margins for t in group), strict=True)
+            ]
+            out[level] = merged
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        seats = [{"seat": e, **t.summary()} for e, t in enumerate(self.tallies)]
+        return {
+            "games": self.games,
+            "seconds": self.seconds,
+            "players": self.config.players,
+            "deals": self.deals,
+            "duplicate": self.config.duplicate,
+            "restrict_last_bid": self.config.restrict_last_bid.value,
+            "seed": self.config.seed,
+            "records": None if self.config.records is None else str(self.config.records),
+            "seats": seats,
+            "levels": [t.summary() for t in self.by_level().values()],
+        }
+
+    def table(self) -> str:
+        """The human-readable report: one row per entry (and per level when levels repeat)."""
+        c = self.config
+        rate = self.games / self.seconds if self.seconds > 0 else float("inf")
+        head = (
+            f"{self.games} game{'s' if self.games != 1 else ''}"
+            + (f" ({self.deals} deal sets x {c.players} rotations)" if c.duplicate else "")
+            + f", {c.players} players, restrict last bid: {c.restrict_last_bid.value}, "
+            f"{self.seconds:.2f} s ({rate:.{0 if rate >= 10 else 2}f} games/s)"
+        )
+        label = "entry" if c.duplicate else "seat"
+        rows = [(str(e), t.summary()) for e, t in enumerate(self.tallies)]
+        levels = self.by_level()
+        if 1 < len(levels) < len(self.tallies):
+            rows += [("all", t.summary()) for t in levels.values()]
+        width = max(10, *(len(s["bot"]) for _, s in rows))
+        lines = [head, "", _row_header(label, width, c.duplicate)]
+        lines += [_row(key, s, width, c.duplicate) for key, s in rows]
+        lines.append("")
+        note = "95% CI: Student t interval of the mean score per game"
+        if c.duplicate:
+            note += "; vs field: score minus the mean of all entries on the same deals"
+        lines.append(note + ".")
+        if self.records:
+            k = len(self.records)
+            lines.append(f"{k} record{'s' if k != 1 else ''} written to {c.records}")
+        return "\n".join(lines)
+
+
+def _row_header(label: str, width: int, duplicate: bool) -> str:
+    text = (
+        f"{label:>5}  {'bot':<{width}} {'games':>6} {'mean score':>10}  {'95% CI':<17}"
+        f" {'wins':>6} {'bid hit':>7} {'|bid err|':>9} {'us/decision':>11}"
+    )
+    if duplicate:
+        text += f"  {'vs field':>8}  95% CI"
+    return text
+
+
+def _row(key: str, s: dict[str, Any], width: int, duplicate: bool) -> str:
+    def f(x: float | None, spec: str) -> str:
+        return "-" if x is None else format(x, spec)
+
+    def ci(pair: list[float] | None) -> str:
+        return "-" if pair is None else f"[{pair[0]:.1f}, {pair[1]:.1f}]"
+
+    us = None if s["mean_decision_seconds"] is None else s["mean_decision_seconds"] * 1e6
+    text = (
+        f"{key:>5}  {s['bot']:<{width}} {s['games']:>6} {f(s['mean_score'], '.1f'):>10}"
+        f"  {ci(s['mean_score_ci95']):<17} {f(s['win_rate'], '.1%'):>6}"
+        f" {f(s['bid_accuracy'], '.1%'):>7} {f(s['mean_abs_bid_error'], '.2f'):>9}"
+        f" {f(us, '.1f'):>11}"
+    )
+    if duplicate:
+        text += f"  {f(s.get('margin_vs_field'), '+.1f'):>8}  {ci(s.get('margin_vs_field_ci95'))}"
+    return text.rstrip()
+
+
+def run_simulation(
+    config: SimulationConfig, on_game: Callable[[GamePlayed], None] | None = None
+) -> SimulationReport:
+    """Play ``config.games`` games (or deal sets in duplicate mode) and tally every bot."""
+    levels = config.levels()
+    n = config.players
+    rounds_for(n)  # a clear error for an impossible table before anything is played
+    for level in set(levels):
+        make_bot(level)  # unknown levels fail now, not mid-run
+    if config.records is not None:
+        config.records.mkdir(parents=True, exist_ok=True)
+    tallies = [SeatTally(level) for level in levels]
+    written: list[Path] = []
+    rotations = range(n) if config.duplicate else range(1)
+    games = 0
+    start = time.perf_counter()
+    for d in range(config.games):
+        seeded = config.seed is not None
+        deal_rng = random.Random(f"wizard-tui/simulate/{config.seed}/deal/{d}") if seeded else None
+        deal_set = new_deal_set(n, deal_rng)
+        deal_scores = [0.0] * n  # per entry, summed over rotations
+        for k in rotations:
+            entry_at = [(seat + k) % n for seat in range(n)]  # seat -> entry
+            bots = [
+                make_bot(
+                    levels[e],
+                    random.Random(f"wizard-tui/simulate/{config.seed}/deal/{d}/rot/{k}/bot/{e}")
+                    if seeded
+                    else None,
+                )
+                for e in entry_at
+            ]
+            names = [PlayerEntry(f"{_level_name(levels[e])}-{e}", "bot") for e in entry_at]
+            played = play_game(bots, deal_set, config.restrict_last_bid, names)
+            games += 1
+            _tally(played, entry_at, tallies, deal_scores)
+            if config.records is not None:
+                written.append(_write(config, played.record, entry_at, k))
+            if on_game is not None:
+                on_game(played)
+        if config.duplicate:
+            for e, margin in enumerate(field_margins([s / n for s in deal_scores])):
+                tallies[e].margins.append(margin)
+    seconds = time.perf_counter() - start
+    return SimulationReport(config, games, config.games, seconds, tallies, written)
+
+
+def _level_name(level: str) -> str:
+    """``hard:budget=0.3`` -> ``hard``: the name without its options."""
+    return level.partition(":")[0]
+
+
+def _tally(
+    played: GamePlayed, entry_at: list[int], tallies: list[SeatTally], deal_scores: list[float]
+) -> None:
+    rounds = played.record.rounds
+    final = rounds[-1].totals
+    best = winners(final)
+    for seat, e in enumerate(entry_at):
+        tallies[e].add_game(
+            final[seat],
+            (r.bids[seat] for r in rounds),
+            (r.tricks_won[seat] for r in rounds),
+            1 / len(best) if seat in best else 0.0,
+        )
+        tallies[e].add_decisions(played.decisions[seat], played.decide_seconds[seat])
+        deal_scores[e] += final[seat]
+
+
+def _write(config: SimulationConfig, record: GameRecord, entry_at: list[int], k: int) -> Path:
+    assert config.records is not None
+    if not config.duplicate:
+        return write_record(config.records, record, fsync=False)
+    # The rotations of one deal set share its game id, so the file names carry the rotation.
+    extra = {"duplicate": {"rotation": k, "entries": entry_at}}
+    record = dataclasses.replace(record, extra=extra)
+    return write_record(
+        config.records, record, name=f"{record.game_id.hex()}-{k}.json", fsync=False
+    )

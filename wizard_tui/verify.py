@@ -1,0 +1,357 @@
+"""Re-check a game record from scratch: the deal, every bid, every play, every score.
+
+Nothing in the record is trusted. The seeds must open their commitments and deal exactly
+the recorded hands and trump card (``docs/fairness.md``); the game is then replayed through
+the rules engine, so a bid or a play is legal here exactly when the engine would have
+accepted it at the table. The first thing that does not hold is reported as a
+``RecordError`` naming its round, trick and seat and a stable rule code.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from netplay import fairdeal
+
+from .deal import deal_from_deck, deck_for_round
+from .game import (
+    Game,
+    GameConfig,
+    IllegalAction,
+    Reason,
+    card_name,
+    is_jester,
+    is_wizard,
+    rounds_for,
+    suit_of,
+    winners,
+)
+from .record import GameRecord, RecordedRound, RecordError, parse_record, read_record
+
+# The engine's refusal reasons, as the rule a record broke.
+_RULE_OF_REASON = {
+    Reason.BID_OUT_OF_RANGE: "bid-range",
+    Reason.BID_FORBIDDEN: "bid-forbidden",
+    Reason.CARD_NOT_IN_HAND: "card-not-in-hand",
+    Reason.MUST_FOLLOW_SUIT: "must-follow-suit",
+    Reason.NOT_YOUR_TURN: "play-order",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of checking one file."""
+
+    path: str
+    record: GameRecord | None  # None when the file could not even be parsed
+    failure: RecordError | None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    def line(self) -> str:
+        """``OK <file> (15 rounds, winners: ...)`` or ``FAIL <file>: round R, ...: rule: what``."""
+        if self.failure is not None:
+            return f"FAIL {self.path}: {self.failure}"
+        assert self.record is not None
+        return f"OK {self.path} ({summary(self.record)})"
+
+
+def summary(record: GameRecord) -> str:
+    """``15 rounds, winners: Ann (seat 2)``, plus any redeals or failures noted during play."""
+    n = len(record.rounds)
+    text = f"{n} round{'s' if n != 1 else ''}"
+    if record.complete:
+        players = record.players
+        names = ", ".join(f"{_printable(players[s].name)} (seat {s})" for s in record.winners)
+        text += f", winners: {names}"
+    else:
+        text += f", incomplete: stopped before round {n + 1} of {rounds_for(len(record.players))}"
+    notes = []
+    if record.redeals:
+        k = len(record.redeals)
+        notes.append(f"{k} redeal{'s' if k != 1 else ''}")
+    if record.verification_failures:
+        k = len(record.verification_failures)
+        notes.append(f"{k} verification failure{'s' if k != 1 else ''} reported during play")
+    if notes:
+        text += "; recorded: " + ", ".join(notes)
+    return text
+
+
+def verify_path(path: str | os.PathLike[str]) -> Verdict:
+    """Read, parse and verify one file; never raises for a bad record."""
+    shown = str(path)
+    try:
+        record = read_record(path)
+    except RecordError as exc:
+        return Verdict(shown, None, exc)
+    try:
+        verify_record(record)
+    except RecordError as exc:
+        return Verdict(shown, record, exc)
+    except Exception as exc:  # a bug of ours must still not end in a traceback
+        detail = f"verify itself failed ({type(exc).__name__}: {exc}); please report this"
+        return Verdict(shown, record, RecordError("internal-error", detail))
+    return Verdict(shown, record, None)
+
+
+def verify_document(doc: object) -> GameRecord:
+    """Parse and verify a decoded JSON document; raise ``RecordError`` at the first fault."""
+    record = parse_record(doc)
+    verify_record(record)
+    return record
+
+
+def expand_paths(paths: list[str]) -> list[Path]:
+    """Files as given; a directory stands for the ``*.json`` files directly in it."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(q for q in p.glob("*.json") if q.is_file()))
+        else:
+            out.append(p)
+    return out
+
+
+def verify_record(record: GameRecord) -> None:
+    """Raise ``RecordError`` at the first thing in ``record`` that does not hold."""
+    n = len(record.players)
+    num_rounds = rounds_for(n)
+    if len(record.rounds) > num_rounds:
+        raise RecordError(
+            "round-count",
+            f"{len(record.rounds)} rounds recorded; {n} players play {num_rounds}",
+            round=num_rounds + 1,
+        )
+    game = Game(GameConfig(n, record.first_dealer, record.restrict_last_bid))
+    for index, rnd in enumerate(record.rounds):
+        _verify_round(record, rnd, index + 1, game)
+    _verify_end(record, game, num_rounds)
+    _verify_redeals(record, num_rounds)
+
+
+def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) -> None:
+    n = len(record.players)
+    if rnd.round != r:
+        raise RecordError("round-number", f"the round says {rnd.round}, expected {r}", round=r)
+    dealer = (record.first_dealer + r - 1) % n
+    if rnd.dealer != dealer:
+        raise RecordError(
+            "dealer",
+            f"the record says seat {rnd.dealer} dealt; the deal passes one seat clockwise "
+            f"from first_dealer {record.first_dealer}, so seat {dealer} did",
+            round=r,
+        )
+
+    for seat, (commit, seed) in enumerate(zip(rnd.commitments, rnd.seeds, strict=True)):
+        if not fairdeal.opens(commit, record.game_id, r, seat, seed):
+            raise RecordError(
+                "commitment",
+                f"seed {seed.hex()[:16]}... does not open commitment {commit.hex()[:16]}... "
+                f"for this game, round and seat",
+                round=r,
+                seat=seat,
+            )
+    deck = deck_for_round(record.game_id, r, rnd.seeds)
+    dealt = deal_from_deck(deck, n, r, dealer)
+    for seat, (recorded, expected) in enumerate(zip(rnd.hands, dealt.hands, strict=True)):
+        if recorded != expected:
+            raise RecordError(
+                "hand",
+                f"the seeds deal {_cards(expected)}, the record says {_cards(recorded)}",
+                round=r,
+                seat=seat,
+            )
+    if rnd.trump_card != dealt.trump_card:
+        raise RecordError(
+            "trump-card",
+            f"the seeds turn up {_card_or_none(dealt.trump_card)}, "
+            f"the record says {_card_or_none(rnd.trump_card)}",
+            round=r,
+        )
+
+    game.deal(deck)
+    tc = rnd.trump_card
+    if tc is not None and is_wizard(tc):
+        if rnd.trump_suit is None:
+            raise RecordError(
+                "trump-suit",
+                "a Wizard was turned up, so the dealer must name a suit; the record says null",
+                round=r,
+                seat=dealer,
+            )
+        game.choose_trump(dealer, rnd.trump_suit)
+    else:
+        expected_suit = None if tc is None or is_jester(tc) else suit_of(tc)
+        if rnd.trump_suit != expected_suit:
+            why = "no trump card" if tc is None else f"the trump card is {_card(tc)}"
+            want = "null" if expected_suit is None else expected_suit.label
+            got = "null" if rnd.trump_suit is None else rnd.trump_suit.label
+            raise RecordError(
+                "trump-suit", f"{why}, so trump_suit is {want}; the record says {got}", round=r
+            )
+
+    for k in range(1, n + 1):
+        seat = (dealer + k) % n
+        try:
+            game.bid(seat, rnd.bids[seat])
+        except IllegalAction as exc:
+            raise _illegal(exc, game, rnd.bids[seat], r, None, seat) from None
+
+    if len(rnd.tricks) != r:
+        raise RecordError(
+            "trick-count", f"{len(rnd.tricks)} tricks recorded, expected {r}", round=r
+        )
+    for t, trick in enumerate(rnd.tricks, 1):
+        leader = game.trick_leader
+        if trick.leader != leader:
+            who = "the dealer's left" if t == 1 else f"the winner of trick {t - 1}"
+            raise RecordError(
+                "leader",
+                f"the record says seat {trick.leader} led; {who} (seat {leader}) leads",
+                round=r,
+                trick=t,
+                seat=trick.leader,
+            )
+        if len(trick.plays) != n:
+            raise RecordError(
+                "trick-size", f"{len(trick.plays)} cards played, expected {n}", round=r, trick=t
+            )
+        for seat, card in trick.plays:
+            if seat != game.turn:
+                raise RecordError(
+                    "play-order",
+                    f"seat {seat} played {_card(card)} when seat {game.turn} was to play",
+                    round=r,
+                    trick=t,
+                    seat=seat,
+                )
+            try:
+                game.play(seat, card)
+            except IllegalAction as exc:
+                raise _illegal(exc, game, card, r, t, seat) from None
+        winner = game.tricks[-1].winner
+        if trick.winner != winner:
+            raise RecordError(
+                "trick-winner",
+                f"the record says seat {trick.winner} won; seat {winner} wins "
+                f"[{' '.join(f'{s}:{_card(c)}' for s, c in trick.plays)}] (seat:card) "
+                f"with {_trump(game)}",
+                round=r,
+                trick=t,
+            )
+
+    result = game.results[-1]
+    for what, recorded, expected in (
+        ("tricks-won", rnd.tricks_won, result.tricks_won),
+        ("points", rnd.points, result.points),
+        ("totals", rnd.totals, result.totals),
+    ):
+        for seat, (got, want) in enumerate(zip(recorded, expected, strict=True)):
+            if got != want:
+                because = ""
+                if what == "points":
+                    because = f" (bid {result.bids[seat]}, won {result.tricks_won[seat]})"
+                raise RecordError(
+                    what,
+                    f"the record says {got}, the game gives {want}{because}",
+                    round=r,
+                    seat=seat,
+                )
+
+
+def _verify_end(record: GameRecord, game: Game, num_rounds: int) -> None:
+    played = len(record.rounds)
+    if record.complete and played != num_rounds:
+        raise RecordError(
+            "complete",
+            f"complete is true but only {played} of {num_rounds} rounds are recorded",
+        )
+    if not record.complete and played == num_rounds:
+        raise RecordError("complete", f"complete is false but all {num_rounds} rounds are recorded")
+    got = sorted(record.winners)
+    if record.complete:
+        expected = winners(game.totals)
+        if got != expected:
+            raise RecordError(
+                "winners",
+                f"the record says {_seats(got)}; the highest final total "
+                f"{max(game.totals)} belongs to {_seats(expected)}",
+            )
+    elif got and (not played or got != winners(game.totals)):
+        # An unfinished game has no winners; we accept the current leaders too.
+        raise RecordError(
+            "winners", f"the game is incomplete, yet the record names winners {_seats(got)}"
+        )
+
+
+def _verify_redeals(record: GameRecord, num_rounds: int) -> None:
+    for d in record.redeals:
+        if not 1 <= d.round <= num_rounds:
+            raise RecordError("redeal", f"a redeal of round {d.round}, which the game lacks")
+        for seat, (commit, seed) in enumerate(zip(d.commitments, d.seeds, strict=True)):
+            if seed is not None and not fairdeal.opens(commit, record.game_id, d.round, seat, seed):
+                raise RecordError(
+                    "redeal",
+                    f"attempt {d.attempt}: the revealed seed does not open its commitment",
+                    round=d.round,
+                    seat=seat,
+                )
+
+
+def _illegal(
+    exc: IllegalAction, game: Game, value: int, r: int, t: int | None, seat: int
+) -> RecordError:
+    rule = _RULE_OF_REASON.get(exc.reason, exc.code.replace("_", "-"))
+    if exc.reason is Reason.BID_OUT_OF_RANGE:
+        detail = f"bid {value}; bids in round {r} are 0..{r}"
+    elif exc.reason is Reason.BID_FORBIDDEN:
+        detail = (
+            f"the dealer's bid {value} makes the bids add up to {r}, the number of tricks, "
+            f"which restrict_last_bid={game.config.restrict_last_bid.value} forbids"
+        )
+    elif exc.reason is Reason.CARD_NOT_IN_HAND:
+        detail = f"played {_card(value)}, not in hand {_cards(game.hand(seat))}"
+    elif exc.reason is Reason.MUST_FOLLOW_SUIT:
+        led = game.led_suit
+        assert led is not None
+        follow = [c for c in game.hand(seat) if suit_of(c) == led]
+        detail = (
+            f"played {_card(value)} on a {led.label} lead while holding {led.label} "
+            f"{_cards(follow)} (a revoke)"
+        )
+    else:
+        detail = exc.message
+    return RecordError(rule, detail, round=r, trick=t, seat=seat)
+
+
+def _card(card: int) -> str:
+    """``13S``; Wizards and Jesters with their id (``W52``), since there are four of each."""
+    name = card_name(card, ascii_only=True)
+    return f"{name}{card}" if name in ("W", "J") else name
+
+
+def _cards(cards: Iterable[int]) -> str:
+    return "[" + " ".join(_card(c) for c in cards) + "]"
+
+
+def _trump(game: Game) -> str:
+    suit = game.trump_suit
+    return "no trump" if suit is None else f"{suit.label} trump"
+
+
+def _card_or_none(card: int | None) -> str:
+    return "no card" if card is None else _card(card)
+
+
+def _seats(seats: list[int]) -> str:
+    return "no one" if not seats else "seat " + ", ".join(map(str, seats))
+
+
+def _printable(name: str) -> str:
+    return name if name.isprintable() else repr(name)
