@@ -35,9 +35,9 @@ PROTOCOL = "wizard-tui"
 VERSION = 1
 DEFAULT_PORT = 16060  # "60 cards"; unassigned by IANA
 
-# A bot client plays as fast as the host answers, which is far above netplay's default
-# (built for people); a flood is still cut off within a fraction of a second.
-LIMITS = Limits(rate=100.0, burst=200)
+# A bot client plays as fast as the host answers: a whole game is at most ~300 messages
+# per client, which the burst covers; a flood is still cut off within about a second.
+LIMITS = Limits(rate=500.0, burst=1000)
 
 MAX_CHAT = 200
 MAX_ROUND = 20
