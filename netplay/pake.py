@@ -1,0 +1,170 @@
+"""The room password: SPAKE2 bound to the Noise handshake, so it never crosses the wire.
+
+Both sides run SPAKE2 (the ``spake2`` package, Ed25519 group) with identities naming both
+static keys, then prove they hold the same key with an HMAC over the Noise handshake hash
+``h``, one label per direction::
+
+    K        = SPAKE2(password, idA = "netplay/v1/client:" || client_static,
+                                idB = "netplay/v1/host:"   || host_static)
+    confirm  = HMAC-SHA256(K, "netplay/v1/confirm/<client|host>" || h)
+
+A man in the middle who terminates Noise on both sides holds a different ``h`` with each, so
+no confirmation he relays can verify; each attempt gives him exactly one online guess at the
+password (and nothing to test guesses offline). ``GuessLimiter`` bounds those attempts per
+peer address. Sans-I/O: ``secure`` carries the messages.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import unicodedata
+from typing import Literal
+
+from spake2 import SPAKE2_A, SPAKE2_B
+
+from .errors import BAD_MESSAGE, ProtocolError
+
+# Error codes.
+BAD_PASSWORD = "bad_password"
+PASSWORD_REQUIRED = "password_required"
+PASSWORD_NOT_USED = "password_not_used"
+TOO_MANY_GUESSES = "too_many_guesses"
+
+MESSAGE_BYTES = 33  # side byte + an Ed25519 point
+CONFIRM_BYTES = 32
+CLIENT_ID = b"netplay/v1/client:"
+HOST_ID = b"netplay/v1/host:"
+CONFIRM_CLIENT = b"netplay/v1/confirm/client"
+CONFIRM_HOST = b"netplay/v1/confirm/host"
+
+ROOM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud safely
+
+
+class PakeError(ProtocolError):
+    """The password exchange failed; the connection must close.
+
+    ``reply``, if set, is a handshake message to send the peer before closing, so it
+    learns the outcome too (a client with a wrong password still sends its confirmation,
+    which the host then rejects with ``bad_password`` on its side).
+    """
+
+    def __init__(self, code: str, message: str, *, reply: bytes | None = None) -> None:
+        super().__init__(code, message)
+        self.reply = reply
+
+
+def normalize_password(password: str | bytes) -> bytes:
+    """The bytes both sides feed SPAKE2: NFKC-normalized UTF-8, so the same text typed on
+    two keyboards matches. Case and inner spaces count; outer whitespace does not."""
+    if isinstance(password, str):
+        password = unicodedata.normalize("NFKC", password.strip()).encode("utf-8")
+    if type(password) is not bytes or not password:
+        raise ValueError("a room password must be a non-empty str or bytes")
+    return password
+
+
+def generate_room_code(length: int = 8) -> str:
+    """A random room password that is easy to read out (``length`` x ~5 bits)."""
+    if length < 6:
+        raise ValueError("a room code needs at least 6 characters (30 bits)")
+    return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(length))
+
+
+class PasswordExchange:
+    """One side of one password attempt: ``start``, then ``finish``, then confirm.
+
+    Use a new object per connection: SPAKE2 state must never be reused.
+    """
+
+    def __init__(
+        self,
+        side: Literal["client", "host"],
+        password: str | bytes,
+        *,
+        client_static: bytes,
+        host_static: bytes,
+    ) -> None:
+        if len(client_static) != 32 or len(host_static) != 32:
+            raise ValueError("static keys are 32 bytes")
+        self.side = side
+        pw = normalize_password(password)
+        ids = {"idA": CLIENT_ID + client_static, "idB": HOST_ID + host_static}
+        self._spake = SPAKE2_A(pw, **ids) if side == "client" else SPAKE2_B(pw, **ids)
+        self._message: bytes | None = None
+        self._ours: bytes | None = None
+        self._theirs: bytes | None = None
+
+    def start(self) -> bytes:
+        """Our SPAKE2 message (33 bytes; reveals nothing about the password)."""
+        if self._message is None:
+            self._message = self._spake.start()
+        return self._message
+
+    def finish(self, peer_message: bytes, handshake_hash: bytes) -> None:
+        """Derive the shared key from the peer's message and bind it to ``h``."""
+        if self._ours is not None:
+            raise RuntimeError("finish() once per exchange")
+        if type(peer_message) is not bytes or len(peer_message) != MESSAGE_BYTES:
+            raise PakeError(BAD_MESSAGE, "the password exchange message has the wrong size")
+        self.start()
+        try:
+            key = self._spake.finish(peer_message)
+        except Exception:  # spake2 raises assorted types (and asserts) for bad points
+            raise PakeError(BAD_MESSAGE, "the password exchange message is invalid") from None
+        client = hmac.digest(key, CONFIRM_CLIENT + handshake_hash, "sha256")
+        host = hmac.digest(key, CONFIRM_HOST + handshake_hash, "sha256")
+        self._ours, self._theirs = (client, host) if self.side == "client" else (host, client)
+
+    def confirmation(self) -> bytes:
+        """Our key-confirmation MAC for the peer."""
+        if self._ours is None:
+            raise RuntimeError("confirmation() before finish()")
+        return self._ours
+
+    def verify(self, mac: bytes) -> bool:
+        """True if the peer's MAC proves it used the same password and the same ``h``."""
+        if self._theirs is None:
+            raise RuntimeError("verify() before finish()")
+        return type(mac) is bytes and hmac.compare_digest(mac, self._theirs)
+
+
+class GuessLimiter:
+    """Host side: after ``max_failures`` wrong passwords from one peer address within
+    ``lockout`` seconds, refuse that address for ``lockout`` seconds. Sans-I/O: the caller
+    passes the time.
+
+    Count an attempt as failed unless the client's confirmation verified, including a
+    client that hung up after seeing the host's SPAKE2 message.
+    """
+
+    def __init__(self, max_failures: int = 3, lockout: float = 60.0) -> None:
+        self.max_failures = max_failures
+        self.lockout = lockout
+        self._failures: dict[str, list[float]] = {}
+        self._locked_until: dict[str, float] = {}
+
+    def check(self, peer: str, now: float) -> None:
+        """Raise ``PakeError(too_many_guesses)`` if ``peer`` is locked out now."""
+        until = self._locked_until.get(peer)
+        if until is None:
+            return
+        if now < until:
+            raise PakeError(
+                TOO_MANY_GUESSES,
+                f"too many wrong room passwords from your address: wait {until - now:.0f} s "
+                "and ask the host for the password",
+            )
+        del self._locked_until[peer]
+
+    def failed(self, peer: str, now: float) -> None:
+        recent = [t for t in self._failures.get(peer, []) if now - t < self.lockout]
+        recent.append(now)
+        if len(recent) >= self.max_failures:
+            self._locked_until[peer] = now + self.lockout
+            self._failures.pop(peer, None)
+        else:
+            self._failures[peer] = recent
+
+    def succeeded(self, peer: str) -> None:
+        self._failures.pop(peer, None)
