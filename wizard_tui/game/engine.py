@@ -254,7 +254,7 @@ class Game:
         """Seats with the highest total; meaningful once the game is over."""
         return winners(self.totals)
 
-    def hand(self, seat: int) -> list[int]:
+    def hand(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` holds now, lowest id first."""
         return cards_of(self._hands[seat])
 
