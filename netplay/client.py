@@ -1,5 +1,13 @@
 """The asyncio client: one connection to a host, kept alive and resumed.
 
+Every connection starts with the Noise XX handshake of ``secure`` (the client is
+the initiator), with the room password if the player gave one; the hello and
+everything after it are encrypted. The host's static key is checked against the
+``KnownHosts`` pin for its address (pinned on first use; a different key is
+refused loudly with ``HostKeyChanged``), and within one ``Client`` every
+reconnect must meet the same key even without a ``KnownHosts``. The client's own
+static key (``identity``) is what the host recognises it by on a resume.
+
 ``events()`` yields what the app needs, in order: a ``LinkState`` whenever the
 link comes up, drops or ends, the welcome after each (re)connection, then the
 host's messages. Pings are answered here. When the link drops (EOF, reset, or
@@ -24,16 +32,21 @@ from typing import Any, Literal
 from . import handshake as hs
 from .connection import ClientConnection, PeerClosed, PingReceived, Received, Welcome
 from .errors import (
+    HANDSHAKE_FAILED,
     IDLE_TIMEOUT,
     RECONNECTABLE,
     SEND_QUEUE_FULL,
     UNEXPECTED_MESSAGE,
+    NetplayError,
     ProtocolError,
     ServerError,
 )
 from .framing import encode_payload
+from .identity import HostKeyChanged, KnownHosts, StaticIdentity, fingerprint, host_label
 from .limits import DEFAULT_LIMITS, Limits
 from .link import Link
+from .pake import PakeError, normalize_password
+from .secure import HandshakeReader, SecureInitiator, make_prologue
 
 log = logging.getLogger("netplay.client")
 
@@ -52,6 +65,8 @@ class LinkState:
 
 ClientEvent = dict[str, Any] | LinkState
 
+PinStatus = Literal["new", "known", "unpinned"]
+
 
 class Client:
     def __init__(
@@ -65,7 +80,16 @@ class Client:
         token: str | None = None,
         reconnect: bool = True,
         limits: Limits = DEFAULT_LIMITS,
+        identity: StaticIdentity | None = None,
+        known_hosts: KnownHosts | None = None,
+        password: str | None = None,
+        server_key: bytes | None = None,
     ) -> None:
+        """``identity``: this player's static key (``load_or_create_identity``); without one,
+        a throwaway key for this ``Client`` (its reconnects still resume). ``known_hosts``:
+        where host keys are pinned on first use and checked after. ``password``: the room
+        password, if the host has one. ``server_key``: the host's static key when it is
+        known in advance (a program connecting to its own host), checked like a pin."""
         self.host = host
         self.port = port
         self.protocol = protocol
@@ -74,6 +98,21 @@ class Client:
         self.token = token
         self.reconnect = reconnect
         self.limits = limits
+        self.identity = identity if identity is not None else StaticIdentity.generate()
+        self.known_hosts = known_hosts
+        self._password = password
+        if password is not None:
+            normalize_password(password)  # an empty password is refused now
+        if server_key is not None and len(server_key) != 32:
+            raise ValueError("server_key is a 32-byte public key")
+        self.server_key: bytes | None = server_key
+        """The host's static key, once a handshake proved it (or as given)."""
+        self.pin_status: PinStatus | None = None
+        """After the first connection: "new" (pinned now: show the fingerprint so the
+        player can compare it with the host's screen), "known" (it matched the pin) or
+        "unpinned" (no ``known_hosts``)."""
+        self.label = host_label(host, port)
+        """The known-hosts label of this host."""
         self.session: str | None = None
         self.seat: int | None = None
         self.welcome: dict[str, Any] | None = None
@@ -83,11 +122,19 @@ class Client:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
 
+    @property
+    def server_fingerprint(self) -> str | None:
+        """The host's key as people see it (``XXXX-XXXX-XXXX-XXXX``), once known."""
+        return fingerprint(self.server_key) if self.server_key is not None else None
+
     async def connect(self) -> dict[str, Any]:
         """Connect and shake hands; return the welcome.
 
         Raises ``ServerError`` if the host refuses (wrong version, full, ...),
-        ``OSError`` if it cannot be reached, ``TimeoutError`` if it does not answer.
+        ``ProtocolError`` if the secure handshake fails on our side (``HostKeyChanged``;
+        ``PakeError``: wrong, missing or unexpected room password; ``handshake_failed``),
+        ``OSError`` if it cannot be reached or hangs up, ``TimeoutError`` if it does not
+        answer.
         """
         if self._task is not None:
             raise RuntimeError("connect() once per Client")
@@ -152,23 +199,36 @@ class Client:
         loop = asyncio.get_running_loop()
         async with asyncio.timeout(self.limits.handshake_timeout):
             reader, writer = await asyncio.open_connection(self.host, self.port)
-        conn = ClientConnection(self.limits)
+        pinned = self.known_hosts.expected(self.label) if self.known_hosts is not None else None
+        secure = SecureInitiator(
+            self.identity,
+            make_prologue(self.protocol),
+            # Checked at message 2, before our own key goes out.
+            pinned if pinned is not None else self.server_key,
+            self._password,
+            server_label=self.label,
+        )
+        conn = ClientConnection(self.limits, cipher=secure)
         link = Link(reader, writer, conn, self.limits)
         try:
-            link.send(encode_payload(hs.hello(self.protocol, self.version, self.name, self.token)))
+            # One deadline for Noise, the password and the welcome.
             async with asyncio.timeout(self.limits.handshake_timeout):
-                while True:
+                await self._shake_hands(link, secure)
+                self._check_host(secure.remote_static)
+                link.send(
+                    encode_payload(hs.hello(self.protocol, self.version, self.name, self.token))
+                )
+                event = conn.next_event(loop.time())  # frames that came with the handshake
+                while event is None:
                     data = await link.read(None)
                     if not data:
                         raise ConnectionError("the host closed the connection during the handshake")
                     conn.receive_data(data)
                     event = conn.next_event(loop.time())
-                    if isinstance(event, Welcome):
-                        break
-                    if isinstance(event, PeerClosed):
-                        raise ServerError(event.code, event.message)
-                    if event is not None:
-                        raise ProtocolError(UNEXPECTED_MESSAGE, f"expected welcome, got {event}")
+                if isinstance(event, PeerClosed):
+                    raise ServerError(event.code, event.message)
+                if not isinstance(event, Welcome):
+                    raise ProtocolError(UNEXPECTED_MESSAGE, f"expected welcome, got {event}")
         except BaseException:
             link.abort("handshake failed")
             await link.close()
@@ -180,6 +240,60 @@ class Client:
         self._emit(LinkState("connected", f"connected to {self.host}:{self.port}"))
         self._emit(event.msg)
         return link
+
+    async def _shake_hands(self, link: Link, secure: SecureInitiator) -> None:
+        """Run the Noise handshake (and the password exchange) to the end; then whatever
+        came after it is in the connection's decoder."""
+        frames = HandshakeReader()
+        link.send_frame(secure.start())
+        while not secure.done:
+            data = await link.read(None)
+            if not data:
+                raise ConnectionError(
+                    "the host closed the connection during the secure handshake (it may be "
+                    "busy, shutting down, or refusing your address after wrong passwords)"
+                )
+            frames.feed(data)
+            while not secure.done and (message := frames.next_message()) is not None:
+                try:
+                    reply = secure.receive(message)
+                except PakeError as exc:
+                    if exc.reply is not None:  # so the host learns the outcome too
+                        link.send_frame(exc.reply)
+                        link.finish()
+                        await link.flushed(self.limits.linger)
+                    raise
+                except HostKeyChanged as exc:
+                    where = self.known_hosts.path if self.known_hosts is not None else None
+                    raise HostKeyChanged(
+                        exc.pinned_key, exc.offered_key, label=self.label, where=where
+                    ) from None
+                except ProtocolError as exc:
+                    if exc.code != HANDSHAKE_FAILED:
+                        raise
+                    raise ProtocolError(
+                        HANDSHAKE_FAILED,
+                        f"the secure handshake with {self.label} failed ({exc.message}): it is "
+                        f"not a {self.protocol} host, or something on the network altered "
+                        "the connection",
+                    ) from None
+                if reply is not None:
+                    link.send_frame(reply)
+        link.conn.receive_data(frames.rest())
+
+    def _check_host(self, key: bytes | None) -> None:
+        """Pin the host's key on first use, or check it against the pin."""
+        assert key is not None
+        if self.known_hosts is not None:
+            status: PinStatus = self.known_hosts.verify(self.label, key)
+        elif self.server_key is not None:
+            status = "known"  # SecureInitiator already checked it against ours
+        else:
+            status = "unpinned"
+        if self.server_key is None:
+            self.server_key = key
+        if self.pin_status is None:
+            self.pin_status = status
 
     async def _run(self, link: Link) -> None:
         """Pump the link; on a drop, reconnect until it works, fails for good, or we close."""
@@ -246,7 +360,7 @@ class Client:
                     self._end(LinkState("closed", exc.message, exc.code))
                     return None
                 detail = exc.message
-            except ProtocolError as exc:
+            except NetplayError as exc:  # HostKeyChanged, a password error, a bad pin file...
                 self._end(LinkState("closed", exc.message, exc.code))
                 return None
             except (OSError, TimeoutError) as exc:

@@ -181,6 +181,11 @@ class HostRound:
     def combined_seed(self) -> bytes:
         return fairdeal.combined_seed(self.game_id, self.round, self.seeds())
 
+    def seeds_so_far(self) -> list[bytes | None]:
+        """The seeds in so far, by seat, None where one is missing: what the record of a
+        deal thrown away before it was complete shows."""
+        return [self._seeds.get(seat) for seat in range(self.seats)]
+
     def seeds(self) -> list[bytes]:
         """Every seed, by seat: for the deal, and for publication when the round ends."""
         if self.phase is not Phase.COMPLETE:

@@ -6,7 +6,9 @@ hello is accepted) before the next frame is parsed. Every unexpected input
 raises a ``ProtocolError`` naming it and closes the connection's state for good.
 
 Phases: HANDSHAKE (server: waiting for hello; client: waiting for welcome),
-OPEN, CLOSED.
+OPEN, CLOSED. The Noise handshake comes before all of this (``secure``); the
+connection's ``cipher`` is then the established channel, so even the hello is
+encrypted. ``PLAIN`` (the default) is for tests of these state machines only.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 from . import handshake as hs
 from .errors import RATE_LIMITED, UNEXPECTED_MESSAGE, ProtocolError
-from .framing import PLAIN, Cipher, FrameDecoder, FrameEncoder
+from .framing import PLAIN, Cipher, FrameDecoder, FrameEncoder, max_payload
 from .limits import DEFAULT_LIMITS, Limits
 from .ratelimit import TokenBucket
 
@@ -78,6 +80,8 @@ class _Connection:
         self.phase = Phase.HANDSHAKE
         self.decoder = FrameDecoder(limits, max_frame=max_frame, cipher=cipher)
         self.encoder = FrameEncoder(cipher, max_frame=limits.max_frame)
+        self.max_payload = max_payload(cipher, limits.max_frame)
+        """The largest payload ``frame`` takes (65 519 bytes with the Noise cipher)."""
 
     def receive_data(self, data: bytes) -> None:
         if self.phase is Phase.CLOSED:

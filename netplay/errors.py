@@ -13,6 +13,17 @@ BAD_ENCODING = "bad_encoding"
 BAD_MESSAGE = "bad_message"
 UNEXPECTED_MESSAGE = "unexpected_message"
 
+# The secure transport (Noise XX, identities, the room password; docs/security.md).
+HANDSHAKE_FAILED = "handshake_failed"
+DECRYPT_FAILED = "decrypt_failed"
+NONCE_EXHAUSTED = "nonce_exhausted"
+HOST_KEY_CHANGED = "host_key_changed"
+IDENTITY_UNREADABLE = "identity_unreadable"  # a local file; never sent
+BAD_PASSWORD = "bad_password"
+PASSWORD_REQUIRED = "password_required"
+PASSWORD_NOT_USED = "password_not_used"
+TOO_MANY_GUESSES = "too_many_guesses"
+
 # Handshake.
 WRONG_PROTOCOL = "wrong_protocol"
 INCOMPATIBLE_VERSION = "incompatible_version"

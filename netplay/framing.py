@@ -6,8 +6,9 @@ Three layers, each swappable on its own:
   back, with hard limits on every container so a small frame cannot expand
   into a large allocation.
 * a ``Cipher`` turns payload bytes into the bytes that go on the wire and back.
-  ``PLAIN`` does nothing; an encrypted transport (Noise) supplies one per
-  connection and direction, so every frame must be sealed in wire order.
+  Every ``Server`` and ``Client`` connection uses the Noise transport of
+  ``secure`` (one per connection; every frame is sealed in wire order).
+  ``PLAIN`` does nothing: it is for the sans-I/O state machines and their tests.
 * ``FrameEncoder`` / ``FrameDecoder`` add and strip the length prefix. The
   decoder checks a declared length against its limit before it waits for the
   body, so a peer cannot make us buffer more than one frame.
@@ -28,7 +29,11 @@ Message = dict[str, Any]
 
 
 class Cipher(Protocol):
-    """Turns one frame's payload into wire bytes and back (stateful: call in wire order)."""
+    """Turns one frame's payload into wire bytes and back (stateful: call in wire order).
+
+    A cipher may also say how much it adds to each frame (``overhead``, bytes) and the
+    largest payload it seals (``max_payload``); ``max_payload`` below reads both.
+    """
 
     def seal(self, payload: bytes) -> bytes: ...
 
@@ -38,7 +43,11 @@ class Cipher(Protocol):
 
 
 class PlainCipher:
-    """No encryption: the payload is the wire bytes."""
+    """No encryption: the payload is the wire bytes. Only the sans-I/O state machines and
+    their tests use it; ``Server`` and ``Client`` always encrypt (``secure``)."""
+
+    overhead = 0
+    max_payload: int | None = None
 
     def seal(self, payload: bytes) -> bytes:
         return payload
@@ -48,6 +57,13 @@ class PlainCipher:
 
 
 PLAIN = PlainCipher()
+
+
+def max_payload(cipher: Cipher | type, max_frame: int) -> int:
+    """The largest payload that ``cipher`` seals into a frame of at most ``max_frame`` bytes."""
+    largest = max_frame - getattr(cipher, "overhead", 0)
+    cap = getattr(cipher, "max_payload", None)
+    return largest if cap is None else min(largest, cap)
 
 
 def encode_payload(msg: Message) -> bytes:

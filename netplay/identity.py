@@ -32,7 +32,7 @@ from typing import Literal
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
-from .errors import NetplayError, ProtocolError
+from .errors import HOST_KEY_CHANGED, IDENTITY_UNREADABLE, NetplayError, ProtocolError
 
 log = logging.getLogger("netplay.identity")
 
@@ -41,9 +41,7 @@ KNOWN_HOSTS_FILE = "known_hosts.json"
 FINGERPRINT_LABEL = b"netplay/v1/fp"
 ROSTER_LABEL = b"netplay/v1/roster"
 
-# Error codes.
-HOST_KEY_CHANGED = "host_key_changed"
-IDENTITY_UNREADABLE = "identity_unreadable"
+# Error codes (defined in ``errors``, re-exported here): HOST_KEY_CHANGED, IDENTITY_UNREADABLE.
 
 _POSIX = os.name == "posix"
 
@@ -222,6 +220,8 @@ class HostKeyChanged(ProtocolError):
         where: str | os.PathLike[str] | None = None,
     ) -> None:
         self.label = label
+        self.pinned_key = pinned
+        self.offered_key = offered
         self.pinned = fingerprint(pinned)
         self.offered = fingerprint(offered)
         host = label or "this host"

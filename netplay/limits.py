@@ -17,7 +17,8 @@ class Limits:
     max_frame: int = 64 * 1024
     """Largest frame payload in bytes; a larger declared length is refused unread."""
     handshake_frame: int = 512
-    """Largest frame a server accepts before it has sent the welcome."""
+    """Largest frame a server accepts before it has sent the welcome: each Noise handshake
+    message, and the encrypted hello."""
     max_str: int = 4096
     """Longest msgpack string, in bytes."""
     max_bin: int = 4096
@@ -31,7 +32,9 @@ class Limits:
 
     # -- connections (server) -----------------------------------------------------------
     max_connections: int = 16
-    """Open connections at once, handshaking or not; one more gets ``server_full``."""
+    """Connections past the Noise handshake at once; one more gets ``server_full`` (encrypted)."""
+    max_handshaking: int = 8
+    """Connections still shaking hands (no welcome yet) at once; one more is closed unread."""
     send_queue: int = 256
     """Frames waiting for one peer; a peer that lets more pile up is not reading and is dropped."""
     rate: float = 20.0
@@ -60,6 +63,8 @@ class Limits:
             raise ValueError("handshake_frame must be positive and at most max_frame")
         if self.max_frame >= 1 << 32:
             raise ValueError("max_frame must fit the 4-byte length prefix")
+        if self.max_connections < 1 or self.max_handshaking < 1:
+            raise ValueError("max_connections and max_handshaking must be at least 1")
         if self.rate <= 0 or self.burst < 1:
             raise ValueError("rate must be positive and burst at least 1")
         if self.ping_interval >= self.idle_timeout:

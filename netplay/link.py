@@ -5,6 +5,10 @@ in a bounded outbox that one writer task drains (write, then drain), so a
 sender never waits on a slow peer. A full outbox means the peer stopped
 reading, and the link is cut rather than let it hold up anyone else.
 
+Before the connection is encrypted, ``send_frame`` queues the Noise handshake
+messages, which go out as they are; every ``send`` after them is sealed by the
+connection's cipher in the writer task, in wire order.
+
 Closing on purpose is ``finish``: the queued frames go out, then an EOF, and
 the peer gets ``linger`` seconds to hang up before the link is cut. Reading
 goes on meanwhile (the caller discards what arrives), because closing a socket
@@ -15,14 +19,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 
 from .connection import _Connection
-from .errors import SEND_QUEUE_FULL
+from .errors import INTERNAL_ERROR, SEND_QUEUE_FULL
+from .framing import frame
 from .limits import Limits
+
+log = logging.getLogger("netplay.link")
 
 READ_SIZE = 64 * 1024
 
 _EOF = b""  # queued after the last frame: write EOF and stop (no real payload is empty)
+
+
+class _Handshake(bytes):
+    """A handshake message, queued to go out framed but not sealed."""
 
 
 class Link:
@@ -45,13 +57,27 @@ class Link:
         self._abort_timer: asyncio.TimerHandle | None = None
 
     def send(self, payload: bytes) -> bool:
-        """Queue one payload; False if the link is closing or was just cut for a full queue."""
-        if len(payload) > self.limits.max_frame:
-            raise ValueError(f"message of {len(payload)} bytes is over max_frame")
+        """Queue one payload; False if the link is closing or was just cut for a full queue.
+
+        A payload over the connection's ``max_payload`` is the sender's bug: ``ValueError``
+        here, rather than a writer task that dies with the frames behind it unsent.
+        """
+        if len(payload) > self.conn.max_payload:
+            raise ValueError(
+                f"message of {len(payload)} bytes is over the largest frame payload "
+                f"({self.conn.max_payload} bytes)"
+            )
+        return self._put(payload)
+
+    def send_frame(self, message: bytes) -> bool:
+        """Queue one handshake message: framed, never sealed (the channel is not up yet)."""
+        return self._put(_Handshake(message))
+
+    def _put(self, item: bytes) -> bool:
         if self.closing:
             return False
         try:
-            self._queue.put_nowait(payload)
+            self._queue.put_nowait(item)
         except asyncio.QueueFull:
             self.abort(SEND_QUEUE_FULL)
             return False
@@ -78,6 +104,12 @@ class Link:
         self.closing = True
         self.conn.close()
         self.writer.transport.abort()
+
+    async def flushed(self, timeout: float) -> None:
+        """After ``finish``: wait up to ``timeout`` s for the queued frames and EOF to go out."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await asyncio.shield(self._writer_task)
 
     async def read(self, timeout: float | None) -> bytes:
         """The next chunk; b"" once the peer is gone; TimeoutError after ``timeout`` s of quiet."""
@@ -113,8 +145,15 @@ class Link:
                     if self.writer.can_write_eof():
                         self.writer.write_eof()
                     return
-                # Sealed here, in wire order, as an encrypting cipher needs.
-                self.writer.write(self.conn.frame(payload))
+                if isinstance(payload, _Handshake):
+                    self.writer.write(frame(payload))
+                else:
+                    # Sealed here, in wire order, as the cipher's nonce counter needs.
+                    self.writer.write(self.conn.frame(payload))
                 await self.writer.drain()
         except (ConnectionError, OSError):
             pass  # the reader sees the end and the owner cleans up
+        except Exception:
+            # A bug (``send`` checks sizes up front); cut the link rather than hang it.
+            log.exception("cannot write to %s", self.peer)
+            self.abort(INTERNAL_ERROR)

@@ -28,7 +28,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from .errors import ProtocolError
+from .errors import DECRYPT_FAILED, HANDSHAKE_FAILED, NONCE_EXHAUSTED, ProtocolError
 
 PROTOCOL_NAME = b"Noise_XX_25519_ChaChaPoly_SHA256"
 DHLEN = 32
@@ -39,10 +39,8 @@ MAX_MESSAGE = 65535
 MAX_NONCE = (1 << 64) - 1
 """Reserved by the spec: a CipherState whose counter reaches it refuses to go on."""
 
-# Error codes (for ``ProtocolError.code``).
-HANDSHAKE_FAILED = "handshake_failed"
-DECRYPT_FAILED = "decrypt_failed"
-NONCE_EXHAUSTED = "nonce_exhausted"
+# Error codes (for ``ProtocolError.code``; defined in ``errors``, re-exported here):
+# HANDSHAKE_FAILED, DECRYPT_FAILED, NONCE_EXHAUSTED.
 
 # The XX pattern, one tuple of tokens per message; even indexes are the initiator's.
 XX: tuple[tuple[str, ...], ...] = (("e",), ("e", "ee", "s", "es"), ("s", "se"))

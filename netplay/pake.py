@@ -23,13 +23,14 @@ from typing import Literal
 
 from spake2 import SPAKE2_A, SPAKE2_B
 
+from . import errors
 from .errors import BAD_MESSAGE, ProtocolError
 
-# Error codes.
-BAD_PASSWORD = "bad_password"
-PASSWORD_REQUIRED = "password_required"
-PASSWORD_NOT_USED = "password_not_used"
-TOO_MANY_GUESSES = "too_many_guesses"
+# Error codes (defined in ``errors``).
+BAD_PASSWORD = errors.BAD_PASSWORD
+PASSWORD_REQUIRED = errors.PASSWORD_REQUIRED
+PASSWORD_NOT_USED = errors.PASSWORD_NOT_USED
+TOO_MANY_GUESSES = errors.TOO_MANY_GUESSES
 
 MESSAGE_BYTES = 33  # side byte + an Ed25519 point
 CONFIRM_BYTES = 32

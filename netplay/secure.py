@@ -161,6 +161,11 @@ class SecureChannel:
     Sending still works, so the fatal error that says why can go out before it does.
     """
 
+    overhead = TAGLEN
+    """Bytes a frame grows by when sealed (the Poly1305 tag)."""
+    max_payload = MAX_PAYLOAD
+    """Largest payload ``seal`` takes."""
+
     def __init__(self, send: CipherState, receive: CipherState) -> None:
         self._send = send
         self._receive = receive
@@ -193,6 +198,9 @@ class SecureChannel:
 
 class _SecureEnd:
     """What both ends share: results, the channel, the Cipher interface."""
+
+    overhead = TAGLEN
+    max_payload = MAX_PAYLOAD
 
     def __init__(self, static_key: StaticKey, prologue: bytes, initiator: bool) -> None:
         self._static = _private_key(static_key)

@@ -1,10 +1,12 @@
 """The asyncio server: accepts connections and runs sessions for a synchronous app.
 
-Thin on purpose: each connection's protocol state is a ``ServerConnection``
-(sans-I/O), its bytes move through a ``Link``, and this module only ties them
-to sessions and to the app's callbacks. Callbacks run on the event loop and
-never await, so the game host can be plain synchronous engine code; anything
-they send is queued, never waited on.
+Thin on purpose: each connection first runs the Noise XX handshake of
+``secure`` (``SecureResponder``, with the room password if there is one), then
+its protocol state is a ``ServerConnection`` (sans-I/O) whose cipher is that
+channel, its bytes move through a ``Link``, and this module only ties them to
+sessions and to the app's callbacks. There is no plaintext mode. Callbacks run
+on the event loop and never await, so the game host can be plain synchronous
+engine code; anything they send is queued, never waited on.
 """
 
 from __future__ import annotations
@@ -29,9 +31,18 @@ from .errors import (
     NetplayError,
     ProtocolError,
 )
-from .framing import encode_payload
+from .framing import encode_payload, max_payload
+from .identity import StaticIdentity
 from .limits import DEFAULT_LIMITS, Limits
 from .link import Link
+from .pake import GuessLimiter, normalize_password
+from .secure import (
+    MAX_HANDSHAKE_MESSAGE,
+    HandshakeReader,
+    SecureChannel,
+    SecureResponder,
+    make_prologue,
+)
 from .sessions import Session, SessionTable
 
 log = logging.getLogger("netplay.server")
@@ -68,6 +79,9 @@ class _Client:
     """The server's record of one open connection."""
 
     link: Link
+    secure: SecureResponder
+    frames: HandshakeReader
+    ip: str
     session: Session | None = None
     # Messages for this client sent during its on_join, held until the welcome is out.
     pending: list[bytes] | None = None
@@ -89,12 +103,30 @@ class Server:
         host: str,
         port: int = 0,
         limits: Limits = DEFAULT_LIMITS,
+        identity: StaticIdentity | None = None,
+        password: str | None = None,
+        guess_limiter: GuessLimiter | None = None,
     ) -> None:
+        """``identity`` is the host's static key (``load_or_create_identity`` in the app's
+        data directory), so clients can pin it; without one the server makes a throwaway
+        key, which every client that pinned this host will refuse next time. ``password``
+        is the optional room password; ``guess_limiter`` bounds wrong guesses per address
+        (3, then 60 s of refusal, by default)."""
         self.app = app
         self.protocol = protocol
         self.version = version
         self.host = host
         self.limits = limits
+        if identity is None:
+            identity = StaticIdentity.generate()
+            log.info("no identity given: this server uses the throwaway key %s", identity)
+        self.identity = identity
+        self._password = password
+        if password is not None:
+            normalize_password(password)  # refuses an empty password now, not per connection
+        self.guesses = guess_limiter or GuessLimiter()
+        self._prologue = make_prologue(protocol)
+        self._max_payload = max_payload(SecureChannel, limits.max_frame)
         self.sessions = SessionTable()
         self._port = port
         self._server: asyncio.Server | None = None
@@ -119,16 +151,28 @@ class Server:
     def port(self) -> int:
         return self.addresses[0][1]
 
-    async def close(self) -> None:
-        """Say bye to every client, close every connection and stop every task."""
+    @property
+    def fingerprint(self) -> str:
+        """The host's key as people see it: show it, so players can compare their pin."""
+        return self.identity.fingerprint
+
+    @property
+    def has_password(self) -> bool:
+        return self._password is not None
+
+    async def close(self, *, bye: bool = True) -> None:
+        """Say bye to every client, close every connection and stop every task.
+
+        ``bye=False`` closes without the bye, so clients take it for a dropped link and
+        keep trying to resume (an app that will be back, such as a host restarting a game)."""
         if self._server is None or self._closing:
             return
         self._closing = True
         self._server.close()
         for client in list(self._clients):
-            if client.session is not None:
+            if client.session is not None and bye:
                 client.link.send(_BYE)
-            client.link.finish()
+            client.link.finish()  # a client still shaking hands just gets EOF
         # Each handler ends within ``linger`` (finish cuts lingering peers); the margin
         # only guards against a bug leaving a task behind.
         tasks = list(self._tasks)
@@ -153,8 +197,11 @@ class Server:
     def broadcast(self, msg: dict[str, Any], *, exclude: Session | None = None) -> None:
         """Queue ``msg`` for every connected session (encoded once)."""
         payload = encode_payload(msg)
-        if len(payload) > self.limits.max_frame:  # refuse before anyone got it, not midway
-            raise ValueError(f"message of {len(payload)} bytes is over max_frame")
+        if len(payload) > self._max_payload:  # refuse before anyone got it, not midway
+            raise ValueError(
+                f"message of {len(payload)} bytes is over the largest frame payload "
+                f"({self._max_payload} bytes)"
+            )
         for client in list(self._by_session.values()):
             if client.session is not None and client.session is not exclude:
                 self._send_payload(client.session, payload)
@@ -189,35 +236,57 @@ class Server:
     # -- connections ----------------------------------------------------------------------
 
     def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        # A plain callback, so the server owns (and can await) every handler task.
-        task = asyncio.create_task(self._handle(reader, writer))
+        # A plain callback, so the server owns (and can await) every handler task, and
+        # counts a new connection before the next one is accepted.
+        loop = asyncio.get_running_loop()
+        peer = writer.get_extra_info("peername")
+        ip = str(peer[0]) if peer else "?"
+        refusal = self._refuse_early(ip, loop.time())
+        if refusal is not None:
+            # Nothing is read and no work is done for it: the cheapest way out.
+            log.info("closed %s unread: %s", peer, refusal)
+            writer.transport.abort()
+            return
+        secure = SecureResponder(self.identity, self._prologue, self._password)
+        conn = ServerConnection(
+            self.protocol, self.version, self.limits, now=loop.time(), cipher=secure
+        )
+        frames = HandshakeReader(min(self.limits.handshake_frame, MAX_HANDSHAKE_MESSAGE))
+        client = _Client(Link(reader, writer, conn, self.limits), secure, frames, ip)
+        self._clients.add(client)
+        task = asyncio.create_task(self._handle(client))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        loop = asyncio.get_running_loop()
-        conn = ServerConnection(self.protocol, self.version, self.limits, now=loop.time())
-        client = _Client(Link(reader, writer, conn, self.limits))
-        self._clients.add(client)
+    def _refuse_early(self, ip: str, now: float) -> str | None:
+        """Why a new connection is cut before its handshake, or None to go on."""
+        handshaking = sum(1 for c in self._clients if c.session is None and not c.link.closing)
+        if handshaking >= self.limits.max_handshaking:
+            return f"{handshaking} connections are already shaking hands"
+        if self._password is not None:
+            try:
+                self.guesses.check(ip, now)
+            except ProtocolError as exc:
+                return exc.message
+        return None
+
+    async def _handle(self, client: _Client) -> None:
         try:
             if self._closing:
                 client.link.finish()
-            elif len(self._clients) > self.limits.max_connections:
-                self._kick(
-                    client,
-                    SERVER_FULL,
-                    f"the host already has {self.limits.max_connections} connections; "
-                    "try again later",
-                )
             await self._read_loop(client)
         finally:
             self._clients.discard(client)
+            if client.secure.password_used and not client.secure.done:
+                # Hanging up after the host's password message is a guess too.
+                self.guesses.failed(client.ip, asyncio.get_running_loop().time())
             self._detach(client, client.reason or client.link.dropped or "connection closed")
             await client.link.close()
 
     async def _read_loop(self, client: _Client) -> None:
         loop = asyncio.get_running_loop()
         link, conn = client.link, client.conn
+        # One deadline for the whole handshake: Noise, the password, then the hello.
         deadline = loop.time() + self.limits.handshake_timeout
         while True:
             handshaking = client.session is None
@@ -244,11 +313,39 @@ class Server:
             if link.closing:
                 continue  # read and dropped, so closing does not reset the peer
             try:
+                if not client.secure.done:
+                    rest = self._shake_hands(client, data)
+                    if rest is None:
+                        continue
+                    data = rest
                 conn.receive_data(data)
                 while not link.closing and (event := conn.next_event(loop.time())) is not None:
                     self._dispatch(client, event)
             except ProtocolError as exc:
                 self._kick(client, exc.code, exc.message)
+
+    def _shake_hands(self, client: _Client, data: bytes) -> bytes | None:
+        """Feed the secure handshake; the bytes after it once it is done, else None."""
+        secure, frames = client.secure, client.frames
+        frames.feed(data)
+        while not secure.done and (message := frames.next_message()) is not None:
+            reply = secure.receive(message)
+            if reply is not None:
+                client.link.send_frame(reply)
+        if not secure.done:
+            return None
+        if secure.password_used:
+            self.guesses.succeeded(client.ip)
+        secured = sum(1 for c in self._clients if c.secure.done and not c.link.closing)
+        if secured > self.limits.max_connections:
+            # Said inside the channel, like every other error.
+            self._kick(
+                client,
+                SERVER_FULL,
+                f"the host already has {self.limits.max_connections} connections; try again later",
+            )
+            return None
+        return frames.rest()  # the hello often arrives with the last handshake message
 
     def _dispatch(self, client: _Client, event: object) -> None:
         if isinstance(event, Hello):
@@ -263,13 +360,15 @@ class Server:
             client.link.finish()
 
     def _kick(self, client: _Client, code: str, message: str) -> None:
-        """Send a fatal error and close the connection behind it."""
+        """Send a fatal error and close the connection behind it. Before the secure channel is
+        up there is no way to say anything (never in clear): the connection just closes."""
         if client.link.closing:
             return
         client.reason = client.reason or code
         if client.pending is not None:
             client.pending = None  # a refused joiner gets none of what on_join queued
-        client.link.send(encode_payload(hs.error(code, message, fatal=True)))
+        if client.secure.done:
+            client.link.send(encode_payload(hs.error(code, message, fatal=True)))
         client.link.finish()
         log.info("closed %s: %s (%s)", client.link.peer, message, code)
 
@@ -279,7 +378,8 @@ class Server:
         if hello.token is not None:
             self._resume(client, hello.token)
             return
-        session = self.sessions.create(hello.name)
+        assert client.secure.remote_static is not None
+        session = self.sessions.create(hello.name, client.secure.remote_static)
         self._attach(client, session)
         client.pending = []
         try:
@@ -309,18 +409,22 @@ class Server:
         self.sessions.remove(session)
 
     def _resume(self, client: _Client, token: str) -> None:
-        session = self.sessions.by_token(token)
+        # The token picks the session; the static key proven in this connection's handshake
+        # must be the one it joined with. A token alone (seen or stolen) resumes nothing,
+        # and the answer does not tell which of the two was wrong.
+        assert client.secure.remote_static is not None
+        session = self.sessions.find(token, client.secure.remote_static)
         if session is None:
             self._kick(
                 client,
                 UNKNOWN_SESSION,
-                "this host does not know your session (it may have restarted): "
-                "join again as a new player",
+                "this host does not know your session (it may have restarted, or it was "
+                "joined with another identity key): join again as a new player",
             )
             return
         old = self._by_session.get(session.id)
         if old is not None:
-            # Most likely a dead link not yet noticed; the newcomer holds the secret.
+            # Most likely a dead link not yet noticed; the newcomer holds the token and key.
             self._detach(old, REPLACED)
             self._kick(old, REPLACED, "your seat was taken over by a newer connection")
         self._attach(client, session)

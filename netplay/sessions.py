@@ -1,7 +1,9 @@
-"""Sessions: who joined, with which secret token, and which seat the app gave them.
+"""Sessions: who joined, with which static key and token, and which seat the app gave them.
 
-A session outlives its connection: when a client drops and comes back with its
-token it gets the same ``Session`` object, id and seat. No I/O here.
+A session outlives its connection: when a client drops and comes back it gets the same
+``Session`` object, id and seat. Coming back takes two things: the session's token (which
+session) and the same static key the session joined with, proven by the Noise handshake
+(who). A token on its own, seen or stolen, resumes nothing. No I/O here.
 """
 
 from __future__ import annotations
@@ -11,15 +13,24 @@ import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .identity import fingerprint
+
 
 @dataclass(eq=False)  # identity equality: a session is a key in the app's own maps
 class Session:
     id: str
     name: str
-    token: str = field(repr=False)  # the secret that resumes this session; never log it
+    token: str = field(repr=False)  # picks the session to resume; never log it
     seat: int | None = None  # set by the app
     connected: bool = False
     reason: str = ""  # why it last disconnected ("bye" when the client left on purpose)
+    key: bytes = field(default=b"", repr=False)
+    """The client's static public key (32 bytes), proven in the handshake that joined."""
+
+    @property
+    def fingerprint(self) -> str:
+        """The client's key as people see it (``XXXX-XXXX-XXXX-XXXX``); "" without a key."""
+        return fingerprint(self.key) if self.key else ""
 
 
 class SessionTable:
@@ -28,16 +39,44 @@ class SessionTable:
     def __init__(self) -> None:
         self._sessions: dict[str, Session] = {}
 
-    def create(self, name: str) -> Session:
+    def create(self, name: str, key: bytes = b"") -> Session:
         session_id = secrets.token_urlsafe(6)
         while session_id in self._sessions:
             session_id = secrets.token_urlsafe(6)
-        session = Session(id=session_id, name=name, token=secrets.token_urlsafe(24))
+        session = Session(id=session_id, name=name, token=secrets.token_urlsafe(24), key=key)
         self._sessions[session.id] = session
         return session
 
+    def restore(self, session: Session) -> Session:
+        """Put back a session the app saved before it restarted (id, name, token, key and
+        seat as they were), so its client resumes with the same token and key. It starts
+        disconnected. Raises ``ValueError`` for a session without a key (it could never
+        resume) or whose id is taken."""
+        if len(session.key) != 32:
+            raise ValueError("a restored session needs the 32-byte static key it joined with")
+        if session.id in self._sessions:
+            raise ValueError(f"there is already a session {session.id!r}")
+        session.connected = False
+        self._sessions[session.id] = session
+        return session
+
+    def find(self, token: str, key: bytes) -> Session | None:
+        """The session with ``token`` that joined with static key ``key``, or None.
+
+        Both are compared in constant time for every session, so timing leaks neither a
+        token prefix nor whether the token alone was right.
+        """
+        found = None
+        for session in self._sessions.values():
+            token_ok = hmac.compare_digest(session.token.encode(), token.encode())
+            key_ok = hmac.compare_digest(session.key, key)
+            if token_ok & key_ok and session.key:
+                found = session
+        return found
+
     def by_token(self, token: str) -> Session | None:
-        # Compare every token in constant time, so timing does not leak a prefix.
+        """The session with ``token`` whatever its key (for apps and tests; the server
+        resumes with ``find``)."""
         found = None
         for session in self._sessions.values():
             if hmac.compare_digest(session.token.encode(), token.encode()):

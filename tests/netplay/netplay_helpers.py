@@ -1,4 +1,5 @@
-"""Helpers for netplay's socket tests: fast limits, a recording app, raw peers, a proxy.
+"""Helpers for netplay's socket tests: fast limits, a recording app, raw and secure peers,
+a proxy that can cut, freeze, record and tamper with the bytes it relays.
 
 A plain module (imported by name: pytest puts this folder on sys.path) because
 tests must not import conftest.
@@ -14,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from netplay import Client, Limits, Refused, Server, Session
+from netplay import Client, Limits, Refused, Server, Session, StaticIdentity
 from netplay.client import ClientEvent, LinkState
-from netplay.framing import FrameDecoder, encode
+from netplay.framing import FrameDecoder, encode, encode_payload, frame
+from netplay.secure import HandshakeReader, SecureInitiator, make_prologue
 
 PROTOCOL = "test-game"
 VERSION = 3
@@ -106,7 +108,8 @@ class Events:
 
 
 class RawPeer:
-    """A hand-driven TCP peer that speaks frames, or anything else."""
+    """A hand-driven TCP peer that writes any bytes: what a stranger who does not speak
+    the secure handshake can do. The server never answers it in clear; it only closes."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
@@ -167,17 +170,93 @@ class RawPeer:
             await self.writer.wait_closed()
 
 
+class SecurePeer(RawPeer):
+    """A hand-driven peer that runs the real Noise handshake (as ``Client`` does), then
+    writes whatever it likes inside the channel: sealed messages, sealed garbage, or
+    frames it tampers with, replays or reorders. It reads the server's encrypted frames."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        secure: SecureInitiator,
+    ) -> None:
+        super().__init__(reader, writer)
+        self.secure = secure
+        self.decoder = FrameDecoder(cipher=secure)
+
+    @classmethod
+    async def connect(  # type: ignore[override]
+        cls,
+        port: int,
+        *,
+        identity: StaticIdentity | None = None,
+        password: str | None = None,
+        protocol: str = PROTOCOL,
+        **kwargs: Any,
+    ) -> SecurePeer:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, **kwargs)
+        return await cls.over(
+            reader, writer, identity=identity, password=password, protocol=protocol
+        )
+
+    @classmethod
+    async def over(
+        cls,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        identity: StaticIdentity | None = None,
+        password: str | None = None,
+        protocol: str = PROTOCOL,
+    ) -> SecurePeer:
+        """Shake hands on an open connection (3 s at most)."""
+        secure = SecureInitiator(
+            identity or StaticIdentity.generate(), make_prologue(protocol), password=password
+        )
+        frames = HandshakeReader()
+        writer.write(frame(secure.start()))
+        async with asyncio.timeout(3.0):
+            while not secure.done:
+                data = await reader.read(65536)
+                assert data, "the server closed the connection during the handshake"
+                frames.feed(data)
+                while not secure.done and (message := frames.next_message()) is not None:
+                    reply = secure.receive(message)
+                    if reply is not None:
+                        writer.write(frame(reply))
+        peer = cls(reader, writer, secure)
+        peer.decoder.receive_data(frames.rest())
+        return peer
+
+    def seal(self, payload: bytes) -> bytes:
+        """One framed transport message holding ``payload`` (advances our send nonce)."""
+        return frame(self.secure.seal(payload))
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.writer.write(self.seal(encode_payload(msg)))
+
+    def send_sealed(self, payload: bytes) -> None:
+        """Any bytes as one encrypted frame: garbage inside the channel."""
+        self.writer.write(self.seal(payload))
+
+
 class Proxy:
     """A TCP relay between clients and the server that a test can cut or freeze.
 
     Frozen, it swallows bytes in both directions without closing: to both ends
     the other looks alive but silent, as a peer behind a dead network does.
+    ``wire`` records every byte relayed, per direction ("up" is client to server);
+    ``tamper_down``, if set, rewrites each chunk the server sends (a man on the wire).
+    ``target_port`` may be changed: new connections then go to another server.
     """
 
     def __init__(self, target_port: int) -> None:
         self.target_port = target_port
         self.frozen = False
         self.connections = 0
+        self.wire: dict[str, bytearray] = {"up": bytearray(), "down": bytearray()}
+        self.tamper_down: Callable[[bytes], bytes] | None = None
         self._writers: list[asyncio.StreamWriter] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self._server: asyncio.Server | None = None
@@ -196,17 +275,24 @@ class Proxy:
         s_reader, s_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
         self._writers += [c_writer, s_writer]
         try:
-            await asyncio.gather(self._pipe(c_reader, s_writer), self._pipe(s_reader, c_writer))
+            await asyncio.gather(
+                self._pipe(c_reader, s_writer, "up"), self._pipe(s_reader, c_writer, "down")
+            )
             while self.frozen:  # a dead network carries no hang-up either
                 await asyncio.sleep(0.005)
         finally:
             for writer in (c_writer, s_writer):
                 writer.transport.abort()
 
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _pipe(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, direction: str
+    ) -> None:
         # Pass data, a half-close and a reset on, as a router would (unless frozen).
         try:
             while data := await reader.read(65536):
+                if direction == "down" and self.tamper_down is not None:
+                    data = self.tamper_down(data)
+                self.wire[direction] += data
                 if not self.frozen:
                     writer.write(data)
         except ConnectionError:

@@ -85,7 +85,8 @@ async def test_a_newer_connection_with_the_token_replaces_the_old(
     old = make_client("Ann")
     welcome = await old.connect()
     old_events = collect(old)
-    new = make_client("Ann again", token=welcome["token"])
+    # The same player (same static key) on a second connection, with the token.
+    new = make_client("Ann again", token=welcome["token"], identity=old.identity)
     again = await new.connect()
     assert again["resumed"] is True and again["session"] == welcome["session"]
     await wait_until(lambda: old_events.ended)

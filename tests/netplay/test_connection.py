@@ -206,6 +206,21 @@ def test_session_table_finds_sessions_by_token_only():
     assert ann.token not in repr(ann)  # the secret stays out of logs
 
 
+def test_a_session_resumes_only_with_its_token_and_its_key():
+    table = SessionTable()
+    key_a, key_b = b"\x01" * 32, b"\x02" * 32
+    ann = table.create("Ann", key_a)
+    bob = table.create("Bob", key_a)  # one installation may hold two seats
+    assert table.find(ann.token, key_a) is ann and table.find(bob.token, key_a) is bob
+    assert table.find(ann.token, key_b) is None  # a stolen token, another key
+    assert table.find(ann.token[:-1], key_a) is None
+    assert table.find("", b"") is None
+    keyless = table.create("Old")  # made without a key: never resumable by key
+    assert table.find(keyless.token, b"") is None
+    assert ann.fingerprint and keyless.fingerprint == ""
+    assert key_a.hex() not in repr(ann)
+
+
 @pytest.mark.parametrize(
     "bad",
     [
@@ -215,6 +230,8 @@ def test_session_table_finds_sessions_by_token_only():
         {"rate": 0},
         {"burst": 0},
         {"ping_interval": 20.0},
+        {"max_handshaking": 0},
+        {"max_connections": 0},
     ],
 )
 def test_limits_refuse_inconsistent_values(bad):

@@ -1,0 +1,1014 @@
+"""The private deal of one round, as sans-I/O state machines: a player, a verifier, a relay.
+
+Protocol ``private-sra-x25519-v1`` (docs/private-deal.md). Every message is a body
+(msgpack) in an Ed25519 ``Envelope`` signed by its sender over the round's context;
+the relay (the host) forwards envelopes byte for byte and never holds a key.
+
+* ``Verifier`` is one party's view of the round: it checks each envelope as it
+  arrives (signature, per-sender sequence, shape, turn, hash chain, canonical and
+  distinct values) and, once every player has revealed its round keys, the whole round.
+  The first failure raises ``DealFault`` naming the culprit: a seat, or ``RELAY``
+  when a relayed view received something an honest relay would have refused.
+* ``DealPlayer`` is one seat: its keys, its passes when its turn comes, its key
+  releases, its hand, its plays and its reveal. It verifies everything it receives.
+* ``DealRelay`` is the host's forwarding side: the first verifier of every envelope
+  and the keeper of the transcript. It holds no keys, and so never more than every
+  other player sees.
+
+All calls return a list of events; ``Send`` events carry envelopes to transmit.
+Nothing here knows about cards: items are 0..N-1 and deck positions are assigned to
+seats (or face up) by ``DealSetup.owners``.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import msgpack
+
+from ..errors import ProtocolError
+from ..framing import decode_payload
+from ..schema import Bin, Int, List, Message, Schemas
+from ..signing import (
+    EQUIVOCATION,
+    PUBLIC_KEY_BYTES,
+    SEQ_GAP,
+    Envelope,
+    EnvelopeError,
+    Opener,
+    Sealer,
+    SigningKey,
+)
+from . import sra
+
+PROTOCOL = "private-sra-x25519-v1"
+MESSAGE_TAG = b"netplay/private-deal/v1/message"
+SETUP_TAG = b"netplay/private-deal/v1/setup"
+DECK_TAG = b"netplay/private-deal/v1/deck"
+GAME_ID_BYTES = 16
+MAX_SEATS = 64
+
+PUBLIC = 0xFF
+"""``owners`` value of a position turned face up (Wizard's trump card): everyone opens it."""
+UNDEALT = 0xFE
+"""``owners`` value of a position nobody receives this round."""
+RELAY = -1
+"""``DealFault.culprit`` when the relay delivered what an honest relay would have refused."""
+
+# -- fault codes (DealFault.code) ------------------------------------------------------------
+# Envelope checks, from netplay.signing: bad_signature, unknown_sender, seq_gap, seq_replay,
+# equivocation, bad_envelope; and:
+WRONG_SENDER = "wrong_sender"  # the relay got an envelope signed for another seat
+MALFORMED = "malformed"  # the body is not a message of this protocol
+OUT_OF_ORDER = "out_of_order"  # a valid message at a moment the protocol does not allow
+NOT_YOUR_TURN = "not_your_turn"  # a pass signed by a seat the chain does not name for it
+CHAIN_MISMATCH = "chain_mismatch"  # a message names a deck other than the one we hold
+BAD_DECK = "bad_deck"  # a deck of the wrong size, or with a non-canonical value
+DUPLICATE_VALUE = "duplicate_value"  # a deck that holds one value twice
+BAD_RELEASE = "bad_release"  # the wrong positions, or a key that is not clamped
+NOT_OWNER = "not_owner"  # a play of a position dealt to someone else
+ALREADY_OPEN = "already_open"  # a play of a position already open
+WRONG_CLAIM = "wrong_claim"  # a play that opens to another item than the one claimed
+BAD_ROUND_KEY = "bad_round_key"  # a revealed key that is not clamped or has no inverse
+SHUFFLE_MISMATCH = "shuffle_mismatch"  # a shuffle pass is not a permutation of the input
+LOCK_MISMATCH = "lock_mismatch"  # a lock pass differs from its keys at a position
+RELEASED_KEY_MISMATCH = "released_key_mismatch"  # a released key is not the revealed one's
+PLAYED_KEY_MISMATCH = "played_key_mismatch"  # a played key is not the revealed one's
+NOT_A_DECK = "not_a_deck"  # the final deck does not open to a permutation (cannot happen
+# when every pass checked out; kept so that no inconsistency passes silently)
+
+# Suspect codes: found inside the round; whom to blame is known once keys are revealed.
+NOT_AN_ITEM = "not_an_item"
+DUPLICATE_ITEM = "duplicate_item"
+OWN_COLLISION = "own_collision"  # our own pass would repeat a value: an earlier pass cheated
+
+
+class DealFault(ProtocolError):
+    """A check of the private deal failed; ``culprit`` is the seat to blame, ``RELAY``,
+    or None when no party can be named. ``evidence`` is the envelope that shows it (its
+    sender's signature makes it proof for anyone holding the setup)."""
+
+    def __init__(
+        self,
+        code: str,
+        detail: str,
+        *,
+        culprit: int | None,
+        evidence: Envelope | None = None,
+        pass_index: int | None = None,
+        position: int | None = None,
+    ) -> None:
+        who = (
+            "the relay" if culprit == RELAY else "nobody" if culprit is None else f"seat {culprit}"
+        )
+        super().__init__(code, f"{detail} (blame: {who})")
+        self.detail = detail
+        self.culprit = culprit
+        self.evidence = evidence
+        self.pass_index = pass_index
+        self.position = position
+
+
+# -- the setup of one round --------------------------------------------------------------------
+
+
+def chain_from(first: int, seats: int) -> tuple[int, ...]:
+    """The pass order: every seat once, starting at ``first`` (Wizard: the dealer's left)."""
+    return tuple((first + i) % seats for i in range(seats))
+
+
+def deal_round_robin(
+    seats: int, per_seat: int, first: int, items: int, face_up: int = 1
+) -> tuple[int, ...]:
+    """``owners`` of a deal one item at a time from ``first``, then ``face_up`` positions
+    turned up (as far as the deck goes); the rest undealt."""
+    dealt = seats * per_seat
+    if dealt > items:
+        raise ValueError(f"{seats} x {per_seat} is more than {items} items")
+    return tuple(
+        (first + k) % seats if k < dealt else PUBLIC if k < dealt + face_up else UNDEALT
+        for k in range(items)
+    )
+
+
+@dataclass(frozen=True)
+class DealSetup:
+    """What every party knows before the deal: the round, the pass order, which position
+    goes to whom, and every seat's Ed25519 public key. Its ``digest`` is in every
+    signature, so parties that disagree about any of it cannot accept each other's
+    messages."""
+
+    game_id: bytes
+    round: int
+    attempt: int
+    chain: tuple[int, ...]
+    owners: tuple[int, ...]
+    signing_keys: tuple[bytes, ...]
+
+    def __post_init__(self) -> None:
+        n = len(self.signing_keys)
+        if type(self.game_id) is not bytes or len(self.game_id) != GAME_ID_BYTES:
+            raise ValueError(f"the game id is {GAME_ID_BYTES} bytes")
+        if not (0 <= self.round <= 0xFFFF and 0 <= self.attempt <= 0xFFFF):
+            raise ValueError("round and attempt are 0..65535")
+        if not 2 <= n <= MAX_SEATS:
+            raise ValueError(f"2..{MAX_SEATS} seats")
+        if sorted(self.chain) != list(range(n)):
+            raise ValueError("the chain must name every seat once")
+        if not 1 <= len(self.owners) <= sra.MAX_ITEMS:
+            raise ValueError(f"1..{sra.MAX_ITEMS} items")
+        for owner in self.owners:
+            if not (0 <= owner < n or owner in (PUBLIC, UNDEALT)):
+                raise ValueError(f"owner {owner} is not a seat, PUBLIC or UNDEALT")
+        for key in self.signing_keys:
+            if type(key) is not bytes or len(key) != PUBLIC_KEY_BYTES:
+                raise ValueError("a signing key is 32 bytes")
+        object.__setattr__(self, "chain", tuple(self.chain))
+        object.__setattr__(self, "owners", tuple(self.owners))
+        object.__setattr__(self, "signing_keys", tuple(self.signing_keys))
+
+    @property
+    def seats(self) -> int:
+        return len(self.signing_keys)
+
+    @property
+    def items(self) -> int:
+        return len(self.owners)
+
+    @cached_property
+    def digest(self) -> bytes:
+        """SHA-256(SETUP_TAG || game_id || u16be(round) || u16be(attempt) || u8(n) ||
+        u16be(N) || chain (n bytes) || owners (N bytes) || signing keys (32 bytes each))."""
+        return hashlib.sha256(
+            b"".join(
+                (
+                    SETUP_TAG,
+                    self.game_id,
+                    self.round.to_bytes(2, "big"),
+                    self.attempt.to_bytes(2, "big"),
+                    bytes([self.seats]),
+                    self.items.to_bytes(2, "big"),
+                    bytes(self.chain),
+                    bytes(self.owners),
+                    *self.signing_keys,
+                )
+            )
+        ).digest()
+
+    @cached_property
+    def context(self) -> bytes:
+        """The signature context: game_id || u16be(round) || u16be(attempt) || digest."""
+        return (
+            self.game_id
+            + self.round.to_bytes(2, "big")
+            + self.attempt.to_bytes(2, "big")
+            + self.digest
+        )
+
+    def positions_of(self, seat: int) -> tuple[int, ...]:
+        return self._positions[seat]
+
+    @cached_property
+    def _positions(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(
+            tuple(k for k, o in enumerate(self.owners) if o == seat) for seat in range(self.seats)
+        )
+
+    @cached_property
+    def public_positions(self) -> tuple[int, ...]:
+        return tuple(k for k, o in enumerate(self.owners) if o == PUBLIC)
+
+    def released_by(self, seat: int) -> tuple[int, ...]:
+        """The positions whose keys ``seat`` releases after the lock pass: every position
+        dealt to another seat, and every face-up one; ascending."""
+        return tuple(k for k, o in enumerate(self.owners) if o != seat and o != UNDEALT)
+
+    def pass_seat(self, index: int) -> int:
+        """The seat of pass ``index``: 0..n-1 shuffle, n..2n-1 lock, both in chain order."""
+        return self.chain[index % self.seats]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "protocol": PROTOCOL,
+            "game_id": self.game_id.hex(),
+            "round": self.round,
+            "attempt": self.attempt,
+            "chain": list(self.chain),
+            "owners": [
+                "public" if o == PUBLIC else None if o == UNDEALT else o for o in self.owners
+            ],
+            "signing_keys": [k.hex() for k in self.signing_keys],
+        }
+
+    @classmethod
+    def from_json(cls, value: Any) -> DealSetup:
+        try:
+            if value["protocol"] != PROTOCOL:
+                raise ValueError(f"protocol {value['protocol']!r} is not {PROTOCOL!r}")
+            return cls(
+                bytes.fromhex(value["game_id"]),
+                _json_int(value["round"]),
+                _json_int(value["attempt"]),
+                tuple(_json_int(s) for s in value["chain"]),
+                tuple(
+                    PUBLIC if o == "public" else UNDEALT if o is None else _json_int(o)
+                    for o in value["owners"]
+                ),
+                tuple(bytes.fromhex(k) for k in value["signing_keys"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ProtocolError(MALFORMED, f"not a private-deal setup: {exc}") from None
+
+
+def _json_int(value: Any) -> int:
+    if type(value) is not int:
+        raise ValueError(f"expected an int, got {value!r:.20}")
+    return value
+
+
+def deck_hash(deck: bytes) -> bytes:
+    """SHA-256(DECK_TAG || deck): how messages name the deck they build on."""
+    return hashlib.sha256(DECK_TAG + deck).digest()
+
+
+# -- messages ----------------------------------------------------------------------------------
+
+_POS = Int(0, sra.MAX_ITEMS - 1)
+_DECK = Bin(max_size=32 * sra.MAX_ITEMS)
+SHUFFLE = Message("shuffle", **{"pass": Int(0, MAX_SEATS - 1), "prev": Bin(32), "deck": _DECK})
+LOCK = Message("lock", **{"pass": Int(0, MAX_SEATS - 1), "prev": Bin(32), "deck": _DECK})
+RELEASE = Message("release", final=Bin(32), positions=List(_POS, max_len=sra.MAX_ITEMS), keys=_DECK)
+OPEN = Message("open", position=_POS, item=_POS, key=Bin(32))
+REVEAL = Message("reveal", key=Bin(32), keys=_DECK)
+MESSAGES = Schemas(SHUFFLE, LOCK, RELEASE, OPEN, REVEAL)
+
+
+def _pack(body: dict[str, Any]) -> bytes:
+    return msgpack.packb(body, use_bin_type=True)
+
+
+def shuffle_body(pass_index: int, prev: bytes, deck: bytes) -> bytes:
+    return _pack({"t": "shuffle", "pass": pass_index, "prev": prev, "deck": deck})
+
+
+def lock_body(pass_index: int, prev: bytes, deck: bytes) -> bytes:
+    return _pack({"t": "lock", "pass": pass_index, "prev": prev, "deck": deck})
+
+
+def release_body(final: bytes, keys: dict[int, int]) -> bytes:
+    positions = sorted(keys)
+    blob = b"".join(sra.scalar_bytes(keys[k]) for k in positions)
+    return _pack({"t": "release", "final": final, "positions": positions, "keys": blob})
+
+
+def open_body(position: int, item: int, key: int) -> bytes:
+    return _pack({"t": "open", "position": position, "item": item, "key": sra.scalar_bytes(key)})
+
+
+def reveal_body(keys: sra.RoundKeys) -> bytes:
+    blob = b"".join(sra.scalar_bytes(p.e) for p in keys.positions)
+    return _pack({"t": "reveal", "key": sra.scalar_bytes(keys.global_key.e), "keys": blob})
+
+
+def decode_body(body: bytes) -> dict[str, Any]:
+    """The message in ``body``, checked strictly; ``ProtocolError`` otherwise."""
+    return MESSAGES.check(decode_payload(body))
+
+
+# -- events ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Send:
+    """Transmit this envelope (to the relay, which forwards it to every other seat)."""
+
+    envelope: Envelope
+
+
+@dataclass(frozen=True)
+class PassAccepted:
+    """Pass ``index`` (0..n-1 shuffle, n..2n-1 lock) by ``seat`` checked out."""
+
+    index: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class PublicOpened:
+    """A face-up position opened: every player's key for it was released."""
+
+    position: int
+    item: int
+
+
+@dataclass(frozen=True)
+class HandOpened:
+    """Our own positions opened (``DealPlayer`` only): position -> item, in deal order."""
+
+    cards: dict[int, int]
+
+
+@dataclass(frozen=True)
+class CardOpened:
+    """``seat`` played the item at ``position``."""
+
+    seat: int
+    position: int
+    item: int
+
+
+@dataclass(frozen=True)
+class Suspect:
+    """Something that only cheating causes, seen inside the round, whose culprit the keys
+    will show: the round must end now, every player revealing its keys
+    (``DealPlayer.reveal``), and the verification names who did it."""
+
+    code: str
+    position: int | None
+    detail: str
+
+
+@dataclass(frozen=True)
+class RoundVerified:
+    """Every player revealed its keys and every check passed. ``items[k]`` is the item at
+    final position ``k`` (None where the lock passes never finished: a voided round);
+    ``suspects`` repeats what was seen inside the round, if anything (with every check
+    passing, a suspect raised by a player was unfounded)."""
+
+    items: tuple[int | None, ...]
+    suspects: tuple[Suspect, ...]
+
+
+@dataclass(frozen=True)
+class RoundFailed:
+    """Every player revealed its keys and a check failed: ``fault`` names the culprit."""
+
+    fault: DealFault
+
+
+Event = (
+    Send
+    | PassAccepted
+    | PublicOpened
+    | HandOpened
+    | CardOpened
+    | Suspect
+    | RoundVerified
+    | RoundFailed
+)
+
+
+# -- the verifier ------------------------------------------------------------------------------
+
+
+class Phase(enum.Enum):
+    SHUFFLE = "shuffle"  # passes 0..n-1
+    LOCK = "lock"  # passes n..2n-1
+    RELEASE = "release"  # waiting for every player's key release
+    PLAY = "play"  # every key released: hands open, positions open as they are played
+    VERIFIED = "verified"  # every player revealed, every check passed
+    FAILED = "failed"
+
+
+class Verifier:
+    """One party's view of a round's private deal; see the module docstring.
+
+    ``relayed``: the envelopes reach us through the relay (every client). A bad
+    signature, a gap, or a message that is only wrong because of when it arrived is then
+    the relay's fault, because the relay checks each envelope before forwarding it. The
+    relay's own view (``relayed=False``) blames the sender of such an envelope.
+    """
+
+    def __init__(self, setup: DealSetup, *, relayed: bool = True) -> None:
+        self.setup = setup
+        self.relayed = relayed
+        self.opener = Opener(MESSAGE_TAG, setup.context, setup.signing_keys)
+        table = sra.item_table(setup.items)
+        start = b"".join(table)
+        self.decks: list[bytes] = [start]
+        self.values: list[list[bytes]] = [list(table)]
+        self.hashes: list[bytes] = [deck_hash(start)]
+        self.pass_envelopes: list[Envelope] = []
+        self.released: dict[int, dict[int, int]] = {}
+        self.release_envelopes: dict[int, Envelope] = {}
+        self.opened: dict[int, int] = {}  # position -> item, face-up and played
+        self.plays: dict[int, tuple[int, int, Envelope]] = {}  # position -> (seat, key, env)
+        self.revealed: dict[int, sra.RoundKeys] = {}
+        self.reveal_envelopes: dict[int, Envelope] = {}
+        self.suspects: list[Suspect] = []
+        self.transcript: list[Envelope] = []
+        self.result: RoundVerified | None = None
+        self.fault: DealFault | None = None
+
+    # -- state ---------------------------------------------------------------------------------
+
+    @property
+    def passes_done(self) -> int:
+        return len(self.decks) - 1
+
+    @property
+    def phase(self) -> Phase:
+        n = self.setup.seats
+        if self.fault is not None:
+            return Phase.FAILED
+        if self.result is not None:
+            return Phase.VERIFIED
+        if self.passes_done < n:
+            return Phase.SHUFFLE
+        if self.passes_done < 2 * n:
+            return Phase.LOCK
+        if len(self.released) < n:
+            return Phase.RELEASE
+        return Phase.PLAY
+
+    @property
+    def turn(self) -> int | None:
+        """The seat whose pass is next, or None once both chains are done."""
+        if self.passes_done >= 2 * self.setup.seats:
+            return None
+        return self.setup.pass_seat(self.passes_done)
+
+    @property
+    def final_deck(self) -> list[bytes] | None:
+        return self.values[-1] if self.passes_done == 2 * self.setup.seats else None
+
+    def keys_released_for(self, position: int) -> list[int]:
+        """The decryption keys of ``position`` released so far, in chain order."""
+        return [
+            self.released[s][position]
+            for s in self.setup.chain
+            if s in self.released and position in self.released[s]
+        ]
+
+    def missing_reveals(self) -> list[int]:
+        return [s for s in range(self.setup.seats) if s not in self.revealed]
+
+    # -- input ---------------------------------------------------------------------------------
+
+    def receive(self, envelope: Envelope, *, own: bool = False) -> list[Event]:
+        """Check one envelope and take it in; ``DealFault`` if it cannot be accepted.
+
+        The envelope that completes the reveals is accepted whatever the verdict: the
+        round's verification is then a ``RoundVerified`` or ``RoundFailed`` event.
+        ``own``: an envelope we signed ourselves a moment ago (``DealPlayer``): its
+        signature is not checked again. After a fault every call raises it again.
+        """
+        if self.fault is not None:
+            raise self.fault
+        try:
+            return self._receive(envelope, own)
+        except DealFault as fault:
+            self.fault = fault
+            raise
+
+    def _receive(self, env: Envelope, own: bool) -> list[Event]:
+        if self.result is not None:
+            raise self._order(env, "a message after the round was verified")
+        try:
+            if own:
+                if env.seq != self.opener.expected_seq(env.sender):
+                    raise EnvelopeError(
+                        SEQ_GAP, "own envelope out of sequence", sender=env.sender, seq=env.seq
+                    )
+            else:
+                self.opener.check(env)
+        except EnvelopeError as exc:
+            if exc.code == EQUIVOCATION:  # two signed versions: only the sender makes them
+                culprit = exc.sender
+            else:
+                culprit = RELAY if self.relayed else exc.sender
+            raise DealFault(exc.code, exc.message, culprit=culprit, evidence=env) from None
+        try:
+            msg = decode_body(env.body)
+        except ProtocolError as exc:
+            raise DealFault(
+                MALFORMED,
+                f"seat {env.sender} signed a malformed message: {exc.message}",
+                culprit=env.sender,
+                evidence=env,
+            ) from None
+        if env.sender in self.revealed:
+            raise self._order(env, f"seat {env.sender} sent a message after its reveal")
+        handler = {
+            "shuffle": self._on_pass,
+            "lock": self._on_pass,
+            "release": self._on_release,
+            "open": self._on_open,
+            "reveal": self._on_reveal,
+        }[msg["t"]]
+        events = handler(env, msg)
+        self.opener.accepted[env.sender].append(env)
+        self.transcript.append(env)
+        if len(self.revealed) == self.setup.seats and self.result is None:
+            try:
+                events.append(self._audit())
+            except DealFault as fault:
+                # A result, not a refused input: the reveal stands (the relay forwards it,
+                # so that everyone reaches the same verdict) and the round failed.
+                self.fault = fault
+                events.append(RoundFailed(fault))
+        return events
+
+    def _order(self, env: Envelope, detail: str) -> DealFault:
+        return DealFault(
+            OUT_OF_ORDER, detail, culprit=RELAY if self.relayed else env.sender, evidence=env
+        )
+
+    def _signed(self, code: str, env: Envelope, detail: str, **where: Any) -> DealFault:
+        return DealFault(code, detail, culprit=env.sender, evidence=env, **where)
+
+    def _on_pass(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
+        n = self.setup.seats
+        index = msg["pass"] + (n if msg["t"] == "lock" else 0)
+        sender = env.sender
+        if msg["pass"] >= n or self.setup.pass_seat(index) != sender:
+            raise self._signed(
+                NOT_YOUR_TURN,
+                env,
+                f"seat {sender} signed {msg['t']} pass {msg['pass']}, which is not its turn",
+                pass_index=index,
+            )
+        if index < self.passes_done:
+            raise self._signed(
+                NOT_YOUR_TURN,
+                env,
+                f"seat {sender} signed its {msg['t']} pass twice",
+                pass_index=index,
+            )
+        if index > self.passes_done:
+            raise self._order(env, f"{msg['t']} pass {msg['pass']} before pass {self.passes_done}")
+        if msg["prev"] != self.hashes[index]:
+            raise DealFault(
+                CHAIN_MISMATCH,
+                f"seat {sender}'s {msg['t']} pass {msg['pass']} builds on a deck we were not shown",
+                culprit=RELAY if self.relayed else sender,
+                evidence=env,
+                pass_index=index,
+            )
+        deck = msg["deck"]
+        try:
+            values = sra.check_deck(deck, self.setup.items)
+        except sra.BadValue as exc:
+            code = DUPLICATE_VALUE if exc.reason == sra.DUPLICATE else BAD_DECK
+            raise self._signed(
+                code,
+                env,
+                f"seat {sender}'s {msg['t']} pass {msg['pass']}: {exc}",
+                pass_index=index,
+                position=exc.index,
+            ) from None
+        self.decks.append(deck)
+        self.values.append(values)
+        self.hashes.append(deck_hash(deck))
+        self.pass_envelopes.append(env)
+        return [PassAccepted(index, sender)]
+
+    def _on_release(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
+        sender = env.sender
+        if sender in self.released:
+            raise self._signed(BAD_RELEASE, env, f"seat {sender} released its keys twice")
+        if self.final_deck is None:
+            raise self._order(env, f"seat {sender} released keys before the lock passes ended")
+        if msg["final"] != self.hashes[-1]:
+            raise DealFault(
+                CHAIN_MISMATCH,
+                f"seat {sender} released keys for a final deck we were not shown",
+                culprit=RELAY if self.relayed else sender,
+                evidence=env,
+            )
+        expected = self.setup.released_by(sender)
+        blob = msg["keys"]
+        if tuple(msg["positions"]) != expected or len(blob) != 32 * len(expected):
+            raise self._signed(
+                BAD_RELEASE, env, f"seat {sender} released keys for the wrong positions"
+            )
+        keys: dict[int, int] = {}
+        for i, position in enumerate(expected):
+            try:
+                keys[position] = sra.scalar_from_bytes(blob[32 * i : 32 * i + 32])
+            except ValueError:
+                raise self._signed(
+                    BAD_RELEASE,
+                    env,
+                    f"seat {sender}'s key for position {position} is not a clamped scalar",
+                    position=position,
+                ) from None
+        self.released[sender] = keys
+        self.release_envelopes[sender] = env
+        events: list[Event] = []
+        if len(self.released) == self.setup.seats:
+            for position in self.setup.public_positions:
+                events.append(self._open(position, self.keys_released_for(position)))
+        return events
+
+    def _open(self, position: int, keys: list[int], seat: int | None = None) -> Event:
+        """Open a final-deck position: a ``PublicOpened``/``CardOpened``, or a ``Suspect``."""
+        final = self.final_deck
+        assert final is not None
+        item = sra.lookup(sra.open_value(final[position], keys), self.setup.items)
+        if item is None:
+            return self._suspect(NOT_AN_ITEM, position, f"position {position} opens to no item")
+        if item in self.opened.values():
+            return self._suspect(
+                DUPLICATE_ITEM, position, f"position {position} opens to item {item} again"
+            )
+        self.opened[position] = item
+        if seat is None:
+            return PublicOpened(position, item)
+        return CardOpened(seat, position, item)
+
+    def _suspect(self, code: str, position: int | None, detail: str) -> Suspect:
+        suspect = Suspect(code, position, detail)
+        self.suspects.append(suspect)
+        return suspect
+
+    def _on_open(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
+        sender, position = env.sender, msg["position"]
+        if position >= self.setup.items or self.setup.owners[position] != sender:
+            raise self._signed(
+                NOT_OWNER,
+                env,
+                f"seat {sender} played position {position}, not dealt to it",
+                position=position,
+            )
+        if position in self.plays:
+            raise self._signed(
+                ALREADY_OPEN,
+                env,
+                f"seat {sender} played position {position} twice",
+                position=position,
+            )
+        if len(self.released) < self.setup.seats:
+            raise self._order(env, f"seat {sender} played before every key was released")
+        try:
+            key = sra.scalar_from_bytes(msg["key"])
+        except ValueError:
+            raise self._signed(
+                BAD_RELEASE,
+                env,
+                f"seat {sender}'s key for position {position} is not a clamped scalar",
+                position=position,
+            ) from None
+        keys = self.keys_released_for(position)
+        keys.append(key)
+        event = self._open(position, keys, sender)
+        if isinstance(event, CardOpened) and event.item != msg["item"]:
+            raise self._signed(
+                WRONG_CLAIM,
+                env,
+                f"seat {sender} claimed item {msg['item']} at position "
+                f"{position}, whose keys open item {event.item}",
+                position=position,
+            )
+        self.plays[position] = (sender, key, env)
+        return [event]
+
+    def _on_reveal(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
+        sender = env.sender
+        blob = msg["keys"]
+        if len(blob) != 32 * self.setup.items:
+            raise self._signed(
+                BAD_ROUND_KEY,
+                env,
+                f"seat {sender} revealed {len(blob) // 32} position keys, not {self.setup.items}",
+            )
+        try:
+            e_global = sra.scalar_from_bytes(msg["key"])
+            e_positions = [sra.scalar_from_bytes(blob[i : i + 32]) for i in range(0, len(blob), 32)]
+            keys = sra.RoundKeys.from_revealed(e_global, e_positions)
+        except sra.BadKey as exc:
+            raise self._signed(
+                BAD_ROUND_KEY,
+                env,
+                f"seat {sender} revealed a bad key: {exc}",
+                position=None if exc.position < 0 else exc.position,
+            ) from None
+        except ValueError:
+            raise self._signed(
+                BAD_ROUND_KEY, env, f"seat {sender} revealed a key that is not clamped"
+            ) from None
+        self.revealed[sender] = keys
+        self.reveal_envelopes[sender] = env
+        return []
+
+    # -- round end -----------------------------------------------------------------------------
+
+    def _audit(self) -> RoundVerified:
+        """Re-check every pass, every released and played key, and the final deck, with
+        every player's revealed keys; the first failure in protocol order is raised."""
+        setup, n = self.setup, self.setup.seats
+        keys = self.revealed
+        for index in range(self.passes_done):
+            seat = setup.pass_seat(index)
+            before, after = self.values[index], self.values[index + 1]
+            env = self.pass_envelopes[index]
+            if index < n:
+                image = sra.shuffle_image(before, keys[seat].global_key.e)
+                if sorted(image) != sorted(after):
+                    raise self._signed(
+                        SHUFFLE_MISMATCH,
+                        env,
+                        f"seat {seat}'s shuffle pass {index} is not its "
+                        "input under its revealed key, reordered",
+                        pass_index=index,
+                    )
+            else:
+                d = keys[seat].global_key.d
+                for position, (u, out) in enumerate(zip(before, after, strict=True)):
+                    if sra.lock_value(u, d, keys[seat].positions[position].e) != out:
+                        raise self._signed(
+                            LOCK_MISMATCH,
+                            env,
+                            f"seat {seat}'s lock pass {index - n} is wrong at position {position}",
+                            pass_index=index,
+                            position=position,
+                        )
+        for seat, released in self.released.items():
+            for position, d in released.items():
+                if d != keys[seat].positions[position].d:
+                    raise self._signed(
+                        RELEASED_KEY_MISMATCH,
+                        self.release_envelopes[seat],
+                        f"seat {seat} released a wrong key for position {position}",
+                        position=position,
+                    )
+        for position, (seat, d, env) in self.plays.items():
+            if d != keys[seat].positions[position].d:
+                raise self._signed(
+                    PLAYED_KEY_MISMATCH,
+                    env,
+                    f"seat {seat} played position {position} with a wrong key",
+                    position=position,
+                )
+        items: list[int | None] = [None] * setup.items
+        final = self.final_deck
+        if final is not None:
+            for position, value in enumerate(final):
+                item = self.opened.get(position)
+                if item is None:  # not opened inside the round: open it now
+                    d_keys = [keys[s].positions[position].d for s in setup.chain]
+                    item = sra.lookup(sra.open_value(value, d_keys), setup.items)
+                items[position] = item
+            if sorted(i for i in items if i is not None) != list(range(setup.items)):
+                raise DealFault(
+                    NOT_A_DECK, "the final deck does not open to every item once", culprit=None
+                )
+            for position, (seat, _, env) in self.plays.items():
+                claimed = decode_body(env.body)["item"]
+                if claimed != items[position]:
+                    raise self._signed(
+                        WRONG_CLAIM,
+                        env,
+                        f"seat {seat} claimed item {claimed} at position "
+                        f"{position}, which holds item {items[position]}",
+                        position=position,
+                    )
+        self.result = RoundVerified(tuple(items), tuple(self.suspects))
+        return self.result
+
+
+# -- a player ----------------------------------------------------------------------------------
+
+
+class DealPlayer:
+    """One seat of the private deal: its keys never leave it except as the protocol says.
+
+    It sends its shuffle and lock passes when its turn comes, releases the keys of the
+    positions dealt to others (and the face-up ones) once the lock passes are done,
+    opens its own hand, sends a position's key when it plays that position, and reveals
+    its round keys at the end (or to void the round).
+    """
+
+    def __init__(
+        self,
+        setup: DealSetup,
+        seat: int,
+        signing_key: SigningKey,
+        keys: sra.RoundKeys | None = None,
+    ) -> None:
+        if not 0 <= seat < setup.seats:
+            raise ValueError(f"seat {seat} is not a seat of this deal")
+        if signing_key.public_key != setup.signing_keys[seat]:
+            raise ValueError(f"the signing key is not seat {seat}'s")
+        self.setup = setup
+        self.seat = seat
+        self.keys = keys if keys is not None else sra.RoundKeys.generate(setup.items)
+        if self.keys.items != setup.items or self.keys.secret is None:
+            raise ValueError("a player needs its own round keys (RoundKeys.derive) for this deck")
+        self.keys.lock_keys  # noqa: B018 -- K0: the lock pass's key objects, made ahead
+        self.view = Verifier(setup, relayed=True)
+        self.sealer = Sealer(signing_key, MESSAGE_TAG, setup.context, seat)
+        self.hand: dict[int, int] | None = None
+        self.halted: Suspect | None = None
+
+    @classmethod
+    def resume(
+        cls,
+        setup: DealSetup,
+        seat: int,
+        signing_key: SigningKey,
+        keys: sra.RoundKeys,
+        transcript: Iterable[Envelope],
+    ) -> tuple[DealPlayer, list[Event]]:
+        """A player rebuilt after a reconnect from its kept ``keys`` and the relay's
+        transcript of the round so far; the events include anything it must send now."""
+        player = cls(setup, seat, signing_key, keys)
+        events: list[Event] = []
+        for env in transcript:
+            events.extend(player.view.receive(env))
+        player.sealer.next_seq = player.view.opener.expected_seq(seat)
+        events.extend(player._advance())
+        return player, events
+
+    def start(self) -> list[Event]:
+        """Begin: the first seat of the chain sends its shuffle pass."""
+        return self._advance()
+
+    def receive(self, envelope: Envelope) -> list[Event]:
+        """An envelope relayed from another seat; ``DealFault`` if it fails a check."""
+        events = self.view.receive(envelope)
+        events.extend(self._advance())
+        return events
+
+    def play(self, position: int, item: int) -> list[Event]:
+        """Play our ``position`` (which holds ``item``): release its key."""
+        if self.hand is None or self.hand.get(position) != item:
+            raise ValueError(f"position {position} does not hold item {item} in our hand")
+        return self._send(open_body(position, item, self.keys.positions[position].d))
+
+    def reveal(self) -> list[Event]:
+        """Reveal our round keys: at the round's end, or to void it."""
+        return self._send(reveal_body(self.keys))
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _send(self, body: bytes) -> list[Event]:
+        envelope = self.sealer.seal(body)
+        events: list[Event] = [Send(envelope)]
+        events.extend(self.view.receive(envelope, own=True))
+        return events
+
+    def _advance(self) -> list[Event]:
+        events: list[Event] = []
+        view = self.view
+        while self.halted is None and self.seat not in view.revealed:
+            phase = view.phase
+            if phase in (Phase.SHUFFLE, Phase.LOCK) and view.turn == self.seat:
+                body = self._pass_body()
+                if body is None:
+                    events.append(self.halted)  # type: ignore[arg-type]
+                    break
+                events.extend(self._send(body))
+            elif phase in (Phase.RELEASE, Phase.PLAY) and self.seat not in view.released:
+                d = {k: self.keys.positions[k].d for k in self.setup.released_by(self.seat)}
+                events.extend(self._send(release_body(view.hashes[-1], d)))
+            elif phase is Phase.PLAY and self.hand is None:
+                events.extend(self._open_hand())
+                break
+            else:
+                break
+        return events
+
+    def _pass_body(self) -> bytes | None:
+        view, n = self.view, self.setup.seats
+        index = view.passes_done
+        before = view.values[-1]
+        if index < n:
+            deck = sra.shuffle_pass(before, self.keys.global_key, self.keys.permutation())
+            make = shuffle_body
+        else:
+            deck = sra.lock_pass(before, self.keys)
+            make = lock_body
+        # Honest passes of distinct values in the prime-order subgroup stay distinct. A
+        # repeat means our input carried a doctored value: never sign it, end the round.
+        if len(set(sra.split(deck))) != self.setup.items:
+            self.halted = Suspect(
+                OWN_COLLISION, None, f"pass {index} would repeat a value: an earlier pass cheated"
+            )
+            self.view.suspects.append(self.halted)
+            return None
+        return make(index % n, view.hashes[-1], deck)
+
+    def _open_hand(self) -> list[Event]:
+        view = self.view
+        cards: dict[int, int] = {}
+        suspects: list[Event] = []
+        for position in self.setup.positions_of(self.seat):
+            keys = view.keys_released_for(position)
+            keys.append(self.keys.positions[position].d)
+            value = sra.open_value(view.final_deck[position], keys)  # type: ignore[index]
+            item = sra.lookup(value, self.setup.items)
+            if item is None or item in cards.values() or item in view.opened.values():
+                suspects.append(
+                    view._suspect(
+                        NOT_AN_ITEM if item is None else DUPLICATE_ITEM,
+                        position,
+                        f"our position {position} opens to "
+                        + ("no item" if item is None else f"item {item}, seen elsewhere"),
+                    )
+                )
+                continue
+            cards[position] = item
+        if suspects:
+            self.halted = suspects[0]  # type: ignore[assignment]
+            return suspects
+        self.hand = cards
+        return [HandOpened(dict(cards))]
+
+
+# -- the relay ---------------------------------------------------------------------------------
+
+
+class DealRelay:
+    """The host's side of the deal: it checks every envelope first, keeps the transcript
+    and says whom to forward each one to. It holds no player's keys: the host's own
+    seat and its bots are ``DealPlayer`` objects of their own, routed like remote ones."""
+
+    def __init__(self, setup: DealSetup) -> None:
+        self.setup = setup
+        self.view = Verifier(setup, relayed=False)
+
+    @property
+    def transcript(self) -> list[Envelope]:
+        """Every accepted envelope in order: what a reconnecting player replays, and what
+        the game record stores."""
+        return list(self.view.transcript)
+
+    def receive(self, link_seat: int, envelope: Envelope) -> tuple[list[int], list[Event]]:
+        """An envelope that arrived on ``link_seat``'s connection: the seats to forward
+        it to (byte for byte), and the events of the host's own view."""
+        if envelope.sender != link_seat:
+            fault = DealFault(
+                WRONG_SENDER,
+                f"seat {link_seat} sent an envelope of seat {envelope.sender}",
+                culprit=link_seat,
+                evidence=envelope,
+            )
+            self.view.fault = self.view.fault or fault
+            raise fault
+        events = self.view.receive(envelope)
+        return [s for s in range(self.setup.seats) if s != link_seat], events
+
+
+def audit_transcript(setup: DealSetup, envelopes: Sequence[Envelope]) -> RoundVerified:
+    """Check a whole recorded round offline (``wizard-tui verify``): the result, or the
+    first ``DealFault`` (a failure the record cannot explain is blamed on ``RELAY``,
+    the host that wrote it)."""
+    view = Verifier(setup, relayed=True)
+    for env in envelopes:
+        view.receive(env)
+    if view.fault is not None:
+        raise view.fault
+    if view.result is None:
+        raise DealFault(
+            OUT_OF_ORDER,
+            "the round ends before every seat revealed its keys "
+            f"(missing: {view.missing_reveals()})",
+            culprit=None,
+        )
+    return view.result
