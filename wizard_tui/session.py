@@ -37,6 +37,9 @@ class LobbyUpdate:
     port: int
     is_host: bool
     can_start: bool
+    # The host's key fingerprint (XXXX-XXXX-XXXX-XXXX), as this client's handshake proved it:
+    # players compare it with the host's screen. "" when unknown.
+    fingerprint: str = ""
 
 
 @dataclass(frozen=True, slots=True)

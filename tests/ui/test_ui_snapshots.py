@@ -1,0 +1,87 @@
+"""SVG snapshots of the key screens at 80x24 and 120x40, plus NO_COLOR with --ascii.
+
+Plain ``def`` tests (``snap_compare`` runs the app itself). The content is fixed: a
+``StaticSession`` replays updates built from seeded games; nothing blinks or animates.
+Regenerate with ``pytest tests/ui/test_ui_snapshots.py --snapshot-update`` and look at them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from wizard_tui.session import SessionUpdate
+from wizard_tui.ui import WizardApp
+from wizard_tui.ui.screens.lobby import LobbyScreen
+from wizard_tui.ui.screens.table import TableScreen
+from wizard_tui.ui.widgets.decisions import BidPanel, TrumpPanel
+
+from . import tables
+from .helpers import until
+from .sessions import StaticSession
+
+SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
+
+
+def shoot(
+    snap_compare,
+    updates: Sequence[SessionUpdate],
+    size: tuple[int, int],
+    ready: Callable[[WizardApp], object],
+    press: Sequence[str] = (),
+    **options,
+) -> bool:
+    app = WizardApp(StaticSession(updates), name="Ann", **options)
+    final = updates[-1]
+
+    async def run_before(pilot) -> None:
+        await until(pilot, lambda: app.table == final or app.lobby == final or ready(app))
+        await until(pilot, lambda: ready(app))
+        await pilot.pause()
+
+    return snap_compare(app, terminal_size=size, run_before=run_before, press=press)
+
+
+def on_table(app: WizardApp) -> bool:
+    return app.table is not None and isinstance(app.screen, TableScreen)
+
+
+def panel_open(kind: type) -> Callable[[WizardApp], bool]:
+    return lambda app: on_table(app) and isinstance(app.screen.open_panel, kind)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lobby(snap_compare, size: str) -> None:
+    ready = lambda app: isinstance(app.screen, LobbyScreen) and app.journal  # noqa: E731
+    assert shoot(snap_compare, tables.lobby(), SIZES[size], ready)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_mid_trick(snap_compare, size: str) -> None:
+    assert shoot(snap_compare, tables.mid_trick(), SIZES[size], on_table)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_bid_dialog(snap_compare, size: str) -> None:
+    assert shoot(snap_compare, tables.bidding(), SIZES[size], panel_open(BidPanel))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_trump_choice(snap_compare, size: str) -> None:
+    assert shoot(snap_compare, tables.choosing_trump(), SIZES[size], panel_open(TrumpPanel))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_score_pad(snap_compare, size: str) -> None:
+    assert shoot(snap_compare, tables.mid_trick(), SIZES[size], on_table, press=["s"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help(snap_compare, size: str) -> None:
+    assert shoot(snap_compare, tables.mid_trick(), SIZES[size], on_table, press=["question_mark"])
+
+
+def test_table_no_color_ascii(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert shoot(snap_compare, tables.mid_trick(), (80, 24), on_table, ascii=True)

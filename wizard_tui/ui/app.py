@@ -1,0 +1,376 @@
+"""The Textual client: ``WizardApp`` and ``run_table``, which the host/join/play commands call.
+
+The App owns the session. One long-lived worker reads ``session.updates()`` and posts one
+typed message per update; the handlers keep the server's view in a few reactives that the
+screens watch. Screens post intents back up as messages and the App calls the session's
+intent methods, which never wait on the network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import os
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import ClassVar
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.reactive import var
+from textual.screen import Screen
+from textual.widgets import Static
+from textual.worker import Worker, WorkerState
+
+from ..game import BidMade, Phase
+from ..session import (
+    ActionRefused,
+    GameFinished,
+    LobbyUpdate,
+    RoundVerified,
+    TableSession,
+    TableUpdate,
+)
+from . import narrate
+from .glyphs import Glyphs, glyphs_for
+from .messages import (
+    MESSAGE_FOR,
+    AddBot,
+    AskRematch,
+    ChatReceived,
+    GameEnded,
+    LinkStateChanged,
+    LobbyChanged,
+    MakeBid,
+    PickTrump,
+    PlayCard,
+    Refused,
+    RoundChecked,
+    SendChat,
+    SessionEnded,
+    StartGame,
+    TableChanged,
+)
+from .screens.final import FinalScreen
+from .screens.lobby import LobbyScreen
+from .screens.table import TableScreen
+from .widgets.base import Palette
+
+SessionFactory = Callable[[], "TableSession | Awaitable[TableSession]"]
+
+JOURNAL_LINES = 300
+CLOSE_TIMEOUT = 3.0
+ASCII_KEYS = {"←": "<", "→": ">", "↑": "^", "↓": "v", "⏎": "Enter", "←→": "</>"}
+
+
+class WizardApp(App[int]):
+    """A seat at a Wizard table, played from the terminal."""
+
+    CSS_PATH = str(Path(__file__).with_name("wizard.tcss"))  # absolute: subclasses elsewhere
+    TITLE = "Wizard"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "request_quit", "Quit"),
+    ]
+
+    # The server's view, as the last updates told it. Screens watch these.
+    lobby: var[LobbyUpdate | None] = var(None)
+    table: var[TableUpdate | None] = var(None)
+    finished: var[GameFinished | None] = var(None)
+    link: var[str] = var("connected")
+    link_detail: var[str] = var("")
+    alarm: var[str] = var("")  # the latest failed verification, for the banner
+    ended: var[str | None] = var(None)  # set once the session's stream has stopped
+    verifications: var[tuple[RoundVerified, ...]] = var(())
+    refusal: var[ActionRefused | None] = var(None, always_update=True)
+    journal: var[tuple[tuple[int, narrate.Line], ...]] = var(())
+
+    def __init__(
+        self,
+        session: TableSession | SessionFactory,
+        *,
+        name: str = "",
+        ascii: bool = False,
+        bell: bool = False,
+        theme: str | None = None,
+        join_command: str | None = None,
+    ) -> None:
+        super().__init__()
+        if hasattr(session, "updates"):
+            self.session: TableSession | None = session  # type: ignore[assignment]
+            self._factory: SessionFactory | None = None
+        else:
+            self.session = None
+            self._factory = session  # type: ignore[assignment]
+        self.player_name = name
+        # How the lobby tells friends to join, e.g. "wizard-tui join {address}:{port}".
+        self.join_command = join_command
+        self.glyphs: Glyphs = glyphs_for(ascii)
+        self.palette = Palette()  # the colours every drawing widget uses
+        self.ring_bell = bell
+        if theme:
+            self.theme = theme
+        if "TEXTUAL_ANIMATIONS" not in os.environ:
+            self.animation_level = "none"  # nothing moves unless the game does
+        self.sub_title = name
+        self._seq = 0
+        self._my_turn = False
+        self._exit_code = 0
+        self._net: Worker[None] | None = None
+
+    # ------------------------------------------------------------------ start and the session
+
+    def compose(self) -> ComposeResult:
+        yield self.palette
+        yield Static("Connecting to the table...", id="connecting")
+
+    def on_mount(self) -> None:
+        self._net = self._read_session()
+
+    @work(group="net", exclusive=True, exit_on_error=False)
+    async def _read_session(self) -> None:
+        if self.session is None:
+            assert self._factory is not None
+            made = self._factory()
+            self.session = await made if inspect.isawaitable(made) else made
+        async for update in self.session.updates():
+            message = MESSAGE_FOR.get(type(update))
+            if message is not None:
+                self.post_message(message(update))
+        self.post_message(SessionEnded())
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is not self._net or event.state is not WorkerState.ERROR:
+            return
+        error = event.worker.error
+        self._exit_code = 1
+        self.post_message(SessionEnded(f"{type(error).__name__}: {error}"))
+
+    @property
+    def checks(self) -> dict[int, bool]:
+        """Each verified round's outcome (True: the deal checked out)."""
+        return {v.round: v.ok for v in self.verifications}
+
+    # ------------------------------------------------------------------ updates from the session
+
+    def _note(self, *lines: narrate.Line | None) -> None:
+        new = []
+        for line in lines:
+            if line:
+                self._seq += 1
+                new.append((self._seq, line))
+        if new:
+            self.journal = (*self.journal, *new)[-JOURNAL_LINES:]
+
+    def _base(self) -> Screen | None:
+        stack = self.screen_stack
+        return stack[1] if len(stack) > 1 else None
+
+    def _switch_base(self, screen: Screen) -> None:
+        """Replace everything above the default screen with ``screen``."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(screen)
+
+    def _new_game(self) -> None:
+        self.finished = None
+        self.verifications = ()
+        self.alarm = ""
+        self._my_turn = False
+
+    def on_lobby_changed(self, message: LobbyChanged) -> None:
+        self.lobby = message.update
+        if not isinstance(self._base(), LobbyScreen):
+            self._new_game()
+            self.table = None
+            self._switch_base(LobbyScreen())
+
+    def on_table_changed(self, message: TableChanged) -> None:
+        update = message.update
+        names = tuple(s.name for s in update.seats)
+        lines = [narrate.event_line(e, names, self.glyphs) for e in update.events]
+        view = update.view
+        bidding_done = view.phase is Phase.PLAY and not view.tricks and not view.trick
+        if bidding_done and any(isinstance(e, BidMade) for e in update.events):
+            lines.append(narrate.bids_line(view.bids, view.round, names))
+        self._note(*lines)
+        rematch = self.finished is not None and update.view.phase is not Phase.GAME_OVER
+        if rematch:
+            self._new_game()
+        self.table = update
+        if rematch or not isinstance(self._base(), TableScreen):
+            self._switch_base(TableScreen())
+        my_turn = view.my_turn and view.phase in (Phase.BID, Phase.PLAY, Phase.CHOOSE_TRUMP)
+        if my_turn and not self._my_turn and self.ring_bell:
+            self.bell()
+        self._my_turn = my_turn
+
+    def on_game_ended(self, message: GameEnded) -> None:
+        self.finished = message.update
+        table = self.table
+        names = tuple(s.name for s in table.seats) if table else ()
+        me = table.view.seat if table else -1
+        self.push_screen(FinalScreen(message.update, names, me))
+
+    def on_chat_received(self, message: ChatReceived) -> None:
+        self._note(narrate.chat_line(message.update))
+
+    def on_round_checked(self, message: RoundChecked) -> None:
+        result = message.update
+        self.verifications = (*self.verifications, result)
+        self._note(narrate.verified_line(result, self.glyphs))
+        if not result.ok:
+            self.alarm = f"round {result.round}: {result.detail}"
+            if self.ring_bell:
+                self.bell()
+
+    def on_refused(self, message: Refused) -> None:
+        self.refusal = message.update
+        self._note(narrate.refused_line(message.update))
+
+    def on_link_state_changed(self, message: LinkStateChanged) -> None:
+        change = message.update
+        if change.state != self.link or change.detail:
+            self._note(narrate.link_line(change))
+        self.link_detail = change.detail
+        self.link = change.state
+
+    def on_session_ended(self, message: SessionEnded) -> None:
+        self.ended = f" ({message.error})" if message.error else ""
+        self.link = "closed"
+
+    # ------------------------------------------------------------------ intents
+
+    def _send(self, intent: str, *args: object) -> None:
+        if self.session is None:
+            self.notify("Not connected to a table yet.", severity="warning")
+            return
+        getattr(self.session, intent)(*args)
+
+    def on_play_card(self, message: PlayCard) -> None:
+        self._send("play", message.card)
+
+    def on_make_bid(self, message: MakeBid) -> None:
+        self._send("bid", message.bid)
+
+    def on_pick_trump(self, message: PickTrump) -> None:
+        self._send("choose_trump", message.suit)
+
+    def on_send_chat(self, message: SendChat) -> None:
+        self._send("chat", message.text)
+
+    def on_start_game(self, message: StartGame) -> None:
+        self._send("start_game")
+
+    def on_add_bot(self, message: AddBot) -> None:
+        self._send("add_bot")
+
+    def on_ask_rematch(self, message: AskRematch) -> None:
+        self._send("rematch")
+
+    # ------------------------------------------------------------------ actions any screen uses
+
+    # The overlay screens load when first opened: fewer imports before the first paint.
+
+    def action_help(self) -> None:
+        from .screens.overlays import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_chat(self) -> None:
+        from .screens.overlays import ChatScreen
+
+        if not isinstance(self.screen, ChatScreen):
+            self.push_screen(ChatScreen(), self._chat_done)
+
+    def _chat_done(self, text: str | None) -> None:
+        if text:
+            self.post_message(SendChat(text))
+
+    def in_game(self) -> bool:
+        return (
+            self.table is not None
+            and self.finished is None
+            and self.ended is None
+            and self.table.view.phase is not Phase.GAME_OVER
+        )
+
+    def action_request_quit(self) -> None:
+        from .screens.overlays import QuitScreen
+
+        if isinstance(self.screen, QuitScreen):
+            return
+        if self.in_game():
+            self.push_screen(QuitScreen(), self._quit_answer)
+        else:
+            self.run_worker(self.leave(), group="quit", exclusive=True)
+
+    def _quit_answer(self, leave: bool | None) -> None:
+        if leave:
+            self.run_worker(self.leave(), group="quit", exclusive=True)
+
+    async def action_quit(self) -> None:
+        await self.leave()
+
+    async def leave(self) -> None:
+        """Close the session (briefly bounded) and exit with this run's status."""
+        self.workers.cancel_group(self, "net")
+        session = self.session
+        if session is not None:
+            with contextlib.suppress(TimeoutError, OSError, ConnectionError):
+                await asyncio.wait_for(session.close(), CLOSE_TIMEOUT)
+        self.exit(self._exit_code, return_code=self._exit_code)
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        if self.glyphs.ascii:
+            return ASCII_KEYS.get(shown, shown)
+        return shown
+
+
+def run_table(
+    session: TableSession | SessionFactory,
+    *,
+    name: str = "",
+    ascii: bool = False,
+    bell: bool = False,
+    mouse: bool = True,
+    theme: str | None = None,
+    join_command: str | None = None,
+) -> int:
+    """Run the client in this terminal until the player quits; returns the exit status
+    (0 after a normal quit, 1 if the session failed).
+
+    ``session``: a ``TableSession``, or a callable (sync or async) that makes one inside the
+    app's event loop. ``name``: this player's name (window subtitle). ``ascii``: suits as
+    letters, no box or symbol glyphs. ``bell``: ring the terminal bell when it becomes this
+    player's turn (and on a verification alarm). ``mouse``: False leaves the mouse to the
+    terminal (native text selection). ``theme``: a Textual theme name, e.g. ``ansi-dark``.
+    ``join_command``: how the lobby tells friends to join, with ``{address}`` and ``{port}``.
+    """
+    app = WizardApp(
+        session, name=name, ascii=ascii, bell=bell, theme=theme, join_command=join_command
+    )
+    app.run(mouse=mouse)
+    return app.return_code or 0
+
+
+async def run_table_async(
+    session: TableSession | SessionFactory,
+    *,
+    name: str = "",
+    ascii: bool = False,
+    bell: bool = False,
+    mouse: bool = True,
+    theme: str | None = None,
+    join_command: str | None = None,
+) -> int:
+    """``run_table`` inside an already running asyncio loop (e.g. beside an in-process host)."""
+    app = WizardApp(
+        session, name=name, ascii=ascii, bell=bell, theme=theme, join_command=join_command
+    )
+    await app.run_async(mouse=mouse)
+    return app.return_code or 0

@@ -1,0 +1,95 @@
+"""The characters the client draws with: one Unicode table and one ASCII table (``--ascii``).
+
+Suits are always told apart by shape (symbol or letter), never by colour alone, and no
+glyph here is wider than one cell: no emoji, no variation selectors.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from ..game import Suit, card_name
+
+
+@dataclass(frozen=True, slots=True)
+class Glyphs:
+    ascii: bool
+    turn: str  # marks the seat on turn
+    online: str
+    offline: str
+    winning: str  # points at the card winning the trick
+    dot: str  # separator in one-line summaries
+    bar: str  # vertical rule
+    ok: str  # a verified round
+    alarm: str  # a round that failed verification
+    cursor: str  # above the selected card
+    rule: str  # horizontal rule under a suit group in the hand
+    dash: str  # an empty value
+    more: str  # marks text cut short
+    arrows: str  # the left and right arrow keys, in hints
+
+    def card(self, card: int) -> str:
+        return card_name(card, ascii_only=self.ascii)
+
+    def suit(self, suit: Suit) -> str:
+        """``♥H hearts`` (symbol and letter), or ``H hearts`` in ASCII."""
+        if self.ascii:
+            return f"{suit.letter} {suit.label}"
+        return f"{suit.symbol}{suit.letter} {suit.label}"
+
+    def suit_short(self, suit: Suit) -> str:
+        return suit.letter if self.ascii else f"{suit.symbol}{suit.letter}"
+
+
+UNICODE = Glyphs(
+    ascii=False,
+    turn="▶",
+    online="●",
+    offline="○",
+    winning="◀",
+    dot="·",
+    bar="│",
+    ok="✓",
+    alarm="✗",
+    cursor="▼",
+    rule="─",
+    dash="–",
+    more="…",
+    arrows="←/→",
+)
+
+ASCII = Glyphs(
+    ascii=True,
+    turn=">",
+    online="*",
+    offline="o",
+    winning="<",
+    dot="-",
+    bar="|",
+    ok="ok",
+    alarm="XX",
+    cursor="v",
+    rule="-",
+    dash="-",
+    more=".",
+    arrows="left/right",
+)
+
+
+def glyphs_for(ascii_only: bool) -> Glyphs:
+    return ASCII if ascii_only else UNICODE
+
+
+def clean(text: str, limit: int = 200) -> str:
+    """Text from other players, made safe to draw: no control or format characters (so no
+    escape sequences, no VS16 emoji presentation), no newlines, at most ``limit`` characters."""
+    kept = []
+    for ch in text[: limit * 2]:
+        if ch in "\t\n\r":
+            kept.append(" ")
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") or ch == "\ufe0f":
+            continue
+        else:
+            kept.append(ch)
+    return "".join(kept)[:limit]

@@ -1,0 +1,119 @@
+"""Messages that carry data into the UI (from the session) and intents up to the App.
+
+Down: the App's network worker posts one ``SessionMessage`` per update the session
+yields. Up: screens post an ``Intent`` and only the App talks to the session, so no
+widget or screen holds the session and no handler waits on the network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from ..game import Suit
+from ..session import (
+    ActionRefused,
+    ChatLine,
+    GameFinished,
+    LinkChanged,
+    LobbyUpdate,
+    RoundVerified,
+    SessionUpdate,
+    TableUpdate,
+)
+
+# ------------------------------------------------------------------ session -> UI
+
+
+class SessionMessage(Message):
+    """One update from the session, posted by the App's network worker."""
+
+    def __init__(self, update: SessionUpdate) -> None:
+        super().__init__()
+        self.update = update
+
+
+class LobbyChanged(SessionMessage):
+    update: LobbyUpdate
+
+
+class TableChanged(SessionMessage):
+    update: TableUpdate
+
+
+class ChatReceived(SessionMessage):
+    update: ChatLine
+
+
+class RoundChecked(SessionMessage):
+    update: RoundVerified
+
+
+class Refused(SessionMessage):
+    update: ActionRefused
+
+
+class LinkStateChanged(SessionMessage):
+    update: LinkChanged
+
+
+class GameEnded(SessionMessage):
+    update: GameFinished
+
+
+MESSAGE_FOR: dict[type, type[SessionMessage]] = {
+    LobbyUpdate: LobbyChanged,
+    TableUpdate: TableChanged,
+    ChatLine: ChatReceived,
+    RoundVerified: RoundChecked,
+    ActionRefused: Refused,
+    LinkChanged: LinkStateChanged,
+    GameFinished: GameEnded,
+}
+
+
+@dataclass
+class SessionEnded(Message):
+    """The session's update stream stopped: it ended (``error`` None) or failed."""
+
+    error: str | None = None
+
+
+# ------------------------------------------------------------------ UI -> App (intents)
+
+
+class Intent(Message):
+    """Something this player asks of the table; the App hands it to the session."""
+
+
+@dataclass
+class PlayCard(Intent):
+    card: int
+
+
+@dataclass
+class MakeBid(Intent):
+    bid: int
+
+
+@dataclass
+class PickTrump(Intent):
+    suit: Suit
+
+
+@dataclass
+class SendChat(Intent):
+    text: str
+
+
+class StartGame(Intent):
+    pass
+
+
+class AddBot(Intent):
+    pass
+
+
+class AskRematch(Intent):
+    pass

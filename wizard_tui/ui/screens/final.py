@@ -1,0 +1,107 @@
+"""The final standings, with a rematch, the score pad and the chat still at hand."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+
+from ...session import GameFinished
+from ..glyphs import clean
+from ..messages import AskRematch
+from ..widgets.banner import Banner
+from ..widgets.base import CardWidget
+from ..widgets.journal import RecentLog
+from ..widgets.keybar import KeyBar
+
+
+class Standings(CardWidget):
+    def __init__(self, finished: GameFinished, names: tuple[str, ...], me: int, **kw) -> None:
+        super().__init__(**kw)
+        self.finished = finished
+        self.names = names
+        self.me = me
+        self.rematch_asked = False
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return len(self.render().plain.splitlines())
+
+    def render(self) -> Text:
+        f = self.finished
+        accent, muted = self.style("text--accent"), self.style("text--muted")
+        out = Text(no_wrap=True, overflow="ellipsis", end="")
+        winners = [clean(self.names[s], 24) for s in f.winners if s < len(self.names)]
+        if self.me in f.winners:
+            title = "You win!" if len(f.winners) == 1 else "You share the win!"
+        else:
+            title = " and ".join(winners) + (" wins." if len(winners) == 1 else " share the win.")
+        out.append(f"Game over. {title}\n\n", accent)
+        order = sorted(range(len(f.totals)), key=lambda s: (-f.totals[s], s))
+        place = 0
+        for rank, seat in enumerate(order):
+            if rank == 0 or f.totals[seat] != f.totals[order[rank - 1]]:
+                place = rank + 1
+            name = clean(self.names[seat], 24) if seat < len(self.names) else f"seat {seat + 1}"
+            line = Text(f" {place}. ")
+            line.append(self.fit(name + (" (you)" if seat == self.me else ""), 30))
+            line.append(f"{f.totals[seat]:>6}")
+            if seat in f.winners:
+                line.append("  winner", accent)
+                line.stylize(self.style("seat--turn"))
+            out.append_text(line)
+            out.append("\n")
+        if f.record_path:
+            out.append(f"\nThe game record is saved in {clean(f.record_path, 200)}\n", muted)
+        out.append("\n")
+        if self.rematch_asked:
+            out.append("Rematch asked; waiting for the others.", muted)
+        else:
+            out.append("r", accent)
+            out.append(": rematch   ")
+            out.append("s", accent)
+            out.append(": score pad   ")
+            out.append("q", accent)
+            out.append(": quit")
+        return out
+
+
+class FinalScreen(Screen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "rematch", "Rematch"),
+        Binding("s", "scores", "Scores"),
+        Binding("c", "app.chat", "Chat"),
+        Binding("question_mark,f1", "app.help", "Help", key_display="?"),
+    ]
+
+    def __init__(self, finished: GameFinished, names: tuple[str, ...], me: int) -> None:
+        super().__init__()
+        self.standings = Standings(finished, names, me, id="standings")
+
+    AUTO_FOCUS = None
+
+    def compose(self) -> ComposeResult:
+        yield Banner()
+        with Vertical(id="final"):
+            yield self.standings
+            yield RecentLog(id="journal")
+        yield KeyBar()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rematch":
+            return None if self.standings.rematch_asked else True
+        return True
+
+    def action_rematch(self) -> None:
+        self.standings.rematch_asked = True
+        self.standings.refresh(layout=True)
+        self.post_message(AskRematch())
+        self.refresh_bindings()
+
+    def action_scores(self) -> None:
+        from .overlays import ScoreScreen
+
+        self.app.push_screen(ScoreScreen())

@@ -1,0 +1,215 @@
+"""Screens laid over the table for a look and closed with the same key (or Enter, or Esc):
+the score pad, the last trick, help; plus the chat line and the quit confirmation."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from ...game import Phase
+from ...session import TableUpdate
+from ..widgets.fulllog import FullLog
+from ..widgets.scorepad import ScorePad
+from ..widgets.trick import TrickState, TrickView
+from .common import last_trick, scorepad_data
+
+
+class ScoreScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s,enter,escape", "close", "Close", key_display="s"),
+        Binding("q", "app.request_quit", "Quit", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="sheet") as box:
+            box.border_title = "Score pad"
+            with VerticalScroll(id="pad-scroll"):
+                yield ScorePad()
+            yield Static("s, Enter or Esc: back to the table", classes="hint")
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "table", self._sync)
+        self.watch(self.app, "verifications", self._sync)
+
+    def _sync(self) -> None:
+        pad = self.query_one(ScorePad)
+        scorepad_data(pad, self.app.table, self.app.checks)
+        self.query_one("#pad-scroll").scroll_end(animate=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class LastTrickScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t,enter,escape", "close", "Close", key_display="t"),
+        Binding("q", "app.request_quit", "Quit", show=False),
+    ]
+
+    def __init__(self, update: TableUpdate) -> None:
+        super().__init__()
+        self.update = update
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog") as box:
+            box.border_title = "Last trick"
+            yield TrickView(show_names=True)
+            yield Static("t, Enter or Esc: back", classes="hint")
+
+    def on_mount(self) -> None:
+        found = last_trick(self.update)
+        view = self.update.view
+        if found is None:
+            return
+        number, trick = found
+        of = view.round if view.tricks else view.history[-1].round
+        self.query_one(TrickView).state = TrickState(
+            players=view.players,
+            phase=Phase.PLAY,
+            number=number,
+            of=of,
+            plays=trick.plays,
+            winner=trick.winner,
+            led=None,
+            turn=-1,
+            names=tuple(s.name for s in self.update.seats),
+            done=True,
+        )
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+KEYS = (
+    ("{arrows}, h l", "move along your hand"),
+    ("Enter, Space", "play the selected card (dimmed cards may not be played now)"),
+    ("b", "bring back the bid or trump panel if you put it aside"),
+    ("0-9, Enter", "bid, in the bid panel ({arrows} work too; x hides it)"),
+    ("c d h s", "name trump, when you deal and a Wizard is turned up"),
+    ("s", "score pad: bid, tricks, points and total for every round"),
+    ("t", "the last trick"),
+    ("v, F2", "view the whole log (the table shows the latest lines)"),
+    ("c", "chat (Enter sends, Esc or an empty line cancels)"),
+    ("?, F1", "this help"),
+    ("q", "quit (asks first during a game); Ctrl+Q quits at once"),
+    ("mouse", "click a card to select it, click it again to play it"),
+)
+
+RULES = """\
+60 cards: 1 to 13 in four suits, 4 Wizards (W, above everything) and
+4 Jesters (J, below everything). Round r deals r cards to each player;
+the next card is turned up for trump (a Jester: no trump; a Wizard:
+the dealer names it; none left in the last round: no trump).
+Everyone bids how many tricks they will take. Follow the led suit if
+you can; a Wizard or a Jester may always be played. The first Wizard
+wins the trick, else the highest trump, else the highest card of the
+led suit (only Jesters: the first Jester).
+Exactly your bid scores 20 + 10 per trick; otherwise you lose 10 for
+every trick over or under. A table may restrict the last bid so that
+the bids cannot add up to the number of tricks."""
+
+SYMBOLS = """\
+{turn} whose turn    D the dealer    {winning} the card winning the trick
+Suits by symbol or letter as well as colour: C clubs, D diamonds,
+H hearts, S spades. --ascii draws letters only."""
+
+
+def help_text(arrows: str, turn: str, winning: str) -> Text:
+    out = Text()
+    out.append("Keys\n", "bold")
+    width = max(len(k.format(arrows=arrows)) for k, _ in KEYS) + 2
+    for keys, what in KEYS:
+        out.append(f"  {keys.format(arrows=arrows):<{width}}", "bold")
+        out.append(what.format(arrows=arrows) + "\n")
+    out.append("\nWizard in short\n", "bold")
+    out.append(RULES + "\n")
+    out.append("\nSymbols\n", "bold")
+    out.append(SYMBOLS.format(turn=turn, winning=winning))
+    return out
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark,f1,enter,escape", "close", "Close", key_display="?"),
+        Binding("q", "app.request_quit", "Quit", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        g = self.app.glyphs
+        with Vertical(id="sheet") as box:
+            box.border_title = "Help"
+            with VerticalScroll():
+                yield Static(help_text(g.arrows, g.turn, g.winning))
+            yield Static("?, Enter or Esc: back", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class LogScreen(ModalScreen[None]):
+    """The whole log, scrollable (the table shows only the latest lines)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("v,f2,enter,escape", "close", "Close", key_display="v"),
+        Binding("up,k", "scroll(-1)", "Up", show=False),
+        Binding("down,j", "scroll(1)", "Down", show=False),
+        Binding("pageup,b", "scroll(-10)", "Page up", show=False),
+        Binding("pagedown,space", "scroll(10)", "Page down", show=False),
+        Binding("q", "app.request_quit", "Quit", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="sheet") as box:
+            box.border_title = "Log"
+            yield FullLog()
+            yield Static("up/down, PgUp/PgDn scroll; v, Enter or Esc: back", classes="hint")
+
+    def action_scroll(self, lines: int) -> None:
+        log = self.query_one(FullLog)
+        log.scroll_to(y=log.scroll_y + lines, animate=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ChatScreen(ModalScreen[str | None]):
+    """A one-line chat input at the bottom. Enter sends; Enter on an empty line or Esc cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        chat = Input(placeholder="Say something; Enter sends", max_length=200, compact=True)
+        chat.cursor_blink = False
+        with Vertical(id="chat-box"):
+            yield chat
+
+    @on(Input.Submitted)
+    def _send(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        self.dismiss(text or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class QuitScreen(ModalScreen[bool]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,q", "answer(True)", "Leave"),
+        Binding("n,escape", "answer(False)", "Stay", key_display="n"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog") as box:
+            box.border_title = "Leave the game?"
+            yield Static("The game goes on without you (a bot may take your seat).")
+            yield Static("y or q: leave      n or Esc: stay", classes="hint")
+
+    def action_answer(self, leave: bool) -> None:
+        self.dismiss(leave)

@@ -1,0 +1,484 @@
+"""The table: seats, the trick, the log (under the bid/trump panel), the prompt and the hand.
+
+The screen reads the App's ``table`` (the latest ``TableUpdate``) and hands each widget its
+part. Everything about legality comes from the view: ``legal_cards`` for the hand,
+``legal_bids`` for the bid panel. Intents go up as messages; the App sends them.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+
+from ...game import Phase, SeatView, Suit, TrickWon
+from ...session import ActionRefused, TableUpdate
+from ..glyphs import clean
+from ..messages import MakeBid, PickTrump, PlayCard
+from ..widgets.banner import Banner
+from ..widgets.decisions import BidPanel, DecisionPanel, TrumpPanel
+from ..widgets.hand import HandView
+from ..widgets.journal import RecentLog
+from ..widgets.keybar import KeyBar
+from ..widgets.scorepad import ScorePad
+from ..widgets.seats import SeatsPanel
+from ..widgets.status import PromptLine, StatusLine
+from ..widgets.trick import TrickState, TrickView
+from .common import last_trick, scorepad_data
+
+_VERB = {Phase.BID: "bid", Phase.PLAY: "play", Phase.CHOOSE_TRUMP: "name trump"}
+
+
+class SidePanel(VerticalScroll, can_focus=False):
+    """Holds the side score pad; never takes the focus (the arrows belong to the hand)."""
+
+
+def decision_key(view: SeatView) -> tuple[int, ...]:
+    """Identifies the moment a decision is asked for: it changes once anyone acts."""
+    return (
+        view.round,
+        list(Phase).index(view.phase),
+        view.turn,
+        sum(b is not None for b in view.bids),
+        len(view.tricks),
+        len(view.trick),
+    )
+
+
+class TableScreen(Screen, inherit_bindings=False):
+    # While a bid/trump panel is open, check_action routes the keys to it (it is modal);
+    # bindings sharing a key are told apart by check_action, the first enabled one wins.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Card", key_display="←→"),
+        Binding("right", "move(1)", "Card", show=False),
+        Binding("left,down,j,minus", "step(-1)", "Change", key_display="←→"),
+        Binding("right,up,k,plus", "step(1)", "Change", show=False),
+        # h and l move too, except in the trump panel, where h names hearts.
+        Binding("h", "nudge(-1)", show=False),
+        Binding("l", "nudge(1)", show=False),
+        Binding("enter,space", "play", "Play", key_display="⏎"),
+        Binding("enter,space", "submit", "Choose", key_display="⏎"),
+        Binding("x,escape", "aside", "Hide", key_display="x"),
+        Binding("b", "decide", "Decide"),
+        Binding("t", "last_trick", "Trick"),
+        Binding("s", "scores", "Scores"),
+        Binding("v,f2", "log", "Log", show=False),
+        Binding("c", "chat", "Chat"),
+        Binding("question_mark,f1", "app.help", "Help", key_display="?"),
+        Binding("backspace", "clear", show=False),
+        *(Binding(str(d), f"digit({d})", show=False) for d in range(10)),
+        *(Binding(s.letter.lower(), f"pick({int(s)})", show=False) for s in Suit),
+    ]
+
+    AUTO_FOCUS = None  # nothing on the table takes the focus; the screen has the keys
+
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [
+        (0, "-narrow"),
+        (120, "-wide"),
+        (160, "-wider"),
+    ]
+
+    _GATED = ("move", "play", "decide", "last_trick", "step", "chat")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._pending: tuple[int, ...] | None = None  # decision we already answered
+        self._put_aside: tuple[int, ...] | None = None  # decision whose panel was hidden
+        self._key_state: tuple[bool | None, ...] = ()
+        # The widgets, made here and kept: queries walk the DOM, and check_action runs for
+        # every binding whenever the footer redraws.
+        self._status_line = StatusLine(id="status")
+        self._seats_panel = SeatsPanel(id="seats")
+        self._trick_view = TrickView(id="trick")
+        self._bid_panel = BidPanel(id="bid-panel", classes="decision")
+        self._trump_panel = TrumpPanel(id="trump-panel", classes="decision")
+        self._log = RecentLog(id="journal")
+        self._prompt = PromptLine(id="prompt")
+        self._hand = HandView(id="hand")
+        self._center = Vertical(id="center")
+        self._side = SidePanel(id="side")
+        self._side_pad = ScorePad(id="side-pad")
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Banner()
+        with Horizontal(id="columns"):
+            with Vertical(id="main"):
+                yield self._status_line
+                with Horizontal(id="middle"):
+                    yield self._seats_panel
+                    yield self._trick_view
+                with self._center:
+                    # The bid/trump panels are mounted here, before the log, when first
+                    # needed (fewer widgets to style at start-up). They are drawn over the top
+                    # of the log (absolute, on a higher layer), so opening and closing one
+                    # repaints only the rows it covers; with the log last, its place in the
+                    # compositor does not depend on them.
+                    yield self._log
+                yield self._prompt
+                yield self._hand
+            # The side score pad is mounted once the screen is wide enough to show it.
+            self._side.border_title = "Score pad"
+            yield self._side
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "table", self._show_table)
+        self.watch(self.app, "link", self._show_link)
+        self.watch(self.app, "verifications", self._show_checks)
+        self.watch(self.app, "refusal", self._show_refusal, init=False)
+
+    # ------------------------------------------------------------------ state from the App
+
+    @property
+    def table_update(self) -> TableUpdate | None:
+        return self.app.table
+
+    @property
+    def view(self) -> SeatView | None:
+        update = self.app.table
+        return update.view if update is not None else None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        update = self.app.table
+        return tuple(s.name for s in update.seats) if update is not None else ()
+
+    def _seat_name(self, seat: int) -> str:
+        names = self.names
+        return clean(names[seat], 24) if 0 <= seat < len(names) else "?"
+
+    def _show_table(self, update: TableUpdate | None) -> None:
+        if update is None:
+            return
+        view = update.view
+        if self._pending != decision_key(view):
+            self._pending = None
+        names = tuple(s.name for s in update.seats)
+        self._seats_panel.show(
+            update.seats,
+            me=view.seat,
+            turn=view.turn,
+            dealer=view.dealer,
+            bids=view.bids,
+            won=view.tricks_won,
+            totals=view.totals,
+        )
+        self._status_line.show(view=view)
+        trick = self._trick_view
+        trick.show(
+            TrickState(
+                players=view.players,
+                phase=view.phase,
+                number=len(view.tricks) + 1,
+                of=view.round,
+                plays=view.trick,
+                winner=view.trick_winner,
+                led=view.led_suit,
+                turn=view.turn,
+                names=names,
+            )
+        )
+        won = [e for e in update.events if isinstance(e, TrickWon)]
+        if won:
+            last = won[-1]
+            trick.hold(
+                TrickState(
+                    players=view.players,
+                    phase=Phase.PLAY,
+                    number=last.trick + 1,
+                    of=max(view.round, 1),
+                    plays=last.plays,
+                    winner=last.winner,
+                    led=None,
+                    turn=-1,
+                    names=names,
+                    done=True,
+                )
+            )
+        choosing = view.phase is Phase.PLAY and view.my_turn
+        if choosing and view.trick:
+            trick.release()  # this player must see the live trick to choose a card
+        self._hand.show(view.hand, frozenset(view.legal_cards) if choosing else None)
+        self._fill_side()
+        self._show_prompt()
+        self._sync_panels()
+        self._refresh_keys()
+
+    def _fill_side(self) -> None:
+        """The side score pad (from 120 columns) is filled only while it is showing."""
+        side = self._side
+        if not side.display:
+            return
+        scorepad_data(self._side_pad, self.app.table, self.app.checks)
+        if self._side_pad.parent is None:
+            side.mount(self._side_pad)
+        else:
+            side.scroll_end(animate=False)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fill_side)
+
+    def _show_link(self, link: str) -> None:
+        self._status_line.show(link=link)
+        if link == "connected":
+            self._pending = None  # the host resends the state; ask again if still our turn
+        self._show_prompt()
+        self._sync_panels()
+        self._refresh_keys()
+
+    def _show_checks(self) -> None:
+        verifications = self.app.verifications
+        self._status_line.show(verified=verifications[-1] if verifications else None)
+        self._side_pad.checks = self.app.checks
+
+    def _show_refusal(self, refusal: ActionRefused | None) -> None:
+        if refusal is None:
+            return
+        self._pending = None
+        self._prompt.warn(f"Refused: {clean(refusal.message)}")
+        self._sync_panels()
+        self._refresh_keys()
+
+    def _show_prompt(self) -> None:
+        prompt = self._prompt
+        view = self.view
+        if self.app.link != "connected":
+            prompt.say("Not connected: waiting for the host")
+            return
+        if view is None:
+            prompt.say("Waiting for the deal")
+            return
+        g = self.app.glyphs
+        mine = view.my_turn and view.phase in _VERB
+        if mine and self._pending is not None:
+            prompt.say("Sent; waiting for the host")
+        elif mine and view.phase is Phase.PLAY:
+            prompt.say(f"Your turn: play a card ({g.arrows} choose, Enter plays)", urgent=True)
+        elif mine and view.phase is Phase.BID:
+            prompt.say("Your turn: bid (b opens the bid panel)", urgent=True)
+        elif mine:
+            prompt.say("Your turn: name trump (b opens the panel)", urgent=True)
+        elif view.phase in _VERB and view.turn >= 0:
+            prompt.say(f"Waiting for {self._seat_name(view.turn)} to {_VERB[view.phase]}")
+        elif view.phase is Phase.GAME_OVER:
+            prompt.say("The game is over")
+        else:
+            prompt.say("Waiting for the next deal")
+
+    # ------------------------------------------------------------------ the decision panels
+
+    def _wanted_panel(self) -> type[DecisionPanel] | None:
+        view = self.view
+        if view is None or not view.my_turn or self.app.link != "connected":
+            return None
+        if self._pending is not None:
+            return None
+        if view.phase is Phase.BID:
+            return BidPanel
+        if view.phase is Phase.CHOOSE_TRUMP:
+            return TrumpPanel
+        return None
+
+    @property
+    def open_panel(self) -> DecisionPanel | None:
+        for panel in (self._bid_panel, self._trump_panel):
+            if panel.is_open:
+                return panel
+        return None
+
+    def _sync_panels(self, *, explicit: bool = False) -> None:
+        """Open the bid/trump panel when this seat must decide; close it when it need not."""
+        view = self.view
+        wanted = self._wanted_panel()
+        if view is None or (not explicit and self._put_aside == decision_key(view)):
+            wanted = None
+        current = next((p for p in (self._bid_panel, self._trump_panel) if p.display), None)
+        if current is not None:
+            keep = (
+                type(current) is wanted
+                and current.view is not None
+                and view is not None
+                and decision_key(current.view) == decision_key(view)
+            )
+            if not keep:
+                current.close()
+        if wanted is not None and not (current is not None and current.display):
+            assert view is not None
+            panel = self._bid_panel if wanted is BidPanel else self._trump_panel
+            if panel.parent is None:
+                self._center.mount(panel, before=self._log)
+            panel.open(view, self.names)
+        self._refresh_keys()
+
+    @on(DecisionPanel.Decided)
+    def _decided(self, event: DecisionPanel.Decided) -> None:
+        view = self.view
+        if view is None or event.panel.view is None:
+            return
+        if decision_key(event.panel.view) != decision_key(view):
+            return  # a stale panel: the moment has passed
+        self._pending = decision_key(view)
+        if isinstance(event.value, Suit):
+            self.post_message(PickTrump(event.value))
+        else:
+            assert isinstance(event.value, int)
+            self.post_message(MakeBid(event.value))
+        self._sync_panels()
+        self._show_prompt()
+        self._refresh_keys()
+
+    @on(DecisionPanel.Opened)
+    def _panel_ready(self, event: DecisionPanel.Opened) -> None:
+        self._refresh_keys()
+
+    @on(DecisionPanel.PutAside)
+    def _put_panel_aside(self, event: DecisionPanel.PutAside) -> None:
+        if event.panel.view is not None:
+            self._put_aside = decision_key(event.panel.view)
+        self._sync_panels()
+
+    # ------------------------------------------------------------------ keys
+
+    def _refresh_keys(self) -> None:
+        """Refresh the footer only when an action's state changed: it rebuilds itself."""
+        state = tuple(self.check_action(action, ()) for action in self._GATED)
+        if state != self._key_state:
+            self._key_state = state
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        view = self.view
+        panel = self.open_panel
+        if action in ("step", "submit", "clear", "aside"):
+            return panel is not None
+        if action == "nudge":
+            return not isinstance(panel, TrumpPanel) and bool(panel or (view and view.hand))
+        if action == "digit":
+            return isinstance(panel, BidPanel)
+        if action == "pick":
+            return isinstance(panel, TrumpPanel)
+        if panel is not None and action in ("move", "play", "decide"):
+            return False  # the panel has the arrows and Enter
+        if isinstance(panel, TrumpPanel) and action in ("chat", "scores"):
+            return False  # c and s name clubs and spades
+        online = self.app.link == "connected"
+        mine = view is not None and view.my_turn and online and self._pending is None
+        if action == "move":
+            return bool(view and view.hand)
+        if action == "play":
+            # Enabled for the whole play phase, so the footer stays still as turns pass;
+            # out of turn, the key says whose turn it is.
+            return view is not None and view.phase is Phase.PLAY
+        if action == "decide":
+            return bool(mine and view is not None and view.phase in (Phase.BID, Phase.CHOOSE_TRUMP))
+        if action == "last_trick":
+            update = self.table_update
+            return True if update is not None and last_trick(update) else None
+        return True
+
+    def action_move(self, delta: int) -> None:
+        self._hand.move(delta)
+        prompt = self._prompt
+        if prompt.error:
+            prompt.warn("")
+
+    def action_nudge(self, delta: int) -> None:
+        if self.open_panel is not None:
+            self.action_step(delta)
+        else:
+            self.action_move(delta)
+
+    def action_step(self, delta: int) -> None:
+        if panel := self.open_panel:
+            panel.step(delta)
+
+    def action_submit(self) -> None:
+        if panel := self.open_panel:
+            panel.submit()
+
+    def action_clear(self) -> None:
+        if isinstance(panel := self.open_panel, BidPanel):
+            panel.clear()
+
+    def action_aside(self) -> None:
+        if panel := self.open_panel:
+            panel.put_aside()
+
+    def action_digit(self, digit: int) -> None:
+        if isinstance(panel := self.open_panel, BidPanel):
+            panel.digit(digit)
+
+    def action_pick(self, suit: int) -> None:
+        if isinstance(panel := self.open_panel, TrumpPanel):
+            panel.pick(suit)
+
+    def action_play(self) -> None:
+        self._play(self._hand.selected)
+
+    def _play(self, card: int | None) -> None:
+        view = self.view
+        prompt = self._prompt
+        if view is None or card is None or view.phase is not Phase.PLAY:
+            return
+        if self.app.link != "connected":
+            prompt.warn("Not connected: the card cannot be sent now")
+            return
+        if not view.my_turn:
+            prompt.warn(f"Not your turn: {self._seat_name(view.turn)} is to play")
+            return
+        if self._pending is not None:
+            return
+        if card not in view.legal_cards:
+            prompt.warn(self._why_not(card, view))
+            self.app.bell()
+            return
+        self._pending = decision_key(view)
+        self._trick_view.release()
+        self.post_message(PlayCard(card))
+        self._show_prompt()
+        self._refresh_keys()
+
+    def _why_not(self, card: int, view: SeatView) -> str:
+        name = self.app.glyphs.card(card)
+        if view.led_suit is not None:
+            suit = view.led_suit.label
+            return f"You must follow {suit}: play {suit}, a Wizard or a Jester, not {name}."
+        return f"{name} cannot be played now."
+
+    def action_decide(self) -> None:
+        self._put_aside = None
+        self._sync_panels(explicit=True)
+
+    def action_last_trick(self) -> None:
+        update = self.table_update
+        if update is not None and last_trick(update):
+            from .overlays import LastTrickScreen
+
+            self.app.push_screen(LastTrickScreen(update))
+
+    def action_scores(self) -> None:
+        from .overlays import ScoreScreen
+
+        self.app.push_screen(ScoreScreen())
+
+    def action_chat(self) -> None:
+        self.app.action_chat()
+
+    def action_log(self) -> None:
+        from .overlays import LogScreen
+
+        self.app.push_screen(LogScreen())
+
+    @on(HandView.CardClicked)
+    def _card_clicked(self, event: HandView.CardClicked) -> None:
+        hand = self._hand
+        if hand.cursor == event.index:
+            self._play(hand.selected)
+        else:
+            hand.select(event.index)

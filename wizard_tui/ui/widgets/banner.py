@@ -1,0 +1,42 @@
+"""A bar across the top that appears only when something is wrong: the link to the host is
+down or being re-established, or a round's deal failed this client's own verification."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ..glyphs import clean
+from .base import CardWidget
+
+
+class Banner(CardWidget):
+    """Reads the App's ``link``, ``link_detail``, ``alarm`` and ``ended``.
+
+    Hidden (class ``-hidden``) when all is well."""
+
+    def on_mount(self) -> None:
+        for name in ("link", "link_detail", "alarm", "ended"):
+            self.watch(self.app, name, self._changed)
+
+    def _changed(self) -> None:
+        self.set_class(not self._lines(), "-hidden")
+        self.set_class(self.app.link != "connected" or bool(self.app.ended), "-link")
+        self.refresh(layout=True)
+
+    def _lines(self) -> list[str]:
+        app = self.app
+        lines = []
+        g = self.glyphs
+        detail = f": {clean(app.link_detail, 100)}" if app.link_detail else ""
+        if app.ended is not None:
+            lines.append(f"{g.offline} The session has ended{app.ended}. Press q to quit.")
+        elif app.link == "reconnecting":
+            lines.append(f"{g.offline} Connection lost{detail}. Reconnecting...")
+        elif app.link == "closed":
+            lines.append(f"{g.offline} Disconnected from the table{detail}. Press q to quit.")
+        if app.alarm:
+            lines.append(f"{g.alarm} VERIFICATION ALARM: {clean(app.alarm, 200)}")
+        return lines
+
+    def render(self) -> Text:
+        return Text("\n".join(self._lines()), no_wrap=False)

@@ -1,0 +1,136 @@
+"""This seat's hand as one widget: a cursor row, the cards, and a row naming each suit group.
+
+The parent decides which cards are playable (straight from ``SeatView.legal_cards``) and
+hands them down; this widget only draws them bright and the rest dim.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.message import Message
+
+from ...game import sort_key, suit_of
+from .lines import LinesWidget
+
+SLOT = 4  # cells per card: a name of at most three cells and a gap
+ROWS_PER_LINE = 3  # cursor row, card row, suit-group row
+
+
+class HandView(LinesWidget):
+    """The cards, sorted; ``playable`` is None when this seat is not choosing a card."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.cards: tuple[int, ...] = ()
+        self.playable: frozenset[int] | None = None
+        self.cursor = 0
+
+    @dataclass
+    class CardClicked(Message):
+        """A card was clicked: select it, or play it if it was already selected."""
+
+        hand: HandView
+        index: int
+
+    # ---------------------------------------------------------------- state from the parent
+
+    def show(self, cards: tuple[int, ...], playable: frozenset[int] | None) -> None:
+        """New hand (any order) and playable set; keeps the cursor on the same card if it can."""
+        old = self.selected
+        ordered = tuple(sorted(cards, key=sort_key))
+        cursor = ordered.index(old) if old in ordered else min(self.cursor, len(ordered) - 1)
+        cursor = max(cursor, 0)
+        if playable and self.playable is None and ordered and ordered[cursor] not in playable:
+            # The turn has just started: put the cursor on a card that can be played.
+            after = [i for i in range(cursor, len(ordered)) if ordered[i] in playable]
+            before = [i for i in range(cursor) if ordered[i] in playable]
+            cursor = (after or before or [cursor])[0]
+        self.cards = ordered
+        self.playable = playable
+        self.cursor = cursor
+        self.redraw()
+
+    @property
+    def selected(self) -> int | None:
+        if 0 <= self.cursor < len(self.cards):
+            return self.cards[self.cursor]
+        return None
+
+    def move(self, delta: int) -> None:
+        if self.cards:
+            self.cursor = (self.cursor + delta) % len(self.cards)
+            self.redraw()
+
+    def select(self, index: int) -> None:
+        if 0 <= index < len(self.cards):
+            self.cursor = index
+            self.redraw()
+
+    # ---------------------------------------------------------------- layout
+
+    def _per_line(self, width: int) -> int:
+        return max(1, (width + 1) // SLOT)
+
+    def index_at(self, x: int, y: int) -> int | None:
+        """The card drawn at content offset (x, y), if any."""
+        per_line = self._per_line(self.content_size.width)
+        line, slot = y // ROWS_PER_LINE, x // SLOT
+        if slot >= per_line or x % SLOT == SLOT - 1:
+            return None
+        index = line * per_line + slot
+        return index if 0 <= index < len(self.cards) else None
+
+    # ---------------------------------------------------------------- drawing
+
+    def build(self, width: int) -> list[Text]:
+        g = self.glyphs
+        if not self.cards:
+            return [Text(), Text("(no cards)", self.style("text--muted")), Text()]
+        per_line = self._per_line(width)
+        muted = self.style("text--muted")
+        lines: list[Text] = []
+        for start in range(0, len(self.cards), per_line):
+            chunk = self.cards[start : start + per_line]
+            marks, row, groups = Text(), Text(), Text()
+            for offset, card in enumerate(chunk):
+                index = start + offset
+                gap = " " if offset else ""
+                extra: list[str] = []
+                if self.playable is not None and card not in self.playable:
+                    extra.append("card--illegal")
+                if index == self.cursor:
+                    extra.append("card--cursor")
+                    marks.append(gap + " " + g.cursor + " ", self.style("text--accent"))
+                else:
+                    marks.append(gap + "   ")
+                row.append(gap)
+                row.append_text(self.card_text(card, *extra, width=SLOT - 1))
+                groups.append_text(self._group_cell(chunk, offset, muted))
+            lines += [marks, row, groups]
+        return lines
+
+    def _group_cell(self, chunk: tuple[int, ...], offset: int, style: Style) -> Text:
+        """Under a run of one suit: its letter under the first card, a rule across the rest
+        (including the gap before each later card of the run)."""
+        g = self.glyphs
+        suit = suit_of(chunk[offset])
+        same_as_before = offset > 0 and suit is not None and suit_of(chunk[offset - 1]) == suit
+        gap = "" if offset == 0 else (g.rule if same_as_before else " ")
+        if suit is None:
+            return Text(gap + "   ", style)
+        head = g.rule if same_as_before else suit.letter
+        return Text(gap + head + g.rule * (SLOT - 2), style)
+
+    # ---------------------------------------------------------------- mouse
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = self.index_at(offset.x, offset.y)
+        if index is not None:
+            self.post_message(self.CardClicked(self, index))

@@ -1,0 +1,78 @@
+"""The log of game events, chat and notices.
+
+``RecentLog`` is the pane on the table: the newest lines, top to bottom. When it fills up
+it drops its older two thirds at once, rather than scrolling one line at a time: a scroll
+repaints every row over the network, while appending repaints one. ``FullLog``
+(``fulllog.py``) shows the whole history on request (``v``). Neither takes the focus, so the
+arrow keys always reach the hand.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from ..narrate import Line
+from .base import Palette
+from .lines import LinesWidget
+
+KEEP_ENTRIES = 200
+
+
+def line_text(widget: Widget, line: Line) -> Text:
+    palette: Palette | None = getattr(widget.app, "palette", None)
+    text = Text()
+    for chunk, cls in line:
+        style = palette.style(cls) if cls and palette is not None else Style()
+        text.append(chunk, style)
+    return text
+
+
+class RecentLog(LinesWidget, can_focus=False):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._entries: list[Line] = []
+        self._rows: list[Text] = []
+        self._last_seq = -1
+        self._laid_out_for: tuple[int, int] = (0, 0)
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "journal", self._sync)
+
+    def _sync(self, entries: tuple[tuple[int, Line], ...]) -> None:
+        new = [line for seq, line in entries if seq > self._last_seq]
+        if not new:
+            return
+        self._last_seq = entries[-1][0]
+        self._entries = (self._entries + new)[-KEEP_ENTRIES:]
+        width, height = self.content_size
+        if width <= 0 or height <= 0:
+            return  # laid out later: on_resize fills the rows
+        added = [row for line in new for row in self._wrap(line, width)]
+        self._rows += added
+        if len(self._rows) > height:
+            # Drop the older two thirds in one repaint (more, if more than that just arrived).
+            self._rows = self._rows[-max(min(len(added), height), height // 3, 1) :]
+        self.redraw()
+
+    def _wrap(self, line: Line, width: int) -> list[Text]:
+        return list(line_text(self, line).wrap(self.app.console, width))
+
+    def on_resize(self) -> None:
+        width, height = self.content_size
+        if (width, height) == self._laid_out_for:
+            return
+        self._laid_out_for = (width, height)
+        rows: list[Text] = []
+        for line in reversed(self._entries):
+            rows = self._wrap(line, max(1, width)) + rows
+            if len(rows) >= height:
+                break
+        self._rows = rows[-height:] if height > 0 else []
+        self.rebuild()
+
+    def build(self, width: int) -> list[Text]:
+        height = max(1, self.content_size.height)
+        rows = self._rows[-height:]
+        return rows + [Text() for _ in range(height - len(rows))]

@@ -1,0 +1,119 @@
+"""The score pad, like the paper one: for every round each player's bid, tricks won, points
+and running total. It narrows gracefully: two lines per round, then totals only."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+
+from ...game import RoundResult
+from ..glyphs import clean
+from .base import CardWidget
+
+ROUND_COL = 4
+FULL = 19  # " Bid Won  Pts Total" per player
+TWO_LINE = 12  # "  2/1    +30" over "         120"
+
+
+class ScorePad(CardWidget):
+    names: reactive[tuple[str, ...]] = reactive(())
+    history: reactive[tuple[RoundResult, ...]] = reactive((), layout=True)
+    # The round in progress: its number, bids so far and tricks so far (None when between rounds).
+    current: reactive[tuple[int, tuple[int | None, ...], tuple[int, ...]] | None] = reactive(
+        None, layout=True
+    )
+    checks: reactive[dict[int, bool]] = reactive(dict, always_update=True)
+
+    def _col(self, width: int) -> int:
+        return (width - ROUND_COL) // max(1, len(self.names))
+
+    def _mode(self, width: int) -> str:
+        col = self._col(width)
+        if col > FULL:
+            return "full"
+        if col > TWO_LINE:
+            return "two"
+        return "totals"
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        per_round = 2 if self._mode(width) == "two" else 1
+        rows = len(self.history) * per_round + (1 if self.current else 0)
+        return 2 + rows + (1 if self._mode(width) == "totals" else 0)
+
+    def _round_label(self, number: int) -> Text:
+        g = self.glyphs
+        ok_mark = g.ok if len(g.ok) == 1 else "+"
+        bad_mark = g.alarm if len(g.alarm) == 1 else "!"
+        label = Text(f"{number:>2}")
+        check = self.checks.get(number)
+        if check is True:
+            label.append(ok_mark, self.style("text--ok"))
+        elif check is False:
+            label.append(bad_mark, self.style("text--error"))
+        else:
+            label.append(" ")
+        label.append(" ")
+        return label
+
+    def render(self) -> Text:
+        width = self.content_size.width
+        mode = self._mode(width)
+        col = self._col(width)
+        g = self.glyphs
+        muted = self.style("text--muted")
+        accent = self.style("text--accent")
+        out = Text(no_wrap=True, overflow="crop", end="")
+        # Header: names, then the column captions.
+        out.append(" " * ROUND_COL)
+        for name in self.names:
+            shown = clean(name, 30)
+            if len(shown) > col - 1:
+                shown = self.fit(shown, col - 1)
+            out.append(shown.rjust(col - 1) + " ", accent)
+        out.append("\n")
+        caption = {
+            "full": " Bid Won  Pts Total",
+            "two": "bid/won  pts",
+            "totals": "total",
+        }[mode]
+        out.append("Rnd ", muted)
+        for _ in self.names:
+            out.append(caption.rjust(col - 1)[-(col - 1) :] + " ", muted)
+        for result in self.history:
+            out.append("\n")
+            out.append_text(self._round_label(result.round))
+            second = Text(" " * ROUND_COL)
+            for bid, won, pts, total in zip(
+                result.bids, result.tricks_won, result.points, result.totals, strict=True
+            ):
+                pts_style = self.style("text--ok" if pts > 0 else "text--error")
+                if mode == "full":
+                    out.append(" " * (col - 1 - FULL) + f"{bid:>4}{won:>4}")
+                    out.append(f"{pts:>+5}", pts_style)
+                    out.append(f"{total:>6} ", accent)
+                elif mode == "two":
+                    out.append(" " * (col - 1 - TWO_LINE) + f"{bid:>3}/{won:<3}")
+                    out.append(f"{pts:>+5} ", pts_style)
+                    second.append(f"{total:>{col - 1}} ", accent)
+                else:
+                    out.append(f"{total:>{col - 1}} ", pts_style)
+            if mode == "two":
+                out.append("\n")
+                out.append_text(second)
+        if self.current is not None:
+            number, bids, won = self.current
+            out.append("\n")
+            out.append(f"{number:>2}{g.dot} ", muted)
+            for bid, tricks in zip(bids, won, strict=False):
+                shown = g.dash if bid is None else str(bid)
+                if mode == "full":
+                    cell = " " * (col - 1 - FULL) + f"{shown:>4}{tricks:>4}"
+                elif mode == "two":
+                    cell = " " * (col - 1 - TWO_LINE) + f"{shown:>3}/{tricks:<3}"
+                else:
+                    cell = f"{shown}/{tricks}".rjust(col - 1)
+                out.append(cell.ljust(col), muted)
+        if mode == "totals":
+            out.append("\n")
+            out.append("s: the full pad", muted)
+        return out

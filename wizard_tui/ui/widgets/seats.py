@@ -1,0 +1,97 @@
+"""Every seat on one line each: who is on turn, name, dealer, bid, tricks won, score, link.
+
+A disconnected seat that a bot will take over shows a countdown; the only timer here runs
+while such a countdown is showing, so an idle table redraws nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from rich.text import Text
+from textual.timer import Timer
+
+from ...session import SeatInfo
+from ..glyphs import clean
+from .lines import LinesWidget
+
+
+class SeatsPanel(LinesWidget):
+    """The parent calls ``show`` with the seats and the numbers from the view."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.seats: tuple[SeatInfo, ...] = ()
+        self.me = self.turn = self.dealer = -1
+        self.bids: tuple[int | None, ...] = ()
+        self.won: tuple[int, ...] = ()
+        self.totals: tuple[int, ...] = ()
+        self._deadlines: dict[int, float] = {}
+        self._ticker: Timer | None = None
+
+    def show(
+        self,
+        seats: tuple[SeatInfo, ...],
+        *,
+        me: int,
+        turn: int,
+        dealer: int,
+        bids: tuple[int | None, ...],
+        won: tuple[int, ...],
+        totals: tuple[int, ...],
+    ) -> None:
+        if seats != self.seats:
+            now = time.monotonic()
+            self._deadlines = {
+                i: now + s.takeover_in for i, s in enumerate(seats) if s.takeover_in is not None
+            }
+            if self._deadlines and self._ticker is None:
+                self._ticker = self.set_interval(1.0, self.redraw)
+            elif not self._deadlines and self._ticker is not None:
+                self._ticker.stop()
+                self._ticker = None
+        self.seats, self.me, self.turn, self.dealer = seats, me, turn, dealer
+        self.bids, self.won, self.totals = bids, won, totals
+        self.redraw()
+
+    def _link(self, index: int, seat: SeatInfo) -> tuple[str, str]:
+        g = self.glyphs
+        if index in self._deadlines:
+            left = max(0, math.ceil(self._deadlines[index] - time.monotonic()))
+            if left == 0:  # takeover_in 0: a bot plays the seat until its player is back
+                return f"{g.offline} bot plays", "text--error"
+            return f"{g.offline} bot in {left}s", "text--error"
+        if not seat.connected:
+            return f"{g.offline} away", "text--error"
+        if seat.kind == "bot":
+            return "bot", "text--muted"
+        return g.online, "text--ok"
+
+    def build(self, width: int) -> list[Text]:
+        g = self.glyphs
+        fixed = 2 + 2 + 4 + 4 + 6 + 1
+        link_width = max(0, min(10, width - fixed - 8))
+        name_width = max(4, width - fixed - link_width)
+        header = "  " + self.fit("Player", name_width) + "   Bid Won Score"
+        lines = [Text(header, self.style("text--muted"))]
+        for i, seat in enumerate(self.seats):
+            on_turn = i == self.turn
+            name = clean(seat.name, 40) + (" (you)" if i == self.me else "")
+            bid = self.bids[i] if i < len(self.bids) else None
+            won = self.won[i] if i < len(self.won) else 0
+            total = self.totals[i] if i < len(self.totals) else 0
+            line = Text()
+            # Only the marker and the name light up for the seat on turn: moving the turn
+            # then repaints two short spans, not two whole rows.
+            who = Text((g.turn if on_turn else " ") + " ")
+            who.append(self.fit(name, name_width), self.style("seat--me") if i == self.me else "")
+            if on_turn:
+                who.stylize(self.style("seat--turn"))
+            line.append_text(who)
+            line.append(" D" if i == self.dealer else "  ")
+            line.append(f"{g.dash if bid is None else bid:>4}{won:>4}{total:>6} ")
+            link, link_style = self._link(i, seat)
+            line.append(self.fit(link, link_width), self.style(link_style))
+            lines.append(line)
+        return lines

@@ -1,0 +1,105 @@
+"""One-line summaries: the round status at the top of the table, and the prompt above the hand."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.text import Text
+
+from ...game import SeatView, is_jester, is_wizard
+from ...session import RoundVerified
+from .lines import LinesWidget
+
+_KEEP = object()
+
+
+class StatusLine(LinesWidget):
+    """``Round r of R · Trump … · bids b / r tricks`` and, on the right, link and verification."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.view: SeatView | None = None
+        self.link = "connected"
+        self.verified: RoundVerified | None = None
+
+    def show(self, *, view=_KEEP, link=_KEEP, verified=_KEEP) -> None:
+        if view is not _KEEP:
+            self.view = view
+        if link is not _KEEP:
+            self.link = link
+        if verified is not _KEEP:
+            self.verified = verified
+        self.redraw()
+
+    def _trump(self, view: SeatView) -> Text:
+        out = Text("Trump ")
+        card, suit = view.trump_card, view.trump_suit
+        if card is None:
+            out.append("none", self.style("text--muted"))
+            out.append(" (all cards dealt)")
+            return out
+        out.append_text(self.card_text(card))
+        if is_jester(card):
+            out.append(": no trump")
+        elif is_wizard(card):
+            if suit is None:
+                out.append(": the dealer names it")
+            else:
+                out.append(", dealer chose ")
+                out.append_text(self.suit_text(suit))
+        elif suit is not None:
+            out.append(" (")
+            out.append(f"{suit.letter} {suit.label}", self.style(f"card--{suit.label}"))
+            out.append(")")
+        return out
+
+    def build(self, width: int) -> list[Text]:
+        g = self.glyphs
+        view = self.view
+        left = Text()
+        if view is not None and view.round > 0:
+            left.append(f"Round {view.round} of {view.num_rounds}", self.style("text--accent"))
+            left.append(f" {g.dot} ")
+            left.append_text(self._trump(view))
+            bid_sum = sum(b for b in view.bids if b is not None)
+            left.append(f" {g.dot} bids {bid_sum} / {view.round} tricks")
+        right = Text()
+        if self.verified is not None:
+            v = self.verified
+            if v.ok:
+                right.append(f"{g.ok} r{v.round} verified", self.style("text--ok"))
+            else:
+                right.append(f"{g.alarm} r{v.round} FAILED", self.style("text--error"))
+            right.append("  ")
+        if self.link == "connected":
+            right.append(f"{g.online} online", self.style("text--ok"))
+        else:
+            right.append(f"{g.offline} {self.link}", self.style("text--error"))
+        space = width - cell_len(left.plain) - cell_len(right.plain)
+        if space >= 1:
+            left.append(" " * space)
+            left.append_text(right)
+        return [left]
+
+
+class PromptLine(LinesWidget):
+    """What this player should do now, or why the last key did nothing."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.text = ""
+        self.urgent = False  # it is this player's turn
+        self.error = ""  # shown instead of ``text`` until cleared
+
+    def say(self, text: str, urgent: bool = False) -> None:
+        self.text, self.urgent, self.error = text, urgent, ""
+        self.redraw()
+
+    def warn(self, error: str) -> None:
+        self.error = error
+        self.redraw()
+
+    def build(self, width: int) -> list[Text]:
+        if self.error:
+            return [Text(self.fit(self.error, width), self.style("text--error"))]
+        style = self.style("seat--turn") if self.urgent else self.style("text--muted")
+        return [Text(self.fit(self.text, width).rstrip(), style)]
