@@ -16,6 +16,9 @@ SeatAction = ChooseTrump | Bid | Play
 
 class Bot(ABC):
     level: str = "?"
+    # True for bots whose decisions take long enough to run in a worker process
+    # (``bots.runner``); they must pickle.
+    offload: bool = False
 
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random()

@@ -1,0 +1,278 @@
+"""``hard``: Perfect-Information Monte Carlo search over deals consistent with what it saw.
+
+Each decision draws deals of the unseen cards into the other hands (``sampler``:
+exact hand sizes, revealed voids respected), weighs each deal by how well it explains
+the bids already made, and plays every candidate out to the end of the round on it
+with the fast ``pick`` policy for all seats (``fast.play_out``). The candidate with the
+best weighted mean score for this seat wins.
+
+- Cards: equivalent cards (the same suit with nothing unseen between them, all Wizards,
+  all Jesters) are one candidate. Every candidate is played out on the same deals, so
+  the comparison is paired; sampling stops early once one candidate is clearly best.
+- Bids: for each candidate bid ``b`` the round is played out with our bid fixed to ``b``
+  (the later bidders' bids estimated from their sampled hands, the dealer hooked when
+  the rule says so). The mean score over the deals is
+  ``EV(b) = P(k=b)(20+10b) - 10 Σ_k P(k)|b-k|`` for the trick distribution those
+  playouts predict.
+- Time: ``time_budget`` seconds a card, ``bid_budget`` a bid (default three times as
+  much: a bid happens once a round and plays out whole rounds); sampling stops when
+  the budget is spent, or at ``max_samples``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..game import LED_OPEN, LED_WIZARD, SeatView, cards_of
+from ..game.engine import SUIT_MASKS
+from ..game.rules import score
+from . import bidding
+from .base import Bot
+from .fast import BEAT_MASK, FULL_MASK, legal_mask, pick, play_out
+from .knowledge import Knowledge, read_view
+from .normal import bid_distribution, choose_trump_by_strength, sensible_bid
+from .sampler import sample_hands
+
+MIN_SAMPLES = 12
+BID_WINDOW = 2  # candidate bids: the heuristic's bid ± this many
+BID_SIGMA = 1.0  # how far (in tricks) a bid may stray from what the hand is worth
+SETTLE_MARGIN = 1.0  # points of expected score not worth more sampling
+
+
+class HardBot(Bot):
+    level = "hard"
+    offload = True  # worth running in a worker process (see ``runner``)
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        *,
+        time_budget: float = 0.15,
+        bid_budget: float | None = None,
+        max_samples: int | None = None,
+        min_samples: int = MIN_SAMPLES,
+        bid_weighting: bool = True,
+    ) -> None:
+        super().__init__(rng)
+        self.time_budget = time_budget
+        self.bid_budget = 3 * time_budget if bid_budget is None else bid_budget
+        self.max_samples = max_samples
+        self.min_samples = min_samples
+        self.bid_weighting = bid_weighting
+        self.last_samples = 0  # deals examined by the last decision (for tests and tuning)
+
+    # ------------------------------------------------------------------ trump
+
+    def choose_trump(self, view: SeatView) -> int:
+        return choose_trump_by_strength(view)
+
+    # ------------------------------------------------------------------- bids
+
+    def choose_bid(self, view: SeatView) -> int:
+        start = time.perf_counter()
+        k = read_view(view)
+        legal = list(view.legal_bids)
+        sure = bidding.sure_tricks(k.hand, k.trump, k.out)
+        legal = [b for b in legal if b >= sure] or legal
+        guess = sensible_bid(view, bid_distribution(view))
+        candidates = [b for b in legal if abs(b - guess) <= BID_WINDOW]
+        if len(candidates) == 1:
+            return candidates[0]
+        n, r, me = k.players, k.round, k.seat
+        first = (view.dealer + 1) % n
+        restricted = view.restrict_last_bid.applies(r)
+        bids_known = list(view.bids)
+        t1 = k.trump + 1
+        avail0 = FULL_MASK & ~k.out
+        scores: list[list[float]] = [[] for _ in candidates]
+        weights: list[float] = []
+        samples = 0
+        deadline = start + self.bid_budget
+        weigh = self._weigher(k, view)
+        while True:
+            hands = sample_hands(k, self.rng)
+            w = weigh(hands) if weigh else 1.0
+            for i, b in enumerate(candidates):
+                bids = list(bids_known)
+                bids[me] = b
+                for j in range(1, n):  # the later bidders in order: the dealer comes last
+                    s = (me + j) % n
+                    if bids[s] is not None:
+                        continue
+                    forbidden = None
+                    if s == view.dealer and restricted:
+                        forbidden = r - sum(x for x in bids if x is not None)
+                    bids[s] = bidding.quick_bid(hands[s], k.trump, view.trump_card, n, r, forbidden)
+                won = [0] * n
+                play_out(list(hands), t1, avail0, first, 0, LED_OPEN, -1, -1, bids, won, r)
+                scores[i].append(score(b, won[me]))
+            weights.append(w)
+            samples += 1
+            if self.max_samples is not None and samples >= self.max_samples:
+                break
+            now = time.perf_counter()
+            if now + (now - start) / samples > deadline and samples >= 2:
+                break
+            if samples >= 4 * self.min_samples and samples % 8 == 0 and _settled(scores, weights):
+                break
+        self.last_samples = samples
+        means = [_wmean(xs, weights) for xs in scores]
+        best = max(
+            range(len(candidates)),
+            key=lambda i: (round(means[i], 6), -abs(candidates[i] - guess)),
+        )
+        return candidates[best]
+
+    def _weigher(self, k: Knowledge, view: SeatView):
+        """A function giving how well a deal explains the bids made so far: a Gaussian on
+        each other bidder's error (their hand at bid time: the sampled hand plus the cards
+        they have played since). None when there is nothing to weigh."""
+        others = [(s, b) for s, b in enumerate(view.bids) if s != k.seat and b is not None]
+        if not self.bid_weighting or not others:
+            return None
+        played_by = [0] * k.players
+        for t in view.tricks:
+            for seat, card in t.plays:
+                played_by[seat] |= 1 << card
+        for seat, card in view.trick:
+            played_by[seat] |= 1 << card
+        inv = 1.0 / (2.0 * BID_SIGMA * BID_SIGMA)
+        trump, trump_card, n, r = k.trump, view.trump_card, k.players, k.round
+        expected = bidding.expected_tricks
+
+        def weight(hands: list[int]) -> float:
+            x = 0.0
+            for s, b in others:
+                e = expected(hands[s] | played_by[s], trump, trump_card, n, r)
+                x += (e - b) * (e - b) * inv
+            return math.exp(-x)
+
+        return weight
+
+    # ------------------------------------------------------------------ cards
+
+    def choose_card(self, view: SeatView) -> int:
+        start = time.perf_counter()
+        k = read_view(view)
+        legal = legal_mask(k.hand, k.led)
+        candidates = candidate_cards(legal, k.unseen)
+        n, me = k.players, k.seat
+        bids = [b or 0 for b in view.bids]
+        need = bids[me] - view.tricks_won[me]
+        n_after = n - 1 - len(k.trick_cards)
+        t1 = k.trump + 1
+        fallback = pick(k.hand, k.led, k.win_card, n_after, need, k.tricks_left, k.unseen, t1)
+        if len(candidates) == 1:
+            self.last_samples = 0
+            return candidates[0]
+        beat = BEAT_MASK[t1]
+        avail0 = FULL_MASK & ~k.out
+        cards_in_trick = len(k.trick_cards)
+        leader = k.trick_leader if cards_in_trick else me
+        # The state after each candidate, computed once: (led, win, win_seat, in_trick, ...).
+        after = []
+        for c in candidates:
+            led, win, win_seat = k.led, k.win_card, k.win_seat
+            if win < 0 or beat[win] >> c & 1:
+                win, win_seat = c, me
+            if led == LED_OPEN and c < 56:
+                led = c // 13 if c < 52 else LED_WIZARD
+            after.append((c, led, win, win_seat, cards_in_trick + 1))
+        n_cand = len(candidates)
+        scores: list[list[float]] = [[] for _ in range(n_cand)]
+        weights: list[float] = []
+        deadline = start + self.time_budget
+        samples = 0
+        won0 = list(view.tricks_won)
+        weigh = self._weigher(k, view)
+        while True:
+            hands = sample_hands(k, self.rng)
+            w = weigh(hands) if weigh else 1.0
+            for i, (c, led, win, win_seat, in_trick) in enumerate(after):
+                hs = list(hands)
+                hs[me] ^= 1 << c
+                won = list(won0)
+                if in_trick == n:  # our card completes the trick
+                    won[win_seat] += 1
+                    state = (win_seat, 0, LED_OPEN, -1, -1, k.tricks_left - 1)
+                else:
+                    state = (leader, in_trick, led, win, win_seat, k.tricks_left)
+                play_out(hs, t1, avail0 ^ (1 << c), *state[:5], bids, won, state[5])
+                scores[i].append(score(bids[me], won[me]))
+            weights.append(w)
+            samples += 1
+            if self.max_samples is not None and samples >= self.max_samples:
+                break
+            now = time.perf_counter()
+            if now + (now - start) / samples > deadline and samples >= 2:
+                break  # the next deal would overrun the budget
+            if samples >= self.min_samples and samples % 4 == 0 and _settled(scores, weights):
+                break
+        self.last_samples = samples
+        means = [_wmean(s, weights) for s in scores]
+        top = max(means)
+        best = [candidates[i] for i in range(n_cand) if means[i] >= top - 1e-9]
+        fb = _representative(fallback, candidates, k.unseen)
+        return fb if fb in best else best[0]
+
+
+def _wmean(xs: list[float], ws: list[float]) -> float:
+    tw = sum(ws)
+    if tw <= 0.0:
+        return sum(xs) / len(xs)
+    return sum(x * w for x, w in zip(xs, ws, strict=True)) / tw
+
+
+def _settled(scores: list[list[float]], weights: list[float]) -> bool:
+    """True when no other candidate is plausibly better than the leader by more than
+    ``SETTLE_MARGIN`` points (a paired 2.5-sigma bound on the difference)."""
+    tw = sum(weights)
+    if tw <= 0.0:
+        return False
+    means = [_wmean(s, weights) for s in scores]
+    b = max(range(len(means)), key=means.__getitem__)
+    ess = tw * tw / sum(w * w for w in weights)
+    if ess < 8:
+        return False
+    for i in range(len(scores)):
+        if i == b:
+            continue
+        diffs = [x - y for x, y in zip(scores[b], scores[i], strict=True)]
+        m = means[b] - means[i]
+        var = sum(w * (d - m) ** 2 for d, w in zip(diffs, weights, strict=True)) / tw
+        if 2.5 * math.sqrt(var / ess) - m > SETTLE_MARGIN:
+            return False
+    return True
+
+
+def candidate_cards(legal: int, unseen: int) -> list[int]:
+    """One card per class of interchangeable legal cards, the lowest of each."""
+    out = []
+    if legal >> 52 & 0xF:
+        out.append(52 + ((legal >> 52 & 0xF) & -(legal >> 52 & 0xF)).bit_length() - 1)
+    if legal >> 56 & 0xF:
+        out.append(56 + ((legal >> 56 & 0xF) & -(legal >> 56 & 0xF)).bit_length() - 1)
+    for suit in range(4):
+        cards = cards_of(legal & SUIT_MASKS[suit])
+        prev = -1
+        for c in cards:
+            if prev >= 0 and not unseen & ((1 << c) - (2 << prev)):
+                prev = c  # nothing unseen between prev and c: same class
+                continue
+            out.append(c)
+            prev = c
+    return out
+
+
+def _representative(card: int, candidates: list[int], unseen: int) -> int:
+    """The candidate standing for ``card`` (the lowest of its class)."""
+    if card in candidates:
+        return card
+    if card >= 56:
+        return next(c for c in candidates if c >= 56)
+    if card >= 52:
+        return next(c for c in candidates if 52 <= c < 56)
+    below = [c for c in candidates if c < card and c // 13 == card // 13]
+    return max(below) if below else card
