@@ -21,6 +21,7 @@ SUBCOMMANDS: tuple[tuple[str, str, str], ...] = (
     ("join", "join", "take a seat at a game someone hosts on your LAN"),
     ("simulate", "simulate", "play whole games between bots in-process and write their records"),
     ("verify", "verify", "re-check game records from scratch: the deal, every play, every score"),
+    ("games", "games", "list the games you hosted, finished and unfinished (to resume one)"),
 )
 
 

@@ -3,6 +3,11 @@
 ``play`` and ``host`` run a Wizard host in this process and connect this player's
 table to it over loopback, exactly as a friend's table connects over the LAN: one
 path for solo and LAN games. ``join`` connects to someone else's host.
+
+Every connection is encrypted. A LAN host and a joining player use this
+installation's static key from the data directory; a joining player pins the
+host's key on first use (``known_hosts.json``). The host's own table checks the
+host's key directly; a solo game uses throwaway keys on loopback.
 """
 
 from __future__ import annotations
@@ -10,7 +15,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from netplay.errors import ServerError
+from netplay import IdentityError, KnownHosts, StaticIdentity
+from netplay.errors import NetplayError, ServerError
 
 from .cli import UserError
 from .game import RestrictLastBid
@@ -18,6 +24,8 @@ from .net.addresses import WILDCARDS
 from .net.client import NetworkSession
 from .net.host import HostOptions
 from .net.hosting import hosting
+from .net.journal import JournalContents
+from .net.keys import load_identity, load_known_hosts
 from .paths import default_records_dir
 
 
@@ -25,26 +33,88 @@ def _table_options(args: argparse.Namespace) -> dict[str, object]:
     return {"name": args.name, "ascii": args.ascii, "bell": args.bell}
 
 
-async def _connect(host: str, port: int, name: str, host_key: str | None = None) -> NetworkSession:
-    session = NetworkSession(host, port, name=name, host_key=host_key)
+async def connect_session(session: NetworkSession, host: str, port: int) -> NetworkSession:
+    """Connect ``session``; every failure becomes a ``UserError`` that says what to do."""
     try:
         await session.connect()
     except ServerError as exc:
         raise UserError(f"the host said no: {exc.message}") from None
+    except NetplayError as exc:
+        # HostKeyChanged (printed in full: it is meant to be loud), a room password
+        # refused or missing, a failed secure handshake, an unreadable known-hosts file.
+        raise UserError(exc.message) from None
     except (OSError, TimeoutError) as exc:
         raise UserError(f"cannot reach {host}:{port}: {exc}") from None
     return session
 
 
+async def _connect(
+    host: str,
+    port: int,
+    name: str,
+    host_key: str | None = None,
+    *,
+    identity: StaticIdentity | None = None,
+    known_hosts: KnownHosts | None = None,
+    password: str | None = None,
+    server_key: bytes | None = None,
+    token: str | None = None,
+) -> NetworkSession:
+    session = NetworkSession(
+        host,
+        port,
+        name=name,
+        host_key=host_key,
+        identity=identity,
+        known_hosts=known_hosts,
+        password=password,
+        server_key=server_key,
+    )
+    session.client.token = token  # a resumed game: take back our seat, not a new one
+    return await connect_session(session, host, port)
+
+
+def player_keys() -> tuple[StaticIdentity, KnownHosts]:
+    """This installation's key and its pinned hosts, or a ``UserError`` saying why not."""
+    try:
+        return load_identity(), load_known_hosts()
+    except IdentityError as exc:
+        raise UserError(exc.message) from None
+
+
 async def _hosted_table(
-    options: HostOptions, bind: str, port: int, args: argparse.Namespace
+    options: HostOptions,
+    bind: str,
+    port: int,
+    args: argparse.Namespace,
+    identity: StaticIdentity | None = None,
+    password: str | None = None,
+    resume: JournalContents | None = None,
 ) -> int:
     from .ui.app import run_table_async
 
     try:
-        async with hosting(options, bind=bind, port=port) as host:
+        async with hosting(
+            options, bind=bind, port=port, identity=identity, password=password, resume=resume
+        ) as host:
+            assert host.server is not None
             local = "127.0.0.1" if bind in WILDCARDS else bind
-            session = await _connect(local, options.port, args.name, host.host_key)
+            token = None
+            if resume is not None:
+                token = host.resume_token(host.server.identity.public_key)
+                if token is None:
+                    raise UserError("you had no seat in this game: resume it with --headless")
+            session = await _connect(
+                local,
+                options.port,
+                args.name,
+                host.host_key,
+                identity=identity,
+                password=password,
+                # Our own host: its key is known, nothing to pin.
+                server_key=host.server.identity.public_key,
+                token=token,
+            )
             return await run_table_async(session, **_table_options(args))  # type: ignore[arg-type]
     except OSError as exc:
         raise UserError(str(exc)) from None
@@ -65,17 +135,37 @@ def run_solo_table(args: argparse.Namespace) -> int:
 
 
 def run_hosted_table(
-    options: HostOptions, *, bind: str, port: int, args: argparse.Namespace
+    options: HostOptions,
+    *,
+    bind: str,
+    port: int,
+    args: argparse.Namespace,
+    identity: StaticIdentity | None = None,
+    password: str | None = None,
+    resume: JournalContents | None = None,
 ) -> int:
-    """Host on the LAN and sit at the table; the lobby starts the game."""
-    return asyncio.run(_hosted_table(options, bind, port, args))
+    """Host on the LAN and sit at the table; the lobby starts the game (or ``resume``: a
+    journaled game goes on where it stopped)."""
+    return asyncio.run(_hosted_table(options, bind, port, args, identity, password, resume))
 
 
-def run_joined_table(host: str, port: int, *, args: argparse.Namespace) -> int:
+def run_joined_table(
+    host: str, port: int, *, args: argparse.Namespace, password: str | None = None
+) -> int:
     from .ui.app import run_table_async
 
+    identity, known_hosts = player_keys()
+
     async def main() -> int:
-        session = await _connect(host, port, args.name)
+        session = await _connect(
+            host,
+            port,
+            args.name,
+            identity=identity,
+            known_hosts=known_hosts,
+            password=password,
+        )
+        # The table shows the host's fingerprint (its journal and the lobby).
         return await run_table_async(session, **_table_options(args))  # type: ignore[arg-type]
 
     return asyncio.run(main())

@@ -7,21 +7,31 @@ import asyncio
 import logging
 from pathlib import Path
 
+from netplay import IdentityError, StaticIdentity
+
 from ..cli import UserError
 from ..net.addresses import join_hint
 from ..net.host import HostOptions
 from ..net.hosting import hosting, wait_for_game
+from ..net.journal import JournalContents
+from ..net.keys import load_identity
 from ..net.protocol import DEFAULT_PORT
+from ..net.saved_games import games_dir
 from ..paths import default_records_dir
-from . import options
+from . import options, resuming
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--bind", default="0.0.0.0", help="address to listen on (default: every IPv4 interface)"
+        "--bind",
+        default=None,
+        help="address to listen on (default: every IPv4 interface; a resumed game's own)",
     )
     parser.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default: {DEFAULT_PORT})"
+        "--port",
+        type=int,
+        default=None,
+        help=f"TCP port (default: {DEFAULT_PORT}; a resumed game's own)",
     )
     parser.add_argument(
         "--players", type=int, default=4, help="seats at the table, 3-6 (default: 4)"
@@ -56,6 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=600.0,
         help="headless: end with an error when a player stays disconnected this long (seconds)",
     )
+    options.add_password(parser, host=True)
+    resuming.add_arguments(parser)
     options.add_table_looks(parser)
 
 
@@ -64,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("a table has 3 to 6 seats: use --players 3..6")
     if not 0 <= args.bots <= args.players:
         raise UserError(f"--bots must be between 0 and --players ({args.players})")
-    if not 0 <= args.port < 65536:
+    bind = args.bind if args.bind is not None else "0.0.0.0"
+    port = args.port if args.port is not None else DEFAULT_PORT
+    if not 0 <= port < 65536:
         raise UserError("--port must be 0..65535")
     host_options = HostOptions(
         players=args.players,
@@ -74,24 +88,68 @@ def run(args: argparse.Namespace) -> int:
         records_dir=args.records or default_records_dir(),
         bot_delay=args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.6),
         auto_start=args.headless,
+        journal_dir=games_dir(),
+        takeover_after=args.takeover_after,
     )
+    game = resuming.choose_game(args, interactive=not args.headless)
+    password = options.room_password(args)
+    resume = None
+    if game is not None:
+        bind, port, resume = resuming.apply_game(game, args, host_options, password)
+    try:
+        identity = load_identity()  # the host's key: players pin it
+    except IdentityError as exc:
+        raise UserError(exc.message) from None
     if args.headless:
-        return asyncio.run(_run_headless(host_options, args))
+        return asyncio.run(
+            _run_headless(host_options, args, identity, password, bind, port, resume)
+        )
     from ..launch import run_hosted_table
 
-    return run_hosted_table(host_options, bind=args.bind, port=args.port, args=args)
+    return run_hosted_table(
+        host_options,
+        bind=bind,
+        port=port,
+        args=args,
+        identity=identity,
+        password=password,
+        resume=resume,
+    )
 
 
-async def _run_headless(host_options: HostOptions, args: argparse.Namespace) -> int:
+async def _run_headless(
+    host_options: HostOptions,
+    args: argparse.Namespace,
+    identity: StaticIdentity,
+    password: str | None,
+    bind: str,
+    port: int,
+    resume: JournalContents | None,
+) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
-        async with hosting(host_options, bind=args.bind, port=args.port) as host:
+        async with hosting(
+            host_options,
+            bind=bind,
+            port=port,
+            identity=identity,
+            password=password,
+            resume=resume,
+        ) as host:
             port = host_options.port
-            print(f"wizard-tui host: listening on {args.bind}:{port}", flush=True)
+            print(f"wizard-tui host: listening on {bind}:{port}", flush=True)
             for address in host_options.addresses:
                 hint = join_hint(address, port, DEFAULT_PORT)
                 print(f"  friends join with:  wizard-tui join {hint}")
-            print(f"waiting for {args.players - args.bots} player(s)...", flush=True)
+            print(f"  host fingerprint:   {identity.fingerprint}")
+            print("  (joining players see it too: it must match what they are shown)")
+            if password is not None:
+                print("  room password:      required")
+            if resume is not None and host.table is not None:
+                gid, r = host.table.game_id.hex(), host.table.game.round
+                print(f"resumed game {gid[:8]} in round {r}: players reconnect by themselves")
+            else:
+                print(f"waiting for {args.players - args.bots} player(s)...", flush=True)
             ok = await wait_for_game(host, give_up_after=args.give_up_after)
             table = host.table
             if ok and table is not None:

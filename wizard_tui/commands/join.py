@@ -7,8 +7,6 @@ import asyncio
 import logging
 import random
 
-from netplay.errors import ServerError
-
 from ..bots import LEVELS, make_bot
 from ..cli import UserError
 from ..net.addresses import parse_target
@@ -30,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"play headless as a bot ({', '.join(LEVELS)}); exits 0 when the game ends "
         "with every round verified",
     )
+    options.add_password(parser, host=False)
     options.add_table_looks(parser)
 
 
@@ -38,21 +37,23 @@ def run(args: argparse.Namespace) -> int:
         host, port = parse_target(args.target, DEFAULT_PORT)
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    password = options.room_password(args)
     if args.bot:
-        return asyncio.run(_run_bot(host, port, args))
+        return asyncio.run(_run_bot(host, port, args, password))
     from ..launch import run_joined_table
 
-    return run_joined_table(host, port, args=args)
+    return run_joined_table(host, port, args=args, password=password)
 
 
-async def _run_bot(host: str, port: int, args: argparse.Namespace) -> int:
+async def _run_bot(host: str, port: int, args: argparse.Namespace, password: str | None) -> int:
+    from ..launch import connect_session, player_keys
+
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    session = NetworkSession(host, port, name=args.name)
-    try:
-        await session.connect()
-    except ServerError as exc:
-        raise UserError(f"the host said no: {exc.message}") from None
-    except (OSError, TimeoutError) as exc:
-        raise UserError(f"cannot reach {host}:{port}: {exc}") from None
+    identity, known_hosts = player_keys()
+    session = NetworkSession(
+        host, port, name=args.name, identity=identity, known_hosts=known_hosts, password=password
+    )
+    await connect_session(session, host, port)
     print(f"joined {host}:{port} as {args.name} (seat {session.seat})", flush=True)
+    print(session.host_key_notice(), flush=True)
     return await play_as_bot(session, make_bot(args.bot, random.Random()))

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import getpass
+import sys
 
 from ..bots import LEVELS
+from ..cli import UserError
 from ..game import RestrictLastBid
 from ..paths import login_name
 
@@ -44,3 +47,40 @@ def add_table_looks(parser: argparse.ArgumentParser) -> None:
         "--ascii", action="store_true", help="draw suits as letters (for terminals without ♣♦♥♠)"
     )
     parser.add_argument("--bell", action="store_true", help="ring the terminal bell on your turn")
+
+
+def add_password(parser: argparse.ArgumentParser, *, host: bool) -> None:
+    what = "players must give to join" if host else "the host asks for"
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--password",
+        metavar="PASSWORD",
+        default=None,
+        help=f"the room password {what} (visible to other users of this computer in the "
+        "process list: prefer --password-prompt where that matters)",
+    )
+    group.add_argument(
+        "--password-prompt",
+        action="store_true",
+        help="ask for the room password without echoing it; when input is not a terminal, "
+        "read it from the first line of standard input (for scripts)",
+    )
+
+
+def room_password(args: argparse.Namespace) -> str | None:
+    """The room password from ``--password`` or ``--password-prompt``, or None."""
+    if getattr(args, "password_prompt", False):
+        try:
+            if sys.stdin.isatty():
+                password = getpass.getpass("room password: ")
+            else:
+                password = sys.stdin.readline().rstrip("\r\n")
+        except EOFError:
+            password = ""
+    else:
+        password = getattr(args, "password", None)
+        if password is None:
+            return None
+    if not password.strip():
+        raise UserError("the room password is empty: give one, or leave out the option")
+    return password

@@ -48,9 +48,13 @@ async def play_as_bot(session: NetworkSession, bot: Bot, *, quiet: bool = False)
             if not quiet:
                 print(f"game over: totals {list(update.totals)}, winners {list(update.winners)}")
             break
-        elif isinstance(update, LinkChanged) and update.state == "closed":
-            print(f"disconnected: {update.detail}", flush=True)
-            break
+        elif isinstance(update, LinkChanged):
+            if update.state == "closed":
+                print(f"disconnected: {update.detail}", flush=True)
+                break
+            # An action sent as the link went down was lost; the snapshot after the
+            # reconnect may show the same decision again, and it must be answered.
+            answered = None
     await session.close()
     return 0 if session.all_verified else 1
 

@@ -5,6 +5,14 @@ commit-reveal deal on its own (drawing its seed, checking its commitment, sendin
 seed only once every commitment is out), and checks every finished round itself with
 a ``RoundChecker``. Intents are queued, never awaited. The Textual table, the headless
 network bot and the tests all use this one class.
+
+The connection is encrypted and authenticated (netplay's Noise XX): ``identity`` is this
+player's static key, ``known_hosts`` pins each host's key on first use and refuses a changed
+one loudly (``HostKeyChanged`` from ``connect``, or a closed link on a reconnect), and
+``password`` is the room password if the host set one. After the first welcome the session
+tells the player the host's fingerprint (``host_fingerprint``; a ``ChatLine`` from seat None
+when it pinned or checked the key, or is the host's own table; every ``LobbyUpdate``), so it
+can be compared with the host's screen.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from typing import Any
 
-from netplay import Client, Limits, LinkState
+from netplay import Client, KnownHosts, Limits, LinkState, StaticIdentity
 from netplay.commit_reveal import ClientRound, CommitRevealError
 from netplay.errors import ProtocolError
 from netplay.fairdeal import new_seed as default_new_seed
@@ -35,7 +43,8 @@ from ..session import (
     TableUpdate,
 )
 from . import protocol as p
-from .round_check import RoundChecker
+from .round_check import RoundChecker, cards_shown
+from .takeover import AwayRound
 
 log = logging.getLogger("wizard_tui.client")
 
@@ -50,9 +59,24 @@ class NetworkSession:
         host_key: str | None = None,
         limits: Limits = p.LIMITS,
         new_seed: Callable[[], bytes] = default_new_seed,
+        identity: StaticIdentity | None = None,
+        known_hosts: KnownHosts | None = None,
+        password: str | None = None,
+        server_key: bytes | None = None,
     ) -> None:
+        # host_key: the secret that makes this table the host's own (claim_host);
+        # server_key: the host's static public key when known in advance (checked like a pin).
         self.client = Client(
-            host, port, protocol=p.PROTOCOL, version=p.VERSION, name=name, limits=limits
+            host,
+            port,
+            protocol=p.PROTOCOL,
+            version=p.VERSION,
+            name=name,
+            limits=limits,
+            identity=identity,
+            known_hosts=known_hosts,
+            password=password,
+            server_key=server_key,
         )
         self.name = name
         self._host_key = host_key
@@ -65,6 +89,7 @@ class NetworkSession:
         self.config: GameConfig | None = None
         self.players: list[PlayerEntry] = []
         self.seats: tuple[SeatInfo, ...] = ()
+        self._seats_wire: list[Any] | None = None  # what ``seats`` was parsed from
         self.view: SeatView | None = None
         self.history: list[RoundResult] = []
         self.checker: RoundChecker | None = None
@@ -73,7 +98,14 @@ class NetworkSession:
         self.finished: GameFinished | None = None
         self._exchanges: dict[int, ClientRound] = {}
         self._commitments: dict[int, list[bytes]] = {}  # the vectors we accepted, by round
+        # Rounds the host dealt for this seat while a bot held it (takeover.py), and those
+        # of them whose commitments are still to come.
+        self._away: dict[int, AwayRound] = {}
+        self._away_pending: set[int] = set()
         self._round_views: dict[int, SeatView] = {}
+        # Per round, each view whose cards or trump card differed from the view before it.
+        self._dealt_views: dict[int, list[SeatView]] = {}
+        self._last_shown: tuple[int, frozenset[int], int | None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -95,6 +127,28 @@ class NetworkSession:
             if update is None:
                 return
             yield update
+
+    @property
+    def host_fingerprint(self) -> str | None:
+        """The host's key fingerprint as the handshake proved it, once connected."""
+        return self.client.server_fingerprint
+
+    def host_key_notice(self) -> str:
+        """One line for the player about the host's key: compare it with the host's screen."""
+        fp = self.client.server_fingerprint
+        if fp is None:
+            return "not connected yet: no host fingerprint"
+        if self._host_key is not None:  # the host's own table
+            return f"host fingerprint {fp}: players who join must see the same"
+        status = self.client.pin_status
+        if status == "new":
+            return (
+                f"host fingerprint {fp}, pinned for {self.client.label}: "
+                "check that the host's screen shows the same"
+            )
+        if status == "known":
+            return f"host fingerprint {fp}, matches the key pinned for {self.client.label}"
+        return f"host fingerprint {fp} (not pinned)"
 
     @property
     def all_verified(self) -> bool:
@@ -164,6 +218,11 @@ class NetworkSession:
         seat = msg.get("seat")
         if type(seat) is int:
             self.seat = seat
+        pinning = self.client.pin_status in ("new", "known") or self._host_key is not None
+        if msg.get("resumed") is not True and pinning:
+            # A note from this program (seat None), not a player's chat. A session made
+            # without known hosts (tests, scripts) pins nothing and has nothing to report.
+            self._emit(ChatLine(None, "host key", self.host_key_notice()))
         if self._host_key is not None:
             self.client.send({"t": "claim_host", "key": self._host_key})
 
@@ -181,6 +240,7 @@ class NetworkSession:
                 port=msg.get("port") if type(msg.get("port")) is int else 0,
                 is_host=msg.get("host") is True,
                 can_start=msg.get("can_start") is True,
+                fingerprint=self.host_fingerprint or "",
             )
         )
 
@@ -203,7 +263,11 @@ class NetworkSession:
         self.finished = None
         self._exchanges.clear()
         self._commitments.clear()
+        self._away.clear()
+        self._away_pending.clear()
         self._round_views.clear()
+        self._dealt_views.clear()
+        self._last_shown = None
         self.view = None
         if self.seat is not None:
             self.checker = RoundChecker(config, self.seat)
@@ -230,6 +294,8 @@ class NetworkSession:
         r = msg.get("round")
         exchange = self._exchanges.get(r)  # type: ignore[arg-type]
         if exchange is None:
+            if r in self._away_pending:
+                self._away_round(r, msg.get("commitments"))  # type: ignore[arg-type]
             return
         try:
             exchange.receive_commitments(msg)
@@ -242,9 +308,7 @@ class NetworkSession:
 
     def _on_state(self, msg: dict[str, Any]) -> None:
         view = p.view_from_wire(msg.get("view"), tuple(self.history))
-        seats = msg.get("seats")
-        p._expect(type(seats) is list, "seats")
-        self.seats = tuple(s for s in (p.seat_info_from_wire(x) for x in seats) if s is not None)
+        self._set_seats(msg.get("seats"))
         events_wire = msg.get("events")
         p._expect(type(events_wire) is list, "events")
         events = [p.event_from_wire(e, view.players) for e in events_wire]
@@ -252,12 +316,20 @@ class NetworkSession:
         self.view = view
         if view.round >= 1:
             self._round_views[view.round] = view
+            shown = _deal_shown(view)
+            if shown != self._last_shown:
+                self._last_shown = shown
+                self._dealt_views.setdefault(view.round, []).append(view)
         self._emit(TableUpdate(view=view, seats=self.seats, events=tuple(e for e in events if e)))
 
-    def _on_seats(self, msg: dict[str, Any]) -> None:
-        seats = msg.get("seats")
+    def _set_seats(self, seats: Any) -> None:
         p._expect(type(seats) is list, "seats")
-        self.seats = tuple(s for s in (p.seat_info_from_wire(x) for x in seats) if s is not None)
+        if seats != self._seats_wire:  # the same in nearly every state: parse it once
+            self.seats = tuple(s for s in map(p.seat_info_from_wire, seats) if s is not None)
+            self._seats_wire = seats
+
+    def _on_seats(self, msg: dict[str, Any]) -> None:
+        self._set_seats(msg.get("seats"))
         if self.view is not None:
             self._emit(TableUpdate(view=self.view, seats=self.seats))
 
@@ -269,14 +341,19 @@ class NetworkSession:
 
     def _check_round(self, result: RoundResult, seeds: list[bytes]) -> None:
         self.history.append(result)
+        away = self._away.get(result.round)
         if self.checker is not None:
             outcome = self.checker.check(
-                self._exchanges.get(result.round),
+                away or self._exchanges.get(result.round),  # type: ignore[arg-type]
                 result,
                 seeds,
                 self._round_views.get(result.round),
+                self._dealt_views.get(result.round, ()),
             )
-            self._verification(RoundVerified(outcome.round, outcome.ok, outcome.detail))
+            detail = outcome.detail
+            if away is not None:
+                detail += " (dealt while you were away: the host drew your seat's seed)"
+            self._verification(RoundVerified(outcome.round, outcome.ok, detail))
             if self.recorder is not None and outcome.ok:
                 self.recorder.add_round(result, self._commitments[result.round], seeds)
         if self.view is not None:
@@ -284,6 +361,9 @@ class NetworkSession:
 
     def _verification(self, result: RoundVerified) -> None:
         self.verifications.append(result)
+        if not result.ok and self.recorder is not None:
+            # docs/fairness.md: a failure is shown to the player and written to the record.
+            self.recorder.add_verification_failure(result.round, self.seat, result.detail)
         self._emit(result)
 
     def _on_refused(self, msg: dict[str, Any]) -> None:
@@ -322,14 +402,28 @@ class NetworkSession:
         p._expect(type(history) is list, "snapshot history")
         for wire in history[len(self.history) :]:
             result, seeds = p.result_from_wire(wire, self.config.players)
+            self._missed_round(result.round, wire)
             self._check_round(result, seeds)
         if msg.get("view") is not None:
             self._on_state({"view": msg["view"], "seats": msg.get("seats"), "events": []})
         deal = msg.get("deal")
         if type(deal) is dict and type(deal.get("round")) is int:
-            exchange = self._exchanges.get(deal["round"])
+            r = deal["round"]
+            p._expect(1 <= r <= p.MAX_ROUND, "snapshot deal round")
+            if deal.get("drawn") is True:  # a bot held our seat when this round was dealt
+                self._exchanges.pop(r, None)
+                self._away_pending.add(r)
+                if deal.get("commitments") is not None:
+                    self._on_commitments(
+                        {"t": "commitments", "round": r, "commitments": deal["commitments"]}
+                    )
+                return
+            exchange = self._exchanges.get(r)
             if exchange is None:
-                return  # our seed for it is lost: the host must redeal
+                if deal.get("committed") is not True:
+                    # The round began while we were away: draw a seed and commit now.
+                    self._start_exchange(r)
+                return  # else our seed for it is lost: the host must redeal
             if deal.get("committed") is not True:
                 self.client.send(exchange.commit_message())
             elif deal.get("commitments") is not None and deal.get("seed_received") is not True:
@@ -344,6 +438,58 @@ class NetworkSession:
                 else:
                     self.client.send(exchange.seed_message())
 
+    # -- rounds dealt while this seat was away (takeover.py) ----------------------------------
+
+    def _on_redeal(self, msg: dict[str, Any]) -> None:
+        """The host threw a deal away (a seat that had to reveal was taken over): forget our
+        seed for it, so the new deal gets a fresh one, and keep the discarded deal."""
+        r = msg.get("round")
+        if type(r) is not int:
+            return
+        self._exchanges.pop(r, None)
+        self._commitments.pop(r, None)
+        commitments, seeds = msg.get("commitments"), msg.get("seeds")
+        if (
+            self.recorder is not None
+            and type(commitments) is list
+            and type(seeds) is list
+            and len(commitments) == len(seeds) == len(self.recorder.players)
+            and all(type(c) is bytes and len(c) == 32 for c in commitments)
+            and all(s is None or (type(s) is bytes and len(s) == 32) for s in seeds)
+        ):
+            reason = msg.get("reason")
+            self.recorder.add_redeal(r, commitments, seeds, reason if type(reason) is str else "")
+
+    def _missed_round(self, r: int, wire: dict[str, Any]) -> None:
+        """A round that ended while we were away: if our program took no part in its deal
+        (no seed of ours, or the host redealt it), check it with its commitments."""
+        commitments = wire.get("commitments")
+        if r in self._away or type(commitments) is not list or self.seat is None:
+            return
+        exchange = self._exchanges.get(r)
+        if exchange is None or (
+            len(commitments) > self.seat and commitments[self.seat] != exchange.commitment
+        ):
+            self._exchanges.pop(r, None)
+            self._away_round(r, commitments)
+
+    def _away_round(self, r: int, commitments: Any) -> None:
+        if self.game_id is None or self.config is None:
+            return
+        p._expect(
+            type(commitments) is list
+            and len(commitments) == self.config.players
+            and all(type(c) is bytes and len(c) == 32 for c in commitments),
+            "commitments",
+        )
+        self._away_pending.discard(r)
+        self._away[r] = AwayRound(self.game_id, r, commitments)
+        self._commitments[r] = list(commitments)
+
+
+def _deal_shown(view: SeatView) -> tuple[int, frozenset[int], int | None]:
+    return view.round, cards_shown(view), view.trump_card
+
 
 def _with_history(view: SeatView, history: tuple[RoundResult, ...]) -> SeatView:
     return replace(view, history=history)
@@ -355,6 +501,7 @@ _HANDLERS: dict[str, Callable[[NetworkSession, dict[str, Any]], None]] = {
     "game": NetworkSession._on_game,
     "round": NetworkSession._on_round,
     "commitments": NetworkSession._on_commitments,
+    "redeal": NetworkSession._on_redeal,
     "state": NetworkSession._on_state,
     "seats": NetworkSession._on_seats,
     "round_end": NetworkSession._on_round_end,

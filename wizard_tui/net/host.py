@@ -18,6 +18,7 @@ import contextlib
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,7 @@ from typing import Any, ClassVar
 from netplay import Refused, Server, Session
 from netplay.commit_reveal import CommitRevealError, HostRound
 from netplay.fairdeal import new_game_id, new_seed, shuffle_order
+from netplay.ratelimit import TokenBucket
 
 from ..bots import Bot, make_bot
 from ..game import (
@@ -48,6 +50,8 @@ from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
 from ..record import GameRecorder, PlayerEntry, write_record
 from ..session import SeatInfo
 from . import protocol as p
+from .journal import JournalError, JournalWriter, journal_path
+from .takeover import Takeover
 
 log = logging.getLogger("wizard_tui.host")
 
@@ -63,6 +67,13 @@ class HostOptions:
     auto_start: bool = True  # start when every seat is filled (headless hosting)
     addresses: tuple[str, ...] = ()  # what friends should type, shown in the lobby
     port: int = 0
+    # Crash safety and takeover (docs/architecture.md): where each game's journal goes
+    # (None: no journal), the seconds before a bot plays for a player who dropped (None:
+    # never), and what the journal keeps so `host --resume` can listen the same way.
+    journal_dir: Path | None = None
+    takeover_after: float | None = None
+    bind: str = ""
+    password: bool = False  # the room has a password (the journal keeps only this)
 
 
 @dataclass
@@ -71,10 +82,23 @@ class Seat:
     kind: str  # "human" | "bot"
     session: Session | None = None
     bot: Bot | None = None
+    level: str | None = None  # a bot's level, for the journal
+    stand_in: Bot | None = None  # a bot playing for this human seat while its player is away
+    takeover_at: float | None = None  # loop time a bot takes this seat over, when counting
 
-    def info(self) -> SeatInfo:
+    @property
+    def player_bot(self) -> Bot | None:
+        """The bot that decides for this seat now, if any."""
+        return self.bot or self.stand_in
+
+    def info(self, now: float | None = None) -> SeatInfo:
         connected = self.kind == "bot" or (self.session is not None and self.session.connected)
-        return SeatInfo(self.name, self.kind, connected)  # type: ignore[arg-type]
+        takeover_in = None  # 0: a bot plays the seat now
+        if self.stand_in is not None:
+            takeover_in = 0.0
+        elif self.takeover_at is not None and now is not None:
+            takeover_in = round(max(0.0, self.takeover_at - now), 1)
+        return SeatInfo(self.name, self.kind, connected, takeover_in)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -97,6 +121,8 @@ class _Table:
     finished: bool = False
     record_path: Path | None = None
     history_wire: list[dict[str, Any]] = field(default_factory=list)
+    created: float = 0.0  # unix time the game started
+    over_msg: dict[str, Any] | None = None  # the game_over message, once it is over
 
 
 class WizardHost:
@@ -121,6 +147,12 @@ class WizardHost:
         self._bot_task: asyncio.Task[None] | None = None
         self.on_game_over: Callable[[], None] | None = None
         self._stalled_since: float | None = None
+        self._chat_buckets: dict[str, TokenBucket] = {}  # by session id
+        self.journal: JournalWriter | None = None
+        self.restored: Any = None  # restore.Replayed when this host came from a journal
+        self.takeover = Takeover(self)
+        self._bot_seat = -1  # the seat ``_bot_task`` decides for
+        self._told: set[int] = set()  # seats that heard the game_over
 
     # ------------------------------------------------------------------ netplay callbacks
 
@@ -152,13 +184,21 @@ class WizardHost:
             self.seats[session.seat] = None
             assert self.server is not None
             self.server.forget(session)
+        elif self.table is not None and session.seat is not None:
+            self.takeover.seat_left(session.seat)
         self._send_seats()
 
     def on_resume(self, session: Session) -> None:
         if self.table is None:
             self._send_lobby()
             return
+        if session.seat is not None:
+            self.takeover.seat_back(session.seat)
         self._send_snapshot(session)
+        if self.table.over_msg is not None and self.server is not None:
+            self.server.send(session, self.table.over_msg)  # it missed the end
+            if session.seat is not None:
+                self._told.add(session.seat)
         self._send_seats()
 
     # ------------------------------------------------------------------ lobby
@@ -168,7 +208,7 @@ class WizardHost:
         name = next((n for n in BOT_NAMES if n not in taken), f"Bot {len(taken) + 1}")
         level = self.options.bot_level
         bot = make_bot(level, random.Random(self._rng.getrandbits(64)))
-        return Seat(f"{name} ({level})", "bot", bot=bot)
+        return Seat(f"{name} ({level})", "bot", bot=bot, level=level)
 
     def lobby_message(self, session: Session) -> dict[str, Any]:
         seated = sum(s is not None for s in self.seats)
@@ -245,6 +285,7 @@ class WizardHost:
     # ------------------------------------------------------------------ the game
 
     def _start_game(self) -> None:
+        self.close_journal()  # a rematch: the last game's journal is complete
         # Close the gaps left by empty seats: seat numbers are table order.
         self.seats = [s for s in self.seats if s is not None]
         for i, seat in enumerate(self.seats):
@@ -256,7 +297,9 @@ class WizardHost:
         game_id = new_game_id()
         players = [PlayerEntry(s.name, s.kind) for s in self.seats if s is not None]
         self.table = _Table(Game(config), game_id, GameRecorder(game_id, players, config))
+        self.table.created = time.time()
         self.finished.clear()
+        self._open_journal()
         for seat in self.seats:
             if seat is not None and seat.session is not None and self.server is not None:
                 self.server.send(seat.session, self._game_message(seat.session))
@@ -279,8 +322,9 @@ class WizardHost:
         assert table is not None
         game = table.game
         r = game.round + 1
-        local = {i: new_seed() for i, s in enumerate(self.seats) if s is not None and s.bot}
+        local = {i: new_seed() for i, s in enumerate(self.seats) if s and s.player_bot}
         table.deal = RoundDeal(HostRound(table.game_id, r, game.players, local))
+        self.journal_event({"t": "round", "round": r, "local": [[i, x] for i, x in local.items()]})
         self._broadcast({"t": "round", "round": r, "dealer": (game.dealer + 1) % game.players})
         self._advance_deal()
 
@@ -292,6 +336,7 @@ class WizardHost:
         r = deal.exchange.round
         if deal.commitments is None and deal.exchange.vector_ready:
             deal.commitments = deal.exchange.publish_commitments()
+            self.journal_event({"t": "commitments", "round": r, "commitments": deal.commitments})
             self._broadcast({"t": "commitments", "round": r, "commitments": deal.commitments})
         if (
             deal.commitments is not None
@@ -312,6 +357,14 @@ class WizardHost:
         except CommitRevealError as exc:
             self._refuse(session, exc.code, exc.message)
             return
+        self.journal_event(
+            {
+                "t": "commit",
+                "round": msg["round"],
+                "seat": session.seat,
+                "commitment": msg["commitment"],
+            }
+        )
         self._advance_deal()
 
     def _seed(self, session: Session, msg: dict[str, Any]) -> None:
@@ -323,6 +376,9 @@ class WizardHost:
         except CommitRevealError as exc:
             self._refuse(session, exc.code, exc.message)
             return
+        self.journal_event(
+            {"t": "seed", "round": msg["round"], "seat": session.seat, "seed": msg["seed"]}
+        )
         self._advance_deal()
 
     def _current_deal(self, session: Session, msg: dict[str, Any]) -> RoundDeal | None:
@@ -370,9 +426,17 @@ class WizardHost:
         except IllegalAction as exc:
             self._refuse(session, exc.code, exc.message)
             return
+        self._journal_action(msg["round"], action, "human")
         self._after_change(events)
 
     def _chat(self, session: Session, msg: dict[str, Any]) -> None:
+        now = asyncio.get_running_loop().time()
+        bucket = self._chat_buckets.setdefault(
+            session.id, TokenBucket(p.CHAT_RATE, p.CHAT_BURST, now)
+        )
+        if not bucket.take(now):
+            self._refuse(session, p.CHAT_TOO_FAST, "you are sending chat too fast: wait a moment")
+            return
         self._broadcast(
             {"t": "chat", "seat": session.seat, "name": session.name, "text": msg["text"]}
         )
@@ -397,7 +461,9 @@ class WizardHost:
         assert deal.commitments is not None and deal.seeds is not None
         result = table.game.results[-1]
         table.recorder.add_round(result, deal.commitments, deal.seeds)
+        self.journal_event({"t": "round_end", "round": result.round, "totals": list(result.totals)})
         wire = p.result_wire(result, deal.seeds)
+        wire["commitments"] = list(deal.commitments)  # so a seat that was away can check it
         table.history_wire.append(wire)
         self._broadcast({"t": "round_end", "result": wire})
         table.deal = None
@@ -408,14 +474,14 @@ class WizardHost:
         assert table is not None
         table.finished = True
         path = self._write_record()
-        self._broadcast(
-            {
-                "t": "game_over",
-                "totals": list(event.totals),
-                "winners": list(event.winners),
-                "record": None if path is None else str(path),
-            }
-        )
+        table.over_msg = {
+            "t": "game_over",
+            "totals": list(event.totals),
+            "winners": list(event.winners),
+            "record": None if path is None else str(path),
+        }
+        self._broadcast(table.over_msg)
+        self._told = {i for i, s in enumerate(self.seats) if s and s.info().connected}
         self.finished.set()
         if self.on_game_over is not None:
             self.on_game_over()
@@ -443,7 +509,8 @@ class WizardHost:
             table is not None
             and not table.finished
             and any(
-                s is not None and s.kind == "human" and not s.info().connected for s in self.seats
+                s is not None and s.kind == "human" and not s.info().connected and not s.stand_in
+                for s in self.seats
             )
         )
         if not waiting:
@@ -463,10 +530,11 @@ class WizardHost:
         if game.turn < 0 or game.phase not in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
             return
         seat = self.seats[game.turn]
-        if seat is None or seat.bot is None:
+        if seat is None or seat.player_bot is None:
             return
+        self._bot_seat = game.turn
         self._bot_task = asyncio.get_running_loop().create_task(
-            self._bot_turn(table, game.turn, seat.bot)
+            self._bot_turn(table, game.turn, seat.player_bot)
         )
 
     async def _bot_turn(self, table: _Table, seat: int, bot: Bot) -> None:
@@ -482,20 +550,169 @@ class WizardHost:
             self.finished.set()
             return
         self._bot_task = None
-        if table is not self.table or table.game.turn != seat:
+        holder = self.seats[seat] if seat < len(self.seats) else None
+        if table is not self.table or table.game.turn != seat or holder is None:
             return  # the table moved on (a rematch) while the bot was thinking
+        if holder.player_bot is not bot:
+            return  # the seat's player came back: the decision is theirs now
+        round_number = table.game.round
         try:
             events = table.game.apply(action)
         except IllegalAction as exc:  # a bug in a bot; never let it stall the table
             log.error("bot in seat %d chose an illegal action %r: %s", seat, action, exc)
-            events = table.game.apply(_fallback(table.game))
+            action = _fallback(table.game)
+            events = table.game.apply(action)
+        self._journal_action(round_number, action, "bot" if holder.bot else "stand_in")
         self._after_change(events)
 
+    def drop_bot_turn(self, seat: int) -> None:
+        """Throw away a decision a bot is making for ``seat`` (its player came back)."""
+        if self._bot_task is not None and self._bot_seat == seat:
+            self._bot_task.cancel()
+            self._bot_task = None
+
+    # ------------------------------------------------------------------ crash safety
+    # The journal (journal.py, restore.py): every accepted event is written, and forced to
+    # the disk, before any message about it is sent.
+
+    def journal_event(self, entry: dict[str, Any]) -> None:
+        if self.journal is None:
+            return
+        try:
+            self.journal.append(entry)
+        except (OSError, JournalError) as exc:
+            log.error("could not write the journal %s: %s", self.journal.path, exc)
+            self.journal.close()
+            self.journal = None
+            self._broadcast(
+                {
+                    "t": "chat",
+                    "seat": None,
+                    "name": "host",
+                    "text": f"journal not saved ({exc}): a crash now would end this game",
+                }
+            )
+
+    def _journal_action(self, round_number: int, action: Bid | Play | ChooseTrump, by: str) -> None:
+        if isinstance(action, Play):
+            kind, value = "play", action.card
+        elif isinstance(action, Bid):
+            kind, value = "bid", action.bid
+        else:
+            kind, value = "trump", int(action.suit)
+        entry = {"t": "action", "round": round_number, "a": kind, "seat": action.seat, "v": value}
+        self.journal_event({**entry, "by": by})
+
+    def _open_journal(self) -> None:
+        table = self.table
+        assert table is not None
+        if self.options.journal_dir is None:
+            return
+        from .restore import game_entry
+
+        seats = [s for s in self.seats if s is not None]
+        header = game_entry(
+            table.game_id,
+            table.created,
+            table.game.config,
+            seats,
+            self.options,
+            [s.level for s in seats],
+        )
+        try:
+            self.journal = JournalWriter.create(
+                journal_path(self.options.journal_dir, table.game_id), header
+            )
+        except JournalError as exc:
+            log.error("%s: this game cannot be resumed after a crash", exc)
+
+    def close_journal(self) -> None:
+        """Close the game's journal. Once the game is over it gets its ``game_over`` entry:
+        written only now (when the host closes, after the server said its last words, or at a
+        rematch), so a host that dies before everyone heard the end is resumed to tell them."""
+        journal, self.journal = self.journal, None
+        if journal is None:
+            return
+        table = self.table
+        try:
+            if table is not None and table.finished:
+                totals, winners = list(table.game.totals), list(table.game.winners)
+                journal.append({"t": "game_over", "totals": totals, "winners": winners})
+        except (OSError, JournalError) as exc:
+            log.error("could not write the journal %s: %s", journal.path, exc)
+        finally:
+            journal.close()
+
+    async def farewell(self, limit: float = 60.0) -> None:
+        """After the game: wait (up to ``limit`` seconds) for players who are reconnecting
+        within their takeover grace to hear the end (a restarted host's players)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + limit
+        while loop.time() < end:
+            waiting = [
+                i
+                for i, s in enumerate(self.seats)
+                if s is not None
+                and s.kind == "human"
+                and i not in self._told
+                and s.takeover_at is not None
+                and s.takeover_at > loop.time()
+            ]
+            if not waiting:
+                return
+            await asyncio.sleep(0.05)
+
+    @classmethod
+    def from_journal(cls, journal: Any, options: HostOptions, **kwargs: Any) -> WizardHost:
+        """A host holding the game of ``journal`` (a path or ``JournalContents``) exactly as
+        it was; see ``restore.restore_host``."""
+        from .restore import restore_host
+
+        return restore_host(journal, options, host_cls=cls, **kwargs)
+
+    def adopt_sessions(self) -> None:
+        """Once the server is attached: give it back the restored players' sessions, so
+        their clients resume, and start their takeover countdowns."""
+        assert self.server is not None
+        for i, seat in enumerate(self.seats):
+            if seat is None or seat.kind != "human":
+                continue
+            if seat.session is not None and seat.session not in self.server.sessions:
+                self.server.sessions.restore(seat.session)
+            self.takeover.seat_left(i)
+
+    def resume_token(self, key: bytes) -> str | None:
+        """The session token of the seat whose player joined with static key ``key`` (the
+        host's own table, on a resumed game), or None."""
+        for seat in self.seats:
+            if seat is not None and seat.session is not None and seat.session.key == key:
+                return seat.session.token
+        return None
+
+    def resume_play(self) -> None:
+        """Once the server runs: carry on from where the journal ends (a restored host)."""
+        table = self.table
+        if table is None:
+            return
+        if table.finished:
+            self.finished.set()
+            return
+        self._write_record()
+        if table.game.is_over:  # the host died between the last card and game_over
+            self._finish_game(GameOver(tuple(table.game.totals), tuple(table.game.winners)))
+        elif table.deal is None and table.game.phase is Phase.DEAL:
+            self._start_round()
+        elif table.deal is not None and table.deal.seeds is None:
+            self._advance_deal()
+        self._schedule_bot()
+
     async def close(self) -> None:
+        self.takeover.close()
         if self._bot_task is not None:
             self._bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._bot_task
+        self.close_journal()
 
     # ------------------------------------------------------------------ sending
 
@@ -511,19 +728,20 @@ class WizardHost:
         return [s.info() for s in self.seats if s is not None]
 
     def _seats_wire(self) -> list[dict[str, Any] | None]:
-        return [p.seat_info_wire(s.info() if s else None) for s in self.seats]
+        now = asyncio.get_running_loop().time()
+        return [p.seat_info_wire(s.info(now) if s else None) for s in self.seats]
 
     def _send_states(self, events: list[Event]) -> None:
         table = self.table
         assert table is not None and self.server is not None
         events_wire = [p.event_wire(e) for e in events]
         seats = self._seats_wire()
+        views = p.views_wire(table.game)
         for i, seat in enumerate(self.seats):
             if seat is not None and seat.session is not None:
-                view = p.view_wire(seat_view(table.game, i))
                 self.server.send(
                     seat.session,
-                    {"t": "state", "view": view, "seats": seats, "events": events_wire},
+                    {"t": "state", "view": views[i], "seats": seats, "events": events_wire},
                 )
 
     def _send_seats(self) -> None:
@@ -555,6 +773,9 @@ class WizardHost:
                 and session.seat not in table.deal.exchange.missing_seeds(),
                 "committed": session.seat is not None
                 and session.seat not in table.deal.exchange.missing_commitments(),
+                # The host drew this seat's seed (a bot held the seat when it was dealt).
+                "drawn": session.seat is not None
+                and session.seat not in table.deal.exchange.remote_seats,
             }
         self.server.send(session, snapshot)
 

@@ -1,4 +1,9 @@
-"""Starting a Wizard host: a netplay server on an address, with a ``WizardHost`` behind it."""
+"""Starting a Wizard host: a netplay server on an address, with a ``WizardHost`` behind it.
+
+Every connection to it is encrypted (Noise XX). ``identity`` is the host's static key,
+loaded from the user's data directory by the commands, so players can pin it; its
+fingerprint is ``host.server.fingerprint``. ``password`` is the optional room password.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +11,44 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
-from netplay import Limits, Server
+from netplay import Limits, Server, StaticIdentity
 
 from . import protocol as p
 from .addresses import lan_addresses
 from .host import HostOptions, WizardHost
+from .journal import JournalContents
 
 
 @contextlib.asynccontextmanager
 async def hosting(
-    options: HostOptions, *, bind: str, port: int, limits: Limits = p.LIMITS
+    options: HostOptions,
+    *,
+    bind: str,
+    port: int,
+    limits: Limits = p.LIMITS,
+    identity: StaticIdentity | None = None,
+    password: str | None = None,
+    resume: JournalContents | None = None,
 ) -> AsyncIterator[WizardHost]:
-    """Run a host for the duration of the ``async with`` block; it closes cleanly after."""
-    host = WizardHost(options)
+    """Run a host for the duration of the ``async with`` block; it closes cleanly after.
+
+    ``resume``: a journal to carry on from (``restore.restore_host``) instead of a new lobby.
+    """
+    options.bind, options.password = bind, password is not None  # for the journal
+    host = WizardHost(options) if resume is None else WizardHost.from_journal(resume, options)
     server = Server(
-        host, protocol=p.PROTOCOL, version=p.VERSION, host=bind, port=port, limits=limits
+        host,
+        protocol=p.PROTOCOL,
+        version=p.VERSION,
+        host=bind,
+        port=port,
+        limits=limits,
+        identity=identity,
+        password=password,
     )
     host.server = server
+    if resume is not None:
+        host.adopt_sessions()  # the players' clients resume as if the host never left
     try:
         await server.start()
     except OSError as exc:
@@ -30,11 +56,15 @@ async def hosting(
     options.port = server.port
     if not options.addresses:
         options.addresses = tuple(lan_addresses(bind))
+    if resume is not None:
+        host.resume_play()
     try:
         yield host
     finally:
-        await host.close()
-        await server.close()
+        # A game stopped before its end can be resumed: players keep reconnecting meanwhile.
+        resumable = host.journal is not None and host.table is not None and not host.table.finished
+        await server.close(bye=not resumable)
+        await host.close()  # after the server's last words: a finished journal is sealed
 
 
 async def wait_for_game(host: WizardHost, *, give_up_after: float | None = None) -> bool:
@@ -47,4 +77,6 @@ async def wait_for_game(host: WizardHost, *, give_up_after: float | None = None)
                 host.failed = f"a seat has been disconnected for over {give_up_after:g} s"
                 return False
             continue
+        if host.failed is None:
+            await host.farewell()  # players reconnecting to a restarted host hear the end
         return host.failed is None

@@ -17,6 +17,7 @@ from ..game import (
     BidMade,
     CardPlayed,
     Event,
+    Game,
     GameOver,
     Phase,
     RestrictLastBid,
@@ -28,6 +29,7 @@ from ..game import (
     Trick,
     TrickWon,
     TrumpChosen,
+    seat_view,
 )
 from ..session import SeatInfo
 
@@ -40,6 +42,10 @@ DEFAULT_PORT = 16060  # "60 cards"; unassigned by IANA
 LIMITS = Limits(rate=500.0, burst=1000)
 
 MAX_CHAT = 200
+# Every chat line goes to every seat, so a flood of them, even within LIMITS, would fill
+# everyone's send queue and cut them off: chat has its own limit, far above typing speed.
+CHAT_RATE = 2.0
+CHAT_BURST = 20
 MAX_ROUND = 20
 _SEAT = Int(0, 5)
 _ROUND = Int(1, MAX_ROUND)
@@ -51,6 +57,7 @@ NOT_HOST = "not_host"
 STALE_ROUND = "stale_round"
 LOBBY_CLOSED = "lobby_closed"
 NOT_READY = "not_ready"
+CHAT_TOO_FAST = "chat_too_fast"
 
 # -- client -> host ----------------------------------------------------------------------
 
@@ -138,6 +145,36 @@ def view_wire(view: SeatView) -> dict[str, Any]:
     }
 
 
+def views_wire(game: Game) -> list[dict[str, Any]]:
+    """``view_wire(seat_view(game, seat))`` for every seat, built from one full view.
+
+    The host sends one view per seat after every action (the hot path of its latency):
+    views differ only in the seat's own hand and in what the seat to act may do, so the
+    rest is built once. ``tests/net`` checks this equals the slow way at every step of
+    random games.
+    """
+    n = game.players
+    actor = game.turn if 0 <= game.turn < n else 0
+    base = view_wire(seat_view(game, actor))
+    views = []
+    for seat in range(n):
+        if seat == actor:
+            views.append(base)
+            continue
+        held = game.hand_mask(seat)
+        views.append(
+            {
+                **base,
+                "seat": seat,
+                "hand": [card for card in game.dealt_hand(seat) if held >> card & 1],
+                "legal_cards": [],
+                "legal_bids": [],
+                "forbidden_bid": None,
+            }
+        )
+    return views
+
+
 def result_wire(result: RoundResult, seeds: list[bytes]) -> dict[str, Any]:
     """A finished round as the host publishes it, with the seeds that open its deal."""
     return {
@@ -189,8 +226,13 @@ def _expect(ok: bool, problem: str) -> None:
         raise ProtocolError(BAD_MESSAGE, f"the host sent a malformed message: {problem}")
 
 
+# The checks below run on every int of every view a client receives, the hot path of
+# docs/protocol.md's latency: the problem is formatted only when there is one.
+
+
 def _int(value: Any, lo: int, hi: int, what: str) -> int:
-    _expect(type(value) is int and lo <= value <= hi, f"{what} must be an int in {lo}..{hi}")
+    if type(value) is not int or not lo <= value <= hi:
+        _expect(False, f"{what} must be an int in {lo}..{hi}")
     return value
 
 
@@ -199,8 +241,12 @@ def _opt_int(value: Any, lo: int, hi: int, what: str) -> int | None:
 
 
 def _ints(value: Any, lo: int, hi: int, what: str, max_len: int = 128) -> tuple[int, ...]:
-    _expect(type(value) is list and len(value) <= max_len, f"{what} must be a list")
-    return tuple(_int(v, lo, hi, what) for v in value)
+    if type(value) is not list or len(value) > max_len:
+        _expect(False, f"{what} must be a list")
+    for v in value:
+        if type(v) is not int or not lo <= v <= hi:
+            _expect(False, f"{what} must be an int in {lo}..{hi}")
+    return tuple(value)
 
 
 _BIG = 1 << 31

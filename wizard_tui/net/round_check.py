@@ -38,6 +38,18 @@ class CheckResult:
     detail: str
 
 
+def cards_shown(view: SeatView) -> frozenset[int]:
+    """The cards a view shows as its seat's this round: in the hand or already played.
+
+    The same in every view of a round (it is the seat's dealt hand), so a change is news;
+    a view of a trick in progress counts the seat's card on the table too.
+    """
+    mine = {card for trick in view.tricks for seat, card in trick.plays if seat == view.seat}
+    mine.update(card for seat, card in view.trick if seat == view.seat)
+    mine.update(view.hand)
+    return frozenset(mine)
+
+
 class RoundChecker:
     """Verifies rounds in order against a replica of the game."""
 
@@ -53,10 +65,12 @@ class RoundChecker:
         claimed: RoundResult,
         seeds: Sequence[bytes],
         observed: SeatView | None,
+        earlier: Sequence[SeatView] = (),
     ) -> CheckResult:
         """``exchange``: this seat's commit-reveal state of the round (None if lost);
         ``claimed``: the round as the host published it; ``observed``: the last view this
-        client saw of that round, if any."""
+        client saw of that round, if any; ``earlier``: other views of the round whose
+        ``cards_shown`` or trump card differed from the view before them."""
         r = claimed.round
 
         def fail(detail: str) -> CheckResult:
@@ -84,26 +98,31 @@ class RoundChecker:
             return fail(f"the host's record of seat {seat}'s hand is not what the seeds deal")
         if claimed.trump_card != dealt.trump_card:
             return fail("the trump card is not the one the seeds deal")
+        # Every view that showed this seat a different deal, not only the last one: a host
+        # could show a wrong card while bids are made and put it right before the play.
+        for seen in (*earlier, observed):
+            if seen is not None and seen.round == r:
+                problem = self._compare_dealt(seen, dealt.hands[self.seat], dealt.trump_card)
+                if problem:
+                    return fail(problem)
         if observed is not None and observed.round == r:
-            mine = dealt.hands[self.seat]
-            problem = self._compare_observed(observed, mine, dealt.trump_card, claimed)
+            problem = self._compare_observed(observed, claimed)
             if problem:
                 return fail(problem)
         return self._replay(deck, claimed, fail)
 
-    def _compare_observed(
-        self,
-        seen: SeatView,
-        my_hand: tuple[int, ...],
-        trump_card: int | None,
-        claimed: RoundResult,
+    def _compare_dealt(
+        self, seen: SeatView, my_hand: tuple[int, ...], trump_card: int | None
     ) -> str | None:
-        my_cards = {c for t in seen.tricks for s, c in t.plays if s == self.seat} | set(seen.hand)
+        my_cards = cards_shown(seen)
         if my_cards != set(my_hand):
             got = " ".join(card_name(c, ascii_only=True) for c in sorted(my_cards))
             return f"you were dealt {got}, not what the seeds deal to your seat"
         if seen.trump_card != trump_card:
             return "the trump card shown was not the one the seeds deal"
+        return None
+
+    def _compare_observed(self, seen: SeatView, claimed: RoundResult) -> str | None:
         if seen.trump_suit != claimed.trump_suit:
             return "the trump suit shown differs from the host's record"
         if tuple(seen.bids) != tuple(claimed.bids):

@@ -1,0 +1,118 @@
+"""Whole games over real sockets on 127.0.0.1: network bot clients and host bots mixed.
+
+Every client must verify every round itself, and the host's record must pass ``verify``.
+One test runs the real command-line programs, as a person would on a LAN.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from net_helpers import assert_game_verified, play_bots, running_host, seat_sessions
+
+from wizard_tui.game import RestrictLastBid
+from wizard_tui.net.host import HostOptions
+from wizard_tui.verify import verify_path
+
+
+@pytest.mark.parametrize(
+    ("players", "host_bots", "level", "restrict"),
+    [
+        (3, 1, "random", RestrictLastBid.NEVER),
+        (4, 1, "random", RestrictLastBid.ALWAYS),
+        (5, 2, "random", RestrictLastBid.AFTER_ROUND_1),
+        (6, 2, "random", RestrictLastBid.NEVER),
+    ],
+)
+async def test_full_game_verifies(
+    tmp_path: Path, players: int, host_bots: int, level: str, restrict: RestrictLastBid
+) -> None:
+    options = HostOptions(
+        players=players,
+        bots=host_bots,
+        bot_level=level,
+        restrict_last_bid=restrict,
+        records_dir=tmp_path,
+    )
+    async with asyncio.timeout(20), running_host(options) as host:
+        sessions = await seat_sessions(options.port, players - host_bots)
+        assert [s.seat for s in sessions] == list(range(players - host_bots))
+        codes = await play_bots(sessions, level, seed=players)
+        await host.finished.wait()
+        assert codes == [0] * len(sessions)
+        assert_game_verified(host, sessions)
+        assert [pl.kind for pl in host.table.recorder.players].count("bot") == host_bots
+
+
+async def _output_line(stream: asyncio.StreamReader, pattern: str) -> re.Match[str]:
+    lines = []
+    while line := (await stream.readline()).decode():
+        lines.append(line)
+        if match := re.search(pattern, line):
+            return match
+    raise AssertionError(f"no line matching {pattern!r} in {lines!r}")
+
+
+def _machine(home: Path) -> dict[str, str]:
+    """The environment of one program as if on its own computer: its own data directory
+    (keys, known hosts, records), so nothing lands in the tester's."""
+    return {**os.environ, "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home)}
+
+
+async def test_cli_host_and_three_joins(tmp_path: Path) -> None:
+    """The issue's done-criterion: a headless host with a bot and three ``join --bot``
+    processes play a whole game, all exit 0, and the record verifies."""
+    cli = [sys.executable, "-m", "wizard_tui"]
+    records = tmp_path / "records"
+    procs: list[asyncio.subprocess.Process] = []
+    try:
+        async with asyncio.timeout(45):
+            host_args = "host --headless --bind 127.0.0.1 --port 0 --players 4 --bots 1"
+            host = await asyncio.create_subprocess_exec(
+                *cli,
+                *host_args.split(),
+                *("--bot-level", "random", "--records", str(records)),
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=_machine(tmp_path / "host"),
+            )
+            procs.append(host)
+            assert host.stdout is not None
+            port = int((await _output_line(host.stdout, r"listening on 127\.0\.0\.1:(\d+)"))[1])
+            for i in range(3):
+                procs.append(
+                    await asyncio.create_subprocess_exec(
+                        *cli,
+                        *("join", f"127.0.0.1:{port}", "--bot", "random", "--name", f"p{i}"),
+                        stdout=asyncio.subprocess.PIPE,
+                        stderr=asyncio.subprocess.PIPE,
+                        env=_machine(tmp_path / f"player{i}"),
+                    )
+                )
+            outputs = await asyncio.gather(*(proc.communicate() for proc in procs))
+    finally:
+        for proc in procs:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    for proc, (out, err) in zip(procs, outputs, strict=True):
+        assert proc.returncode == 0, (out.decode(), err.decode())
+    for _, (out, _) in zip(range(3), outputs[1:], strict=False):
+        text = out.decode()
+        assert text.count("deal verified") == 15, text
+        assert "VERIFICATION FAILED" not in text
+    files = sorted(records.glob("*.json"))
+    assert len(files) == 1
+    verdict = verify_path(files[0])
+    assert verdict.ok, verdict.line()
+    assert verdict.record is not None and verdict.record.complete
+    assert sorted(pl.name for pl in verdict.record.players if pl.kind == "human") == [
+        "p0",
+        "p1",
+        "p2",
+    ]

@@ -1,0 +1,69 @@
+"""``wizard-tui games``: the games this computer hosted, finished and unfinished.
+
+One line per game, most recently played first: the start of its id (enough for
+``wizard-tui host --resume ID``), when it started, who sat at the table, the round it
+reached, whether it finished, and its record. ``--forget ID`` deletes an unfinished game's
+journal, so ``host`` stops offering to resume it (its record, if any, stays).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+from pathlib import Path
+
+from ..cli import UserError
+from ..net.saved_games import SavedGame, find_game, games_dir, saved_games
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=None,
+        help="where the journals are (default: the games folder of the user data directory)",
+    )
+    parser.add_argument(
+        "--forget",
+        metavar="GAME_ID",
+        default=None,
+        help="delete the journal of this unfinished game (an id prefix is enough)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    directory = args.dir or games_dir()
+    if args.forget is not None:
+        if not args.forget.strip():
+            raise UserError("--forget needs a game id (wizard-tui games lists them)")
+        try:
+            game = find_game(args.forget, directory)
+        except LookupError as exc:
+            raise UserError(str(exc)) from None
+        game.path.unlink()
+        print(f"forgot game {game.describe()}")
+        return 0
+    games = saved_games(directory)
+    if not games:
+        print(f"no hosted games in {directory}")
+        return 0
+    print(f"{'id':<8}  {'started':<16}  {'round':>5}  {'status':<10}  players / record")
+    for game in games:
+        print(_line(game))
+    if any(g.status == "unfinished" for g in games):
+        print("resume one with: wizard-tui host --resume ID  (add --headless to host it alone)")
+    return 0
+
+
+def _line(game: SavedGame) -> str:
+    if game.header is None:
+        return f"{game.game_id_hex[:8]:<8}  {'?':<16}  {'?':>5}  {'unreadable':<10}  {game.problem}"
+    started = datetime.datetime.fromtimestamp(game.header.created).strftime("%Y-%m-%d %H:%M")
+    reached = f"{game.round_reached}/{game.rounds}"
+    players = ", ".join(s.name for s in game.header.seats)
+    record = game.record_path
+    where = f"  {record}" if record is not None else "  (no record yet)"
+    if game.problem:
+        where += f"  [{game.problem}]"
+    head = f"{game.game_id_hex[:8]:<8}  {started:<16}  {reached:>5}  {game.status:<10}"
+    return f"{head}  {players}{where}"

@@ -1,0 +1,102 @@
+"""``wizard-tui host --resume [GAME_ID]`` and ``--takeover-after``: the host's options for
+crash safety, and choosing the game to carry on.
+
+A plain ``wizard-tui host`` that finds an unfinished game offers to resume it: a y/N
+question when it runs in a terminal with a table of its own, a one-line hint otherwise
+(headless hosts and scripts never wait on a question).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..cli import UserError
+from ..net.host import HostOptions
+from ..net.journal import JournalContents
+from ..net.protocol import DEFAULT_PORT
+from ..net.restore import RestoreError, replay
+from ..net.saved_games import SavedGame, find_game, games_dir, unfinished_games
+
+DEFAULT_TAKEOVER = 60.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="GAME_ID",
+        help="carry on an unfinished game exactly where it stopped (default: the most "
+        "recent one; an id prefix from wizard-tui games is enough); players' programs "
+        "reconnect by themselves",
+    )
+    parser.add_argument(
+        "--takeover-after",
+        type=float,
+        default=DEFAULT_TAKEOVER,
+        metavar="SECONDS",
+        help="a bot plays for a player who dropped after this long, until they are back "
+        f"(default: {DEFAULT_TAKEOVER:g})",
+    )
+
+
+def choose_game(args: argparse.Namespace, *, interactive: bool) -> SavedGame | None:
+    """The game to resume: the one ``--resume`` names, or (asked, when ``interactive``) the
+    most recent unfinished one. Prints a hint when it does not ask."""
+    if args.takeover_after < 0:
+        raise UserError("--takeover-after must be 0 seconds or more")
+    directory = games_dir()
+    if args.resume is not None:
+        try:
+            return find_game(args.resume, directory)
+        except LookupError as exc:
+            raise UserError(str(exc)) from None
+    waiting = unfinished_games(directory)
+    if not waiting:
+        return None
+    latest = waiting[0]
+    more = f" (and {len(waiting) - 1} more: wizard-tui games)" if len(waiting) > 1 else ""
+    if interactive and sys.stdin.isatty():
+        try:
+            answer = input(
+                f"An unfinished game was found: {latest.describe()}{more}.\nResume it? [y/N] "
+            )
+        except EOFError:
+            answer = ""
+        return latest if answer.strip().lower() in ("y", "yes") else None
+    print(
+        f"note: an unfinished game can be resumed ({latest.describe()}){more}:\n"
+        f"  wizard-tui host --resume {latest.game_id_hex[:8]}",
+        flush=True,
+    )
+    return None
+
+
+def apply_game(
+    game: SavedGame, args: argparse.Namespace, options: HostOptions, password: str | None
+) -> tuple[str, int, JournalContents]:
+    """Set ``options`` for carrying on ``game``; the address and port to listen on (the
+    game's own unless ``--bind`` / ``--port`` say otherwise) and the journal."""
+    header, contents = game.header, game.contents
+    assert header is not None and contents is not None
+    try:
+        replay(contents.entries)  # refuse a journal that does not replay, before listening
+    except RestoreError as exc:
+        raise UserError(
+            f"game {game.game_id_hex[:8]} cannot be resumed: {exc} "
+            f"(its journal: {game.path}; wizard-tui games --forget {game.game_id_hex[:8]})"
+        ) from None
+    if header.password and password is None:
+        raise UserError(
+            "this game had a room password: give it again (--password or --password-prompt), "
+            "or its players cannot reconnect"
+        )
+    if args.records is None and header.records_dir is not None:
+        options.records_dir = Path(header.records_dir)
+    options.players = header.config.players
+    bind = args.bind if args.bind is not None else (header.bind or "0.0.0.0")
+    port = args.port if args.port is not None else (header.port or DEFAULT_PORT)
+    return bind, port, contents

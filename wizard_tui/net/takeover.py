@@ -1,0 +1,169 @@
+"""Seat takeover: a bot plays for a player who dropped, until the player comes back.
+
+Host side (``Takeover``): when a human seat loses its connection during a game, its
+countdown starts (``HostOptions.takeover_after`` seconds; the seats' wire form carries
+``takeover_in``). When it runs out, a bot of the host's bot level plays the seat. The
+player takes the seat back as soon as their client resumes, between one action and the
+next: a decision the bot is still making for the seat is thrown away.
+
+The deal needs every seat's seed. A seat that is taken over while its seed is still
+missing cannot reveal it, so the host throws that deal away and deals the round again,
+drawing the seed of the stood-in seat itself, visibly: it sends every client a ``redeal``
+message (with the discarded deal's commitments and whatever seeds were in, once the
+commitments were published) and a new ``round`` message, and the game record keeps the
+discarded deal in its ``redeals`` (``GameRecorder.add_redeal``). A seat already taken over
+when a round begins is dealt for by the host from the start, like a bot's. Either way the
+player's own program took no part in that round's deal; when it comes back it checks the
+round with ``AwayRound`` instead: every seed must open its published commitment, and the
+deal, the plays and the scores must follow, as for any round.
+
+Client side (``AwayRound``): the stand-in for a ``ClientRound`` that ``RoundChecker``
+uses for a round dealt while this client was away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from netplay import fairdeal
+from netplay.commit_reveal import BAD_SEED, BAD_VECTOR, CommitRevealError
+
+from ..bots import make_bot
+
+if TYPE_CHECKING:
+    from .host import WizardHost
+
+log = logging.getLogger("wizard_tui.takeover")
+
+
+class Takeover:
+    """The countdowns and stand-in bots of one host's human seats."""
+
+    def __init__(self, host: WizardHost) -> None:
+        self.host = host
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+
+    @property
+    def grace(self) -> float | None:
+        return self.host.options.takeover_after
+
+    def seat_left(self, index: int) -> None:
+        """Seat ``index`` lost its player during a game: start its countdown."""
+        host = self.host
+        table = host.table
+        seat = host.seats[index] if 0 <= index < len(host.seats) else None
+        if (
+            self.grace is None
+            or table is None
+            or table.finished
+            or seat is None
+            or seat.kind != "human"
+            or seat.stand_in is not None
+            or index in self._timers
+        ):
+            return
+        loop = asyncio.get_running_loop()
+        seat.takeover_at = loop.time() + self.grace
+        self._timers[index] = loop.call_later(self.grace, self._expire, index)
+
+    def seat_back(self, index: int) -> None:
+        """The player of seat ``index`` is back: they play it again from the next decision."""
+        timer = self._timers.pop(index, None)
+        if timer is not None:
+            timer.cancel()
+        seat = self.host.seats[index] if 0 <= index < len(self.host.seats) else None
+        if seat is None:
+            return
+        seat.takeover_at = None
+        if seat.stand_in is not None:
+            seat.stand_in = None
+            self.host.drop_bot_turn(index)
+            log.info("seat %d (%s) is back from its bot", index, seat.name)
+
+    def close(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
+    def _expire(self, index: int) -> None:
+        self._timers.pop(index, None)
+        host = self.host
+        seat = host.seats[index]
+        table = host.table
+        if seat is None:
+            return
+        seat.takeover_at = None
+        if table is None or table.finished:
+            return
+        if seat.session is not None and seat.session.connected:
+            return
+        seat.stand_in = make_bot(host.options.bot_level, random.Random(host._rng.getrandbits(64)))
+        log.info("a bot plays seat %d (%s) until its player is back", index, seat.name)
+        host._broadcast(
+            {
+                "t": "chat",
+                "seat": None,
+                "name": "host",
+                "text": f"a bot plays for {seat.name} until they are back",
+            }
+        )
+        host._send_seats()
+        if not self._redeal_if_stuck(index):
+            host._schedule_bot()
+
+    def _redeal_if_stuck(self, index: int) -> bool:
+        """Throw away a deal that waits for the seed of seat ``index`` and deal again; True
+        if it did."""
+        host = self.host
+        table = host.table
+        assert table is not None
+        deal = table.deal
+        if deal is None or deal.seeds is not None:
+            return False
+        exchange = deal.exchange
+        if index not in exchange.remote_seats or index not in exchange.missing_seeds():
+            return False
+        r = exchange.round
+        name = host.seats[index].name  # type: ignore[union-attr]
+        reason = f"seat {index} ({name}) dropped before revealing its seed; a bot took it over"
+        published = deal.commitments
+        seeds = exchange.seeds_so_far() if published is not None else None
+        msg = {"t": "redeal", "round": r, "reason": reason}
+        msg.update(commitments=published, seeds=seeds)
+        host.journal_event(msg)
+        if published is not None:
+            assert seeds is not None
+            table.recorder.add_redeal(r, published, seeds, reason)
+        table.deal = None
+        log.warning("round %d: %s; dealing again", r, reason)
+        host._broadcast(msg)
+        host._start_round()
+        return True
+
+
+class AwayRound:
+    """A round dealt while this client's seat was played by a bot: the host drew the seat's
+    seed, so there is no ``ClientRound``. ``RoundChecker`` uses this in its place."""
+
+    def __init__(self, game_id: bytes, round_number: int, commitments: Sequence[bytes]) -> None:
+        self.game_id = game_id
+        self.round = round_number
+        self.commitments = list(commitments)
+
+    def check_reveal(self, seeds: Sequence[bytes]) -> bytes:
+        """Every seed opens its seat's commitment; the combined seed they give."""
+        r = self.round
+        if len(seeds) != len(self.commitments):
+            raise CommitRevealError(
+                BAD_VECTOR, f"round {r}: {len(seeds)} seeds for {len(self.commitments)} seats"
+            )
+        for seat, (commitment, seed) in enumerate(zip(self.commitments, seeds, strict=True)):
+            if not fairdeal.opens(commitment, self.game_id, r, seat, seed):
+                raise CommitRevealError(
+                    BAD_SEED, f"round {r}: the seed of seat {seat} does not match its commitment"
+                )
+        return fairdeal.combined_seed(self.game_id, r, list(seeds))
