@@ -100,13 +100,22 @@ def mask_of(cards: Iterable[int]) -> int:
 # The card ids in each 12-bit slice of a mask: five lookups replace a loop over bits.
 _CHUNK_BITS = 12
 _CHUNK_MASK = (1 << _CHUNK_BITS) - 1
-_C0, _C1, _C2, _C3, _C4 = (
-    tuple(
-        tuple(b + k * _CHUNK_BITS for b in range(_CHUNK_BITS) if m >> b & 1)
-        for m in range(1 << _CHUNK_BITS)
-    )
-    for k in range(DECK_SIZE // _CHUNK_BITS)
-)
+
+
+def _chunk_table(offset: int) -> tuple[tuple[int, ...], ...]:
+    """For every 12-bit value m, the positions of its set bits plus ``offset``, ascending.
+
+    Built by recurrence (m's lowest bit, then the table entry without it), which keeps
+    start-up cheap: every program that imports the engine pays for these tables.
+    """
+    table: list[tuple[int, ...]] = [()]
+    for m in range(1, 1 << _CHUNK_BITS):
+        low = m & -m
+        table.append((low.bit_length() - 1 + offset, *table[m ^ low]))
+    return tuple(table)
+
+
+_C0, _C1, _C2, _C3, _C4 = (_chunk_table(k * _CHUNK_BITS) for k in range(DECK_SIZE // _CHUNK_BITS))
 
 
 def cards_of(mask: int) -> tuple[int, ...]:
