@@ -42,3 +42,31 @@ def test_a_shorter_row_with_the_same_ending_still_blanks_the_old_tail() -> None:
 def test_identical_rows_need_no_repaint() -> None:
     row = [(c, None) for c in "same"]
     assert changed_span(row, list(row), 10) is None
+
+
+async def test_a_line_wider_than_the_widget_is_cropped_not_wrapped() -> None:
+    # A long trick title ("won by <long name>") once wrapped onto the next row, leaving
+    # "al)" behind there after the next diff repaint.
+    from rich.text import Text
+    from textual.app import App, ComposeResult
+
+    from wizard_tui.ui.widgets.lines import LinesWidget
+
+    class Two(LinesWidget):
+        DEFAULT_CSS = "Two { width: 10; height: 2; }"
+        text = "0123456789ABCDEF"
+
+        def build(self, width: int) -> list[Text]:
+            return [Text(self.text), Text("x")]
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Two()
+
+    async with Host().run_test(size=(20, 4)) as pilot:
+        widget = pilot.app.query_one(Two)
+        await pilot.pause()
+        rows = [widget.render_line(y).text for y in range(2)]
+        assert rows[0].startswith("0123456789")
+        assert "A" not in "".join(rows)
+        assert rows[1].startswith("x")

@@ -50,6 +50,15 @@ class LinesWidget(CardWidget):
     def build(self, width: int) -> list[Text]:
         raise NotImplementedError
 
+    def _built(self, width: int) -> list[Text]:
+        """``build``, each line cropped to the width: Textual would otherwise wrap a long
+        line onto the next row, where the cell diff no longer knows what is on screen."""
+        lines = self.build(width)
+        for line in lines:
+            if line.cell_len > width:
+                line.truncate(width, overflow="crop")
+        return lines
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self.build(width))
 
@@ -58,7 +67,7 @@ class LinesWidget(CardWidget):
         # that made it; build afresh only when there is nothing yet or the size changed.
         size = (self.content_size.width, self.content_size.height)
         if not self._shown or size != self._shown_for:
-            self._shown = self.build(size[0])
+            self._shown = self._built(size[0])
             self._shown_for = size
         out = Text(no_wrap=True, overflow="crop", end="")
         for i, line in enumerate(self._shown):
@@ -87,7 +96,7 @@ class LinesWidget(CardWidget):
         if not self.is_mounted or width <= 0 or not self._shown:
             self.rebuild()
             return
-        new = self.build(width)
+        new = self._built(width)
         old = self._shown
         if len(new) != len(old):
             self.rebuild()
