@@ -26,11 +26,17 @@ from .net.host import HostOptions
 from .net.hosting import hosting
 from .net.journal import JournalContents
 from .net.keys import load_identity, load_known_hosts
+from .net.protocol import DEFAULT_PORT
 from .paths import default_records_dir
 
 
 def _table_options(args: argparse.Namespace) -> dict[str, object]:
-    return {"name": args.name, "ascii": args.ascii, "bell": args.bell}
+    port = getattr(args, "port", DEFAULT_PORT)
+    # What the lobby tells friends to type: the port only when it is not the default.
+    join = (
+        "wizard-tui join {address}" if port == DEFAULT_PORT else "wizard-tui join {address}:{port}"
+    )
+    return {"name": args.name, "ascii": args.ascii, "bell": args.bell, "join_command": join}
 
 
 async def connect_session(session: NetworkSession, host: str, port: int) -> NetworkSession:

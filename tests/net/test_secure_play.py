@@ -104,6 +104,10 @@ class Recorder:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
+# Long names: a 3-byte name turns up in ~100 KB of ciphertext by chance now and then.
+NAMES = ("Annabel Ravenwood", "Bartholomew Quill", "Cydonia Fairweather")
+
+
 async def test_a_whole_game_over_the_encrypted_transport_verifies(tmp_path: Path) -> None:
     host_identity = StaticIdentity.generate()
     options = HostOptions(players=4, bots=1, bot_level="random", records_dir=tmp_path / "rec")
@@ -112,9 +116,9 @@ async def test_a_whole_game_over_the_encrypted_transport_verifies(tmp_path: Path
         relayed = await recorder.start()
         try:
             sessions = [
-                player(tmp_path, "Ann", relayed, password=PASSWORD),  # every byte recorded
-                player(tmp_path, "Bob", options.port, password=PASSWORD),
-                player(tmp_path, "Cyd", options.port, password=PASSWORD),
+                player(tmp_path, NAMES[0], relayed, password=PASSWORD),  # every byte recorded
+                player(tmp_path, NAMES[1], options.port, password=PASSWORD),
+                player(tmp_path, NAMES[2], options.port, password=PASSWORD),
             ]
             for session in sessions:
                 await session.connect()
@@ -138,7 +142,7 @@ async def test_a_whole_game_over_the_encrypted_transport_verifies(tmp_path: Path
         # one seed or commitment, not the password.
         wire = bytes(recorder.wire)
         assert len(wire) > 10_000
-        needles = [b"Ann", b"Bob", b"Cyd", PASSWORD.encode(), table.game_id]
+        needles = [*(n.encode() for n in NAMES), PASSWORD.encode(), table.game_id]
         for recorded in table.recorder.rounds:
             needles += [*recorded.seeds, *recorded.commitments]
         assert [n for n in needles if n in wire] == []

@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     resume = None
     if game is not None:
         bind, port, resume = resuming.apply_game(game, args, host_options, password)
+    args.bind, args.port = bind, port  # what the table shows friends, too
     try:
         identity = load_identity()  # the host's key: players pin it
     except IdentityError as exc:

@@ -208,7 +208,7 @@ class WizardHost:
         name = next((n for n in BOT_NAMES if n not in taken), f"Bot {len(taken) + 1}")
         level = self.options.bot_level
         bot = make_bot(level, random.Random(self._rng.getrandbits(64)))
-        return Seat(f"{name} ({level})", "bot", bot=bot, level=level)
+        return Seat(name, "bot", bot=bot, level=level)
 
     def lobby_message(self, session: Session) -> dict[str, Any]:
         seated = sum(s is not None for s in self.seats)
@@ -236,7 +236,8 @@ class WizardHost:
         return self.server.sessions.get(session_id) if self.server else None
 
     def _claim_host(self, session: Session, msg: dict[str, Any]) -> None:
-        if not secrets.compare_digest(msg["key"], self.host_key):
+        # As bytes: compare_digest raises TypeError on a str with non-ASCII characters.
+        if not secrets.compare_digest(msg["key"].encode(), self.host_key.encode()):
             self._refuse(session, p.NOT_HOST, "that is not this host's key")
             return
         self._admins.add(session.id)
@@ -643,9 +644,10 @@ class WizardHost:
         finally:
             journal.close()
 
-    async def farewell(self, limit: float = 60.0) -> None:
-        """After the game: wait (up to ``limit`` seconds) for players who are reconnecting
-        within their takeover grace to hear the end (a restarted host's players)."""
+    async def farewell(self, limit: float = 15.0) -> None:
+        """After the game: wait (up to ``limit`` seconds, enough for a client's reconnect
+        backoff) for players who are reconnecting within their takeover grace to hear the
+        end (a restarted host's players)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + limit
         while loop.time() < end:

@@ -23,7 +23,8 @@ map (``bin`` is raw bytes, ``r`` a round number):
 ``redeal``     the round's deal was thrown away (a seat that had to reveal was taken over):
                ``round``, ``reason``, ``commitments`` (nil if never published),
                ``seeds`` [bin | nil]; a new ``round`` entry follows
-``game_over``  ``totals``, ``winners``
+``game_over``  ``totals``, ``winners``: written when the host closes after the end (so a
+               host that died before everyone heard the end is resumed to tell them)
 =============  ==========================================================================
 
 The deck itself is never journaled: once every seed of a round is in, it follows from them
@@ -35,6 +36,7 @@ their players to come back (bots re-created by level), whose game, round in prog
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -59,7 +61,7 @@ from ..game import (
     RoundScored,
     Suit,
 )
-from ..record import GameRecorder, PlayerEntry
+from ..record import GameRecorder, PlayerEntry, record_filename
 from . import protocol as p
 from .host import HostOptions, RoundDeal, Seat, WizardHost, _Table
 from .journal import JournalContents, JournalWriter, read_journal
@@ -358,4 +360,9 @@ def restore_host(
     host.table = table
     host.journal = None if state.finished else JournalWriter.reopen(contents)
     host.restored = state
+    if options.records_dir is not None:
+        # A record write the crash cut short leaves its temporary file (never the record).
+        for leftover in Path(options.records_dir).glob(f".{record_filename(header.game_id)}.*.tmp"):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
     return host

@@ -141,6 +141,8 @@ class Takeover:
         table.deal = None
         log.warning("round %d: %s; dealing again", r, reason)
         host._broadcast(msg)
+        note = f"round {r} is dealt again: {reason}"
+        host._broadcast({"t": "chat", "seat": None, "name": "host", "text": note})
         host._start_round()
         return True
 
