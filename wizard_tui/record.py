@@ -20,10 +20,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from netplay.errors import ProtocolError
+from netplay.mental import PROTOCOL as PRIVATE_PROTOCOL
+from netplay.mental import DealSetup
+from netplay.signing import Envelope
+
 from .game import DECK_SIZE, GameConfig, RestrictLastBid, RoundResult, Suit, rounds_for, winners
 
 FORMAT = "wizard-tui/record/v1"
 PROTOCOL = "commit-reveal-v1"
+PROTOCOLS = (PROTOCOL, PRIVATE_PROTOCOL)  # the deal of fairness.md, the private deal
+SIGNING_KEY_BYTES = 32
 GAME_ID_BYTES = 16
 HASH_BYTES = 32  # seeds and commitments
 # A complete 3-player record is about 60 kB; anything far beyond that is not a record.
@@ -39,6 +46,8 @@ class RecordError(ValueError):
 
     ``rule`` is a short stable code (``missing-field``, ``commitment``, ``must-follow-suit``,
     ...); ``round`` is 1-based, ``trick`` is 1-based within its round, ``seat`` is 0-based.
+    ``culprit``: for a private deal's faults, the seat to blame, ``RELAY`` (-1: the host
+    that relayed and recorded the round) or None when nobody can be named.
     """
 
     def __init__(
@@ -49,6 +58,7 @@ class RecordError(ValueError):
         round: int | None = None,
         trick: int | None = None,
         seat: int | None = None,
+        culprit: int | None = None,
     ) -> None:
         super().__init__(detail)
         self.rule = rule
@@ -56,6 +66,7 @@ class RecordError(ValueError):
         self.round = round
         self.trick = trick
         self.seat = seat
+        self.culprit = culprit
 
     @property
     def location(self) -> str:
@@ -97,11 +108,26 @@ class RecordedTrick:
 
 
 @dataclass(frozen=True, slots=True)
+class PrivateDealRecord:
+    """A privately dealt round's ``private_deal``: its setup and every accepted envelope,
+    in the relay's order (docs/private-deal.md section 11)."""
+
+    setup: DealSetup
+    envelopes: tuple[Envelope, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "setup": self.setup.to_json(),
+            "envelopes": [e.to_json() for e in self.envelopes],
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class RecordedRound:
     round: int
     dealer: int
-    commitments: tuple[bytes, ...]  # index = seat
-    seeds: tuple[bytes, ...]  # index = seat
+    commitments: tuple[bytes, ...]  # index = seat; () for a private deal
+    seeds: tuple[bytes, ...]  # index = seat; () for a private deal
     hands: tuple[tuple[int, ...], ...]  # index = seat, in deal order
     trump_card: int | None
     trump_suit: Suit | None
@@ -111,6 +137,7 @@ class RecordedRound:
     points: tuple[int, ...]
     totals: tuple[int, ...]
     extra: Mapping[str, Any] = field(default_factory=dict)  # fields other writers added
+    private_deal: PrivateDealRecord | None = None  # protocol private-sra-x25519-v1 only
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +172,12 @@ class GameRecord:
     redeals: tuple[Redeal, ...] = ()
     verification_failures: tuple[VerificationFailure, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)  # fields other writers added
+    protocol: str = PROTOCOL
+    signing_keys: tuple[bytes, ...] = ()  # per seat, Ed25519 public keys (private deal only)
+
+    @property
+    def private(self) -> bool:
+        return self.protocol == PRIVATE_PROTOCOL
 
     @property
     def filename(self) -> str:
@@ -155,7 +188,7 @@ class GameRecord:
         doc: dict[str, Any] = {
             "format": FORMAT,
             "game_id": self.game_id.hex(),
-            "protocol": PROTOCOL,
+            "protocol": self.protocol,
             "players": [{"name": p.name, "kind": p.kind} for p in self.players],
             "rules": {"restrict_last_bid": self.restrict_last_bid.value},
             "first_dealer": self.first_dealer,
@@ -163,6 +196,8 @@ class GameRecord:
             "complete": self.complete,
             "winners": list(self.winners),
         }
+        if self.private:
+            doc["signing_keys"] = [k.hex() for k in self.signing_keys]
         if self.redeals:
             doc["redeals"] = [
                 {
@@ -185,11 +220,13 @@ class GameRecord:
 
 
 def _round_to_dict(r: RecordedRound) -> dict[str, Any]:
-    doc: dict[str, Any] = {
-        "round": r.round,
-        "dealer": r.dealer,
-        "commitments": [c.hex() for c in r.commitments],
-        "seeds": [s.hex() for s in r.seeds],
+    doc: dict[str, Any] = {"round": r.round, "dealer": r.dealer}
+    if r.private_deal is not None:
+        doc["private_deal"] = r.private_deal.to_dict()
+    else:
+        doc["commitments"] = [c.hex() for c in r.commitments]
+        doc["seeds"] = [s.hex() for s in r.seeds]
+    doc |= {
         "hands": [list(h) for h in r.hands],
         "trump_card": r.trump_card,
         "trump_suit": None if r.trump_suit is None else r.trump_suit.label,
@@ -211,14 +248,19 @@ def _round_to_dict(r: RecordedRound) -> dict[str, Any]:
 
 
 def recorded_round(
-    result: RoundResult, commitments: Sequence[bytes], seeds: Sequence[bytes]
+    result: RoundResult,
+    commitments: Sequence[bytes],
+    seeds: Sequence[bytes],
+    private_deal: PrivateDealRecord | None = None,
 ) -> RecordedRound:
-    """One finished round of the engine, with the commitments and seeds that dealt it."""
+    """One finished round of the engine, with the commitments and seeds that dealt it (or,
+    privately dealt, with its setup and transcript and no commitments or seeds)."""
     return RecordedRound(
         round=result.round,
         dealer=result.dealer,
         commitments=tuple(commitments),
         seeds=tuple(seeds),
+        private_deal=private_deal,
         hands=result.hands,
         trump_card=result.trump_card,
         trump_suit=result.trump_suit,
@@ -238,7 +280,21 @@ class GameRecorder:
     >>> write_record(directory, recorder.record())
     """
 
-    def __init__(self, game_id: bytes, players: Sequence[PlayerEntry], config: GameConfig) -> None:
+    def __init__(
+        self,
+        game_id: bytes,
+        players: Sequence[PlayerEntry],
+        config: GameConfig,
+        *,
+        protocol: str = PROTOCOL,
+        signing_keys: Sequence[bytes] = (),
+    ) -> None:
+        if protocol not in PROTOCOLS:
+            raise ValueError(f"unknown deal protocol {protocol!r}")
+        if (protocol == PRIVATE_PROTOCOL) != bool(signing_keys) or (
+            signing_keys and len(signing_keys) != config.players
+        ):
+            raise ValueError("a private deal's record needs one signing key per seat, and only it")
         if len(game_id) != GAME_ID_BYTES:
             raise ValueError(f"a game id is {GAME_ID_BYTES} bytes, got {len(game_id)}")
         if len(players) != config.players:
@@ -246,6 +302,8 @@ class GameRecorder:
         self.game_id = game_id
         self.players = tuple(players)
         self.config = config
+        self.protocol = protocol
+        self.signing_keys = tuple(signing_keys)
         self.rounds: list[RecordedRound] = []
         self.redeals: list[Redeal] = []
         self.verification_failures: list[VerificationFailure] = []
@@ -255,7 +313,20 @@ class GameRecorder:
     ) -> None:
         if result.round != len(self.rounds) + 1:
             raise ValueError(f"round {result.round} recorded after {len(self.rounds)} rounds")
+        if self.protocol != PROTOCOL:
+            raise ValueError("commitments and seeds recorded for a private deal")
         self.rounds.append(recorded_round(result, commitments, seeds))
+
+    def add_private_round(
+        self, result: RoundResult, setup: DealSetup, envelopes: Sequence[Envelope]
+    ) -> None:
+        """A privately dealt round: its setup and the relay's transcript of it."""
+        if self.protocol != PRIVATE_PROTOCOL:
+            raise ValueError("a private deal recorded in a commit-reveal game")
+        if result.round != len(self.rounds) + 1:
+            raise ValueError(f"round {result.round} recorded after {len(self.rounds)} rounds")
+        deal = PrivateDealRecord(setup, tuple(envelopes))
+        self.rounds.append(recorded_round(result, (), (), deal))
 
     def add_redeal(
         self,
@@ -284,6 +355,8 @@ class GameRecorder:
             winners=tuple(winners(self.rounds[-1].totals)) if complete else (),
             redeals=tuple(self.redeals),
             verification_failures=tuple(self.verification_failures),
+            protocol=self.protocol,
+            signing_keys=self.signing_keys,
         )
 
 
@@ -314,8 +387,8 @@ def _dump(value: Any, level: int) -> str:
 
 def _is_flat(value: dict | list) -> bool:
     """Lists of numbers or of number pairs, and tricks, stay on one line."""
-    if isinstance(value, dict):
-        return "plays" in value and "winner" in value
+    if isinstance(value, dict):  # a trick, an envelope
+        return ("plays" in value and "winner" in value) or ("sig" in value and "body" in value)
     return all(
         not isinstance(v, dict | list) or (isinstance(v, list) and _is_flat(v)) for v in value
     )
@@ -422,6 +495,9 @@ _ROUND_FIELDS = (
     "points",
     "totals",
 )
+_PRIVATE_ROUND_FIELDS = tuple(
+    "private_deal" if k == "commitments" else k for k in _ROUND_FIELDS if k != "seeds"
+)
 _EXTRA_TOP = ("redeals", "verification_failures")
 
 
@@ -507,8 +583,10 @@ def parse_record(doc: object) -> GameRecord:
     for key in _TOP_FIELDS:
         rd.get(top, key, "the record")
     protocol = top["protocol"]
-    if protocol != PROTOCOL:
-        raise RecordError("protocol", f"protocol is {_show(protocol)}, expected {PROTOCOL!r}")
+    if protocol not in PROTOCOLS:
+        expected = " or ".join(map(repr, PROTOCOLS))
+        raise RecordError("protocol", f"protocol is {_show(protocol)}, expected {expected}")
+    private = protocol == PRIVATE_PROTOCOL
     game_id = rd.hexbytes(top["game_id"], GAME_ID_BYTES, "game_id")
 
     players_raw = rd.array(top["players"], "players")
@@ -537,8 +615,15 @@ def parse_record(doc: object) -> GameRecord:
         ) from None
 
     first_dealer = rd.seat(top["first_dealer"], n, "first_dealer")
+    signing_keys: tuple[bytes, ...] = ()
+    if private:
+        keys_raw = rd.per_seat(rd.get(top, "signing_keys", "the record"), n, "signing_keys")
+        signing_keys = tuple(
+            rd.hexbytes(k, SIGNING_KEY_BYTES, f"signing_keys[{s}]", seat=s)
+            for s, k in enumerate(keys_raw)
+        )
     rounds = tuple(
-        _parse_round(raw, i, n) for i, raw in enumerate(rd.array(top["rounds"], "rounds"))
+        _parse_round(raw, i, n, private) for i, raw in enumerate(rd.array(top["rounds"], "rounds"))
     )
     complete = top["complete"]
     if type(complete) is not bool:
@@ -546,9 +631,14 @@ def parse_record(doc: object) -> GameRecord:
     winners_raw = rd.array(top["winners"], "winners")
     winner_seats = tuple(rd.seat(w, n, f"winners[{i}]") for i, w in enumerate(winners_raw))
 
+    if private and top.get("redeals"):
+        raise RecordError(
+            "redeal", "redeals of privately dealt rounds are not supported by this version"
+        )
     redeals = _parse_redeals(top.get("redeals", []), n)
     failures = _parse_failures(top.get("verification_failures", []), n)
-    extra = {k: v for k, v in top.items() if k not in _TOP_FIELDS and k not in _EXTRA_TOP}
+    known = (*_TOP_FIELDS, *_EXTRA_TOP, *(("signing_keys",) if private else ()))
+    extra = {k: v for k, v in top.items() if k not in known}
     return GameRecord(
         game_id=game_id,
         players=tuple(players),
@@ -560,14 +650,17 @@ def parse_record(doc: object) -> GameRecord:
         redeals=redeals,
         verification_failures=failures,
         extra=extra,
+        protocol=protocol,
+        signing_keys=signing_keys,
     )
 
 
-def _parse_round(raw: object, index: int, n: int) -> RecordedRound:
+def _parse_round(raw: object, index: int, n: int, private: bool = False) -> RecordedRound:
     at = f"rounds[{index}]"
     rd = _Reader(index + 1)  # failures name the round by its position in the list
     r = rd.obj(raw, at)
-    for key in _ROUND_FIELDS:
+    fields = _PRIVATE_ROUND_FIELDS if private else _ROUND_FIELDS
+    for key in fields:
         rd.get(r, key, at)
     number = rd.integer(r["round"], f"{at}.round")
     dealer = rd.seat(r["dealer"], n, f"{at}.dealer")
@@ -575,14 +668,20 @@ def _parse_round(raw: object, index: int, n: int) -> RecordedRound:
     def seat_list(key: str) -> list[Any]:
         return rd.per_seat(r[key], n, f"{at}.{key}")
 
-    commitments = tuple(
-        rd.hexbytes(c, HASH_BYTES, f"{at}.commitments[{s}]", seat=s)
-        for s, c in enumerate(seat_list("commitments"))
-    )
-    seeds = tuple(
-        rd.hexbytes(c, HASH_BYTES, f"{at}.seeds[{s}]", seat=s)
-        for s, c in enumerate(seat_list("seeds"))
-    )
+    commitments: tuple[bytes, ...] = ()
+    seeds: tuple[bytes, ...] = ()
+    private_deal = None
+    if private:
+        private_deal = _parse_private_deal(rd, r["private_deal"], f"{at}.private_deal")
+    else:
+        commitments = tuple(
+            rd.hexbytes(c, HASH_BYTES, f"{at}.commitments[{s}]", seat=s)
+            for s, c in enumerate(seat_list("commitments"))
+        )
+        seeds = tuple(
+            rd.hexbytes(c, HASH_BYTES, f"{at}.seeds[{s}]", seat=s)
+            for s, c in enumerate(seat_list("seeds"))
+        )
     hands = tuple(
         tuple(
             rd.card(c, f"{at}.hands[{s}][{k}]", seat=s)
@@ -636,8 +735,27 @@ def _parse_round(raw: object, index: int, n: int) -> RecordedRound:
         tricks_won=ints("tricks_won"),
         points=ints("points"),
         totals=ints("totals"),
-        extra={k: v for k, v in r.items() if k not in _ROUND_FIELDS},
+        extra={k: v for k, v in r.items() if k not in fields},
+        private_deal=private_deal,
     )
+
+
+def _parse_private_deal(rd: _Reader, raw: object, at: str) -> PrivateDealRecord:
+    """``private_deal``: the setup (checked for shape here, against the game by
+    ``verify``) and the envelopes (their signatures are ``verify``'s too)."""
+    deal = rd.obj(raw, at)
+    setup_raw = rd.obj(rd.get(deal, "setup", at), f"{at}.setup")
+    try:
+        setup = DealSetup.from_json(setup_raw)
+    except ProtocolError as exc:
+        raise rd.fail("bad-value", f"{at}.setup: {exc.message}") from None
+    envelopes = []
+    for i, env in enumerate(rd.array(rd.get(deal, "envelopes", at), f"{at}.envelopes")):
+        try:
+            envelopes.append(Envelope.from_json(env))
+        except ProtocolError as exc:
+            raise rd.fail("bad-value", f"{at}.envelopes[{i}]: {exc.message}") from None
+    return PrivateDealRecord(setup, tuple(envelopes))
 
 
 def _parse_redeals(raw: object, n: int) -> tuple[Redeal, ...]:

@@ -5,6 +5,13 @@ one 32-byte seed per seat, their commitments, then the deck from the combined se
 record ``simulate`` writes verifies like a played game's. Bots see nothing but
 ``seat_view(game, seat)``.
 
+With ``deal="private"`` every round is dealt by the private deal instead
+(``docs/private-deal.md``, ``wizard_tui.private_deal``): every seat a ``DealPlayer`` with
+its own Ed25519 signing key for the game and round keys derived from its seed of that round
+(so duplicate mode still replays the same hands), a ``DealRelay`` between them, every card
+played released in an ``open`` envelope and every round key revealed at the round's end.
+The record then holds each round's setup and transcript.
+
 Randomness: game ids, first dealers and seeds come from ``secrets``, except when a seed is
 given for reproducible runs; only then do they come from a seeded ``random.Random``.
 ``duplicate`` mode replays each deal set (a game id, a first dealer and every round's seeds)
@@ -25,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from netplay import fairdeal
+from netplay.signing import SigningKey
 
 from .arena import SeatTally, field_margins
 from .bots import Bot, make_bot
@@ -42,7 +50,10 @@ from .game import (
     seat_view,
     winners,
 )
-from .record import GameRecord, GameRecorder, PlayerEntry, write_record
+from .private_deal import PrivateRound, round_setup
+from .record import PRIVATE_PROTOCOL, GameRecord, GameRecorder, PlayerEntry, write_record
+
+DEALS = ("commit-reveal", "private")
 
 
 class SimulationError(Exception):
@@ -92,23 +103,55 @@ def play_game(
     deal_set: DealSet,
     restrict_last_bid: RestrictLastBid = RestrictLastBid.NEVER,
     players: Sequence[PlayerEntry] | None = None,
+    *,
+    deal: str = "commit-reveal",
+    signing_keys: Sequence[SigningKey] | None = None,
+    rounds: int | None = None,
 ) -> GamePlayed:
-    """Play one whole game, seat ``s`` held by ``bots[s]``, and return its record."""
+    """Play one whole game, seat ``s`` held by ``bots[s]``, and return its record.
+
+    ``deal``: ``"commit-reveal"`` or ``"private"``; a private deal signs with
+    ``signing_keys`` (one per seat; fresh ones when None). ``rounds``: stop after that many
+    rounds (an incomplete game's record), for quick tests.
+    """
     n = len(bots)
     if deal_set.players != n:
         raise SimulationError(f"{n} bots for a deal set of {deal_set.players} seats")
+    if deal not in DEALS:
+        raise SimulationError(f"unknown deal {deal!r}: one of {', '.join(DEALS)}")
+    private = deal == "private"
+    if private:
+        signing_keys = signing_keys or [SigningKey.generate() for _ in range(n)]
+        if len(signing_keys) != n:
+            raise SimulationError(f"{len(signing_keys)} signing keys for {n} seats")
     config = GameConfig(n, deal_set.first_dealer, restrict_last_bid)
     game = Game(config)
     entries = players or [PlayerEntry(f"{b.level}-{s}", "bot") for s, b in enumerate(bots)]
-    recorder = GameRecorder(deal_set.game_id, entries, config)
+    if private:
+        assert signing_keys is not None
+        public_keys = [k.public_key for k in signing_keys]
+        recorder = GameRecorder(
+            deal_set.game_id, entries, config, protocol=PRIVATE_PROTOCOL, signing_keys=public_keys
+        )
+    else:
+        recorder = GameRecorder(deal_set.game_id, entries, config)
     decisions = [0] * n
     seconds = [0.0] * n
     clock = time.perf_counter
     gid = deal_set.game_id
-    for r, seeds in enumerate(deal_set.seeds, 1):
-        # Commit first, then deal from the seeds: the order of the real protocol.
-        commitments = [fairdeal.commitment(gid, r, s, seed) for s, seed in enumerate(seeds)]
-        game.deal(deck_for_round(gid, r, seeds))
+    for r, seeds in enumerate(deal_set.seeds[:rounds], 1):
+        round_deal: PrivateRound | None = None
+        if private:
+            assert signing_keys is not None
+            dealer = (deal_set.first_dealer + r - 1) % n
+            setup = round_setup(gid, r, n, dealer, public_keys)
+            round_deal = PrivateRound(setup, signing_keys, seeds)
+            hands, _ = round_deal.deal()
+            game.deal(round_deal.deck(hands))
+        else:
+            # Commit first, then deal from the seeds: the order of the real protocol.
+            commitments = [fairdeal.commitment(gid, r, s, seed) for s, seed in enumerate(seeds)]
+            game.deal(deck_for_round(gid, r, seeds))
         while game.phase is not Phase.DEAL and game.phase is not Phase.GAME_OVER:
             seat = game.turn
             view = seat_view(game, seat)
@@ -118,7 +161,12 @@ def play_game(
             seconds[seat] += clock() - start
             decisions[seat] += 1
             _apply(game, seat, bot, action)
-        recorder.add_round(game.results[-1], commitments, seeds)
+            if round_deal is not None and type(action) is Play:
+                round_deal.play(seat, action.card)
+        if round_deal is not None:
+            recorder.add_private_round(game.results[-1], round_deal.setup, round_deal.finish())
+        else:
+            recorder.add_round(game.results[-1], commitments, seeds)
     return GamePlayed(recorder.record(), tuple(decisions), tuple(seconds))
 
 
@@ -153,6 +201,7 @@ class SimulationConfig:
     seed: str | None = None  # reproducible run; None draws everything from ``secrets``
     duplicate: bool = False
     records: Path | None = None  # write one record per game into this directory
+    deal: str = "commit-reveal"  # or "private": docs/private-deal.md
 
     def levels(self) -> tuple[str, ...]:
         """The level of each entry (entry e sits at seat e unless in duplicate mode)."""
@@ -199,6 +248,7 @@ class SimulationReport:
             "deals": self.deals,
             "duplicate": self.config.duplicate,
             "restrict_last_bid": self.config.restrict_last_bid.value,
+            "deal": self.config.deal,
             "seed": self.config.seed,
             "records": None if self.config.records is None else str(self.config.records),
             "seats": seats,
@@ -296,7 +346,20 @@ def run_simulation(
                 for e in entry_at
             ]
             names = [PlayerEntry(f"{_level_name(levels[e])}-{e}", "bot") for e in entry_at]
-            played = play_game(bots, deal_set, config.restrict_last_bid, names)
+            signing_keys = None
+            if config.deal == "private" and seeded:
+                key_rng = random.Random(f"wizard-tui/simulate/{config.seed}/keys/{d}/rot/{k}")
+                signing_keys = [
+                    SigningKey.from_private_bytes(key_rng.randbytes(32)) for _ in range(n)
+                ]
+            played = play_game(
+                bots,
+                deal_set,
+                config.restrict_last_bid,
+                names,
+                deal=config.deal,
+                signing_keys=signing_keys,
+            )
             games += 1
             _tally(played, entry_at, tallies, deal_scores)
             if config.records is not None:

@@ -1,7 +1,10 @@
 """Re-check a game record from scratch: the deal, every bid, every play, every score.
 
 Nothing in the record is trusted. The seeds must open their commitments and deal exactly
-the recorded hands and trump card (``docs/fairness.md``); the game is then replayed through
+the recorded hands and trump card (``docs/fairness.md``); for a privately dealt game
+(``docs/private-deal.md``) each round's transcript must be the round of its setup, pass
+every check of the protocol, open to the recorded hands and trump card, and play exactly
+the recorded cards. The game is then replayed through
 the rules engine, so a bid or a play is legal here exactly when the engine would have
 accepted it at the table. The first thing that does not hold is reported as a
 ``RecordError`` naming its round, trick and seat and a stable rule code.
@@ -15,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from netplay import fairdeal
+from netplay.mental import RELAY, DealFault, audit_transcript
+from netplay.mental.protocol import decode_body
 
 from .deal import deal_from_deck, deck_for_round
 from .game import (
@@ -29,6 +34,7 @@ from .game import (
     suit_of,
     winners,
 )
+from .private_deal import round_setup
 from .record import GameRecord, RecordedRound, RecordError, parse_record, read_record
 
 # The engine's refusal reasons, as the rule a record broke.
@@ -148,16 +154,10 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
             round=r,
         )
 
-    for seat, (commit, seed) in enumerate(zip(rnd.commitments, rnd.seeds, strict=True)):
-        if not fairdeal.opens(commit, record.game_id, r, seat, seed):
-            raise RecordError(
-                "commitment",
-                f"seed {seed.hex()[:16]}... does not open commitment {commit.hex()[:16]}... "
-                f"for this game, round and seat",
-                round=r,
-                seat=seat,
-            )
-    deck = deck_for_round(record.game_id, r, rnd.seeds)
+    if record.private:
+        deck = _verify_private_deal(record, rnd, r, dealer)
+    else:
+        deck = _verify_commit_reveal(record, rnd, r)
     dealt = deal_from_deck(deck, n, r, dealer)
     for seat, (recorded, expected) in enumerate(zip(rnd.hands, dealt.hands, strict=True)):
         if recorded != expected:
@@ -263,6 +263,114 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
                     round=r,
                     seat=seat,
                 )
+
+
+def _verify_commit_reveal(record: GameRecord, rnd: RecordedRound, r: int) -> tuple[int, ...]:
+    """The commitments open to the seeds; the deck is the seeds' (fairness.md)."""
+    for seat, (commit, seed) in enumerate(zip(rnd.commitments, rnd.seeds, strict=True)):
+        if not fairdeal.opens(commit, record.game_id, r, seat, seed):
+            raise RecordError(
+                "commitment",
+                f"seed {seed.hex()[:16]}... does not open commitment {commit.hex()[:16]}... "
+                f"for this game, round and seat",
+                round=r,
+                seat=seat,
+            )
+    return deck_for_round(record.game_id, r, rnd.seeds)
+
+
+_BLAME_RECORD = " (blame: the relay, the host that recorded the round)"
+
+
+def _verify_private_deal(
+    record: GameRecord, rnd: RecordedRound, r: int, dealer: int
+) -> tuple[int, ...]:
+    """docs/private-deal.md section 11: the setup is the game's, the transcript passes
+    every check (sections 8 and 9), and the plays in it are the recorded ones. Returns
+    the items of the final deck, position by position: the deck in deal order."""
+    n = len(record.players)
+    deal = rnd.private_deal
+    assert deal is not None
+    got = deal.setup
+    want = round_setup(record.game_id, r, n, dealer, record.signing_keys)
+    for name in ("game_id", "round", "attempt", "chain", "owners", "signing_keys"):
+        if getattr(got, name) != getattr(want, name):
+            raise RecordError(
+                "deal-setup",
+                f"the private deal's setup has another {name} than the game's "
+                f"({_setup_field(name, got)}, expected {_setup_field(name, want)})" + _BLAME_RECORD,
+                round=r,
+                culprit=RELAY,
+            )
+    try:
+        result = audit_transcript(got, deal.envelopes)
+    except DealFault as fault:
+        culprit = fault.culprit
+        raise RecordError(
+            fault.code,
+            str(fault.message),
+            round=r,
+            seat=culprit if culprit is not None and culprit >= 0 else None,
+            culprit=culprit,
+        ) from None
+    items = result.items
+    if any(i is None for i in items):  # audit_transcript only verifies finished deals
+        raise RecordError("not_a_deck", "the transcript leaves the deck unopened", round=r)
+    deck = tuple(i for i in items if i is not None)
+    for seat in range(n):
+        opened = tuple(deck[k] for k in got.positions_of(seat))
+        if rnd.hands[seat] != opened:
+            raise RecordError(
+                "hand",
+                f"the private deal opens {_cards(opened)} at the seat's positions, "
+                f"the record says {_cards(rnd.hands[seat])}" + _BLAME_RECORD,
+                round=r,
+                seat=seat,
+                culprit=RELAY,
+            )
+    public = got.public_positions
+    trump = deck[public[0]] if public else None
+    if rnd.trump_card != trump:
+        raise RecordError(
+            "trump-card",
+            f"the private deal turns up {_card_or_none(trump)}, "
+            f"the record says {_card_or_none(rnd.trump_card)}" + _BLAME_RECORD,
+            round=r,
+            culprit=RELAY,
+        )
+    opens = []
+    for env in deal.envelopes:
+        body = decode_body(env.body)  # audit_transcript accepted it: it decodes
+        if body["t"] == "open":
+            opens.append((env.sender, body["item"]))
+    plays = [(t, play) for t, trick in enumerate(rnd.tricks, 1) for play in trick.plays]
+    for i in range(max(len(opens), len(plays))):
+        if i < len(opens) and i < len(plays) and opens[i] == plays[i][1]:
+            continue
+        t = plays[i][0] if i < len(plays) else len(rnd.tricks) + 1
+        seat = plays[i][1][0] if i < len(plays) else opens[i][0]
+        shown = "nothing" if i >= len(opens) else f"seat {opens[i][0]} {_card(opens[i][1])}"
+        said = "nothing" if i >= len(plays) else f"seat {seat} {_card(plays[i][1][1])}"
+        raise RecordError(
+            "open-mismatch",
+            f"card {i + 1} of the round: the transcript opens {shown}, the record plays {said}"
+            + _BLAME_RECORD,
+            round=r,
+            trick=t,
+            seat=seat,
+            culprit=RELAY,
+        )
+    return deck
+
+
+def _setup_field(name: str, setup: object) -> str:
+    value = getattr(setup, name)
+    if isinstance(value, bytes):
+        return value.hex()[:16] + "..."
+    if name == "signing_keys":
+        return "[" + ", ".join(k.hex()[:8] + "..." for k in value) + "]"
+    text = str(list(value)) if isinstance(value, tuple) else str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _verify_end(record: GameRecord, game: Game, num_rounds: int) -> None:

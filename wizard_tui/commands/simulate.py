@@ -50,6 +50,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="replay every deal with the seats rotated, so every bot plays every hand",
     )
     parser.add_argument(
+        "--deal",
+        choices=["commit-reveal", "private"],
+        default="commit-reveal",
+        help="how every round is dealt: commit-reveal (docs/fairness.md, the default) or "
+        "private (docs/private-deal.md: every seat encrypts and shuffles, hands stay private; "
+        "slower, and records hold every signed message)",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the table"
     )
 
@@ -81,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         duplicate=args.duplicate,
         records=args.records,
+        deal=args.deal,
     )
     try:
         report = run_simulation(config)

@@ -1,0 +1,168 @@
+"""Wizard's private deal (``docs/private-deal.md``), one round run in-process.
+
+``round_setup`` is the setup that follows from the game: the chain starts at the
+dealer's left, position ``k < n·r`` goes to seat ``(dealer + 1 + k) mod n``, position
+``n·r`` is the face-up trump card (when there is one), the rest undealt. Items are card
+ids, so the item at a final-deck position is the card there.
+
+``PrivateRound`` runs one round with every seat a ``DealPlayer`` of its own (its own
+signing key and round keys) and a ``DealRelay`` between them, forwarding every envelope
+the way the host does on a network: the relay checks it first, then every other seat.
+``simulate --deal private`` uses it, so a simulated game's transcript is exactly what a
+networked private-deal game would produce. Nobody here reads another seat's keys: the
+hands come from each player's own opening, the trump card from the public opening.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from netplay.mental import (
+    DealPlayer,
+    DealRelay,
+    DealSetup,
+    RoundFailed,
+    RoundKeys,
+    RoundVerified,
+    Send,
+    Suspect,
+    chain_from,
+    deal_round_robin,
+)
+from netplay.mental.protocol import Event
+from netplay.signing import Envelope, SigningKey
+
+from .game.cards import DECK_SIZE
+
+
+class PrivateDealError(Exception):
+    """The in-process deal did not go through (a bug: every seat here is honest)."""
+
+
+def round_setup(
+    game_id: bytes,
+    round_number: int,
+    players: int,
+    dealer: int,
+    signing_keys: Sequence[bytes],
+    attempt: int = 0,
+) -> DealSetup:
+    """The setup of round ``round_number`` that follows from the game (section 5)."""
+    first = (dealer + 1) % players
+    return DealSetup(
+        game_id=game_id,
+        round=round_number,
+        attempt=attempt,
+        chain=chain_from(first, players),
+        owners=deal_round_robin(players, round_number, first, DECK_SIZE, face_up=1),
+        signing_keys=tuple(signing_keys),
+    )
+
+
+class PrivateRound:
+    """One round's private deal between ``n`` in-process seats.
+
+    >>> pr = PrivateRound(setup, signing_keys, secrets)
+    >>> hands, trump = pr.deal()          # K0..K3: passes, releases, hands opened
+    >>> pr.play(seat, card)               # K4, for every card played, in play order
+    >>> transcript = pr.finish()          # K5: every seat reveals; the round verified
+    """
+
+    def __init__(
+        self,
+        setup: DealSetup,
+        signing_keys: Sequence[SigningKey],
+        round_secrets: Sequence[bytes] | None = None,
+    ) -> None:
+        n = setup.seats
+        if len(signing_keys) != n:
+            raise ValueError(f"{len(signing_keys)} signing keys for {n} seats")
+        if round_secrets is not None and len(round_secrets) != n:
+            raise ValueError(f"{len(round_secrets)} round secrets for {n} seats")
+        self.setup = setup
+        self.players = [
+            DealPlayer(
+                setup,
+                seat,
+                signing_keys[seat],
+                RoundKeys.generate(setup.items)
+                if round_secrets is None
+                else RoundKeys.derive(round_secrets[seat], setup.items),
+            )
+            for seat in range(n)
+        ]
+        self.relay = DealRelay(setup)
+        self.trump_card: int | None = None
+
+    # -- the round -----------------------------------------------------------------------------
+
+    def deal(self) -> tuple[tuple[tuple[int, ...], ...], int | None]:
+        """Run the passes and releases; every seat opens its own hand. Returns the hands
+        (per seat, in deal order) and the face-up trump card (None when all are dealt)."""
+        for seat, player in enumerate(self.players):
+            self._route(seat, player.start())
+        hands = []
+        for seat, player in enumerate(self.players):
+            if player.hand is None:
+                raise PrivateDealError(f"seat {seat} could not open its hand: {player.halted}")
+            hands.append(tuple(player.hand[k] for k in self.setup.positions_of(seat)))
+        public = self.setup.public_positions
+        self.trump_card = self.relay.view.opened[public[0]] if public else None
+        return tuple(hands), self.trump_card
+
+    def deck(self, hands: Sequence[Sequence[int]]) -> tuple[int, ...]:
+        """A deck order for the rules engine: the dealt positions and the trump card as
+        opened, the undealt positions (unknown until the round's end) with the remaining
+        cards in ascending order; the engine never looks at those."""
+        dealt = [0] * sum(len(h) for h in hands)
+        for seat, hand in enumerate(hands):
+            for position, card in zip(self.setup.positions_of(seat), hand, strict=True):
+                dealt[position] = card
+        if self.trump_card is not None:
+            dealt.append(self.trump_card)
+        rest = sorted(set(range(DECK_SIZE)) - set(dealt))
+        return (*dealt, *rest)
+
+    def play(self, seat: int, card: int) -> None:
+        """``seat`` plays ``card``: its player releases the key of that card's position."""
+        player = self.players[seat]
+        assert player.hand is not None
+        for position, item in player.hand.items():
+            if item == card and position not in player.view.opened:
+                self._route(seat, player.play(position, card))
+                return
+        raise PrivateDealError(f"seat {seat} does not hold card {card}")
+
+    def finish(self) -> list[Envelope]:
+        """Every seat reveals its round keys; the relay's verdict must be clean. Returns
+        the relay's transcript: what the record stores."""
+        for seat, player in enumerate(self.players):
+            self._route(seat, player.reveal())
+        result = self.relay.view.result
+        if not isinstance(result, RoundVerified) or result.suspects:
+            raise PrivateDealError(f"the round did not verify: {self.relay.view.fault}")
+        return self.relay.transcript
+
+    # -- delivery ------------------------------------------------------------------------------
+
+    def _route(self, seat: int, events: list[Event]) -> None:
+        """Deliver every envelope ``seat`` sends, and every envelope that provokes, through
+        the relay to every other seat (breadth first, as a network would)."""
+        queue: deque[tuple[int, list[Event]]] = deque([(seat, events)])
+        while queue:
+            sender, batch = queue.popleft()
+            for event in batch:
+                if isinstance(event, Suspect | RoundFailed):
+                    raise PrivateDealError(f"seat {sender}: {event}")
+                if not isinstance(event, Send):
+                    continue
+                targets, relay_events = self.relay.receive(sender, event.envelope)
+                for relayed in relay_events:
+                    if isinstance(relayed, Suspect | RoundFailed):
+                        raise PrivateDealError(f"the relay: {relayed}")
+                for target in targets:
+                    queue.append((target, self.players[target].receive(event.envelope)))
+
+
+__all__ = ["PrivateDealError", "PrivateRound", "round_setup"]
