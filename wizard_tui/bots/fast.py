@@ -10,10 +10,9 @@ cards out of play, the trick so far), never the other hands it is simulated agai
 from __future__ import annotations
 
 from ..game import LED_OPEN, LED_WIZARD, cards_of
-from ..game.engine import BEATS, JESTER_MASK, SPECIAL_MASK, SUIT_MASKS, WIZARD_MASK
+from ..game.engine import BEATS, SPECIAL_MASK, SUIT_MASKS
 
 FULL_MASK = (1 << 60) - 1
-NO_CARD = 60  # index of "nothing played yet" in BEAT_MASK rows
 
 
 def _beat_row(trump: int) -> tuple[int, ...]:
@@ -25,7 +24,7 @@ def _beat_row(trump: int) -> tuple[int, ...]:
             if table[win * 60 + card]:
                 m |= 1 << card
         row.append(m)
-    row.append(FULL_MASK)  # any card takes an empty trick
+    row.append(FULL_MASK)  # index 60, also reached as -1 ("no card yet"): any card takes it
     return tuple(row)
 
 
@@ -250,9 +249,7 @@ def play_out(
 __all__ = [
     "BEAT_MASK",
     "FULL_MASK",
-    "JESTER_MASK",
     "POWER",
-    "WIZARD_MASK",
     "legal_mask",
     "pick",
     "play_out",

@@ -12,7 +12,7 @@ frightening it.
 
 from __future__ import annotations
 
-from ..game import SeatView
+from ..game import SeatView, mask_of
 from . import bidding
 from .base import Bot
 from .fast import pick
@@ -24,17 +24,14 @@ TABLE_PRESSURE = 0.35
 
 def choose_trump_by_strength(view: SeatView) -> int:
     """The suit that makes this hand strongest (a Wizard was turned up, so it is out)."""
-    from ..game import mask_of
-
     hand = mask_of(view.hand)
-    best = max(
+    return max(
         range(4),
         key=lambda s: (
             bidding.expected_tricks(hand, s, view.trump_card, view.players, view.round),
             (hand >> (13 * s) & 0x1FFF).bit_count(),
         ),
     )
-    return best
 
 
 def bid_distribution(view: SeatView, pressure: float = TABLE_PRESSURE) -> list[float]:
@@ -84,7 +81,7 @@ class NormalBot(Bot):
     def choose_card(self, view: SeatView) -> int:
         k = read_view(view)
         bid = view.bids[view.seat] or 0
-        card = pick(
+        return pick(
             k.hand,
             k.led,
             k.win_card,
@@ -94,4 +91,3 @@ class NormalBot(Bot):
             k.unseen,
             k.trump + 1,
         )
-        return card

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from ..bots import Bot
+from ..bots import Bot, decide_async
 from ..game import Bid, ChooseTrump, Phase, Play, SeatView
 from ..session import ActionRefused, GameFinished, LinkChanged, RoundVerified, TableUpdate
 from .client import NetworkSession
@@ -34,7 +34,7 @@ async def play_as_bot(session: NetworkSession, bot: Bot, *, quiet: bool = False)
                 if key == answered:
                     continue
                 answered = key
-                _send(session, bot.decide(view))
+                _send(session, await decide_async(bot, view))
         elif isinstance(update, RoundVerified):
             if not update.ok:
                 log.error("verification failed: %s", update.detail)

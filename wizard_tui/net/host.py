@@ -29,7 +29,7 @@ from netplay.commit_reveal import CommitRevealError, HostRound
 from netplay.fairdeal import new_game_id, new_seed, shuffle_order
 from netplay.ratelimit import TokenBucket
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, decide_async, make_bot
 from ..game import (
     Bid,
     ChooseTrump,
@@ -801,7 +801,9 @@ def _fallback(game: Game) -> Bid | Play | ChooseTrump:
 
 
 async def _think(bot: Bot, view: Any) -> Bid | Play | ChooseTrump:
-    return bot.decide(view)
+    # Off the event loop for bots that search (hard runs in a worker process), so the
+    # host's own table and every client keep moving while a bot thinks.
+    return await decide_async(bot, view)
 
 
 BOT_NAMES = ("Merlin", "Morgana", "Gandalf", "Circe", "Prospero", "Medea", "Radagast")
