@@ -4,9 +4,12 @@
 The host, the bots, the verifier and the UI all ask it. Every action is checked in
 full before anything changes, so a refused action leaves the game exactly as it was.
 
-Hands and legal plays are bitmasks over card ids (bit ``c`` set = card ``c``): the
-strong bot simulates thousands of tricks per decision through this class, so the
-hot paths (``play``, ``legal_play_mask``) avoid allocation.
+Card sets are bitmasks over card ids (bit ``c`` set = card ``c``). Inside ``Game`` a
+hand is kept as five small masks, one per suit plus one for the Wizards and Jesters:
+every test and update on it is then a one-digit int operation, "has the led suit" is a
+single truth test, and the legal cards come from one or two table lookups. Search and
+the benchmarks play whole games through ``play``/``legal_plays``, so those two are
+written for speed (see the comments there); everything else is written plainly.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from operator import add
 from typing import NamedTuple
 
 from .actions import (
@@ -33,7 +37,7 @@ from .actions import (
 )
 from .cards import DECK_SIZE, FIRST_JESTER, FIRST_WIZARD, RANKS_PER_SUIT, Suit, card_name, is_wizard
 from .errors import IllegalAction, Reason
-from .rules import RestrictLastBid, check_players, rounds_for, score, winners
+from .rules import MIN_PLAYERS, RestrictLastBid, check_players, rounds_for, score, winners
 
 
 class Phase(StrEnum):
@@ -45,6 +49,7 @@ class Phase(StrEnum):
 
 
 _DEAL_PHASE = Phase.DEAL
+_BID_PHASE = Phase.BID
 _PLAY_PHASE = Phase.PLAY
 _OVER_PHASE = Phase.GAME_OVER
 
@@ -88,6 +93,15 @@ BEATS: tuple[bytes, ...] = tuple(
     bytes(_beats(w, c, trump) for w in range(DECK_SIZE) for c in range(DECK_SIZE))
     for trump in range(-1, 4)
 )
+# The same, one row per winning card, as tuples (indexing a tuple is a specialised, faster
+# instruction than indexing bytes): ``Game`` keeps the current winner's row, so the test
+# for each later card is ``row[card]``. ``_FIRST_ROW`` stands for "no card yet": the first
+# card of a trick beats it.
+_BEATS_ROWS = tuple(
+    tuple(tuple(table[w * DECK_SIZE : (w + 1) * DECK_SIZE]) for w in range(DECK_SIZE))
+    for table in BEATS
+)
+_FIRST_ROW = (1,) * DECK_SIZE
 
 
 def mask_of(cards: Iterable[int]) -> int:
@@ -97,36 +111,56 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
-# The card ids in each 12-bit slice of a mask: five lookups replace a loop over bits.
-_CHUNK_BITS = 12
-_CHUNK_MASK = (1 << _CHUNK_BITS) - 1
+# A hand inside ``Game`` is five small masks ("parts"): part 0..3 holds a suit (bit r =
+# rank r + 1), part 4 the Wizards and Jesters (bit k = card 52 + k). _WHERE[card] = (part, bit).
+SPECIALS = 4
+_PART_SHIFT = (0, 13, 26, 39, 52)  # the first card id of each part
+_WHERE = tuple(
+    (p, 1 << (c - _PART_SHIFT[p]))
+    for c in range(DECK_SIZE)
+    for p in [min(c // RANKS_PER_SUIT, SPECIALS)]
+)
+_SUIT_PART = (1 << RANKS_PER_SUIT) - 1
+# The led-suit marker after an open trick's card: its suit, Wizard, or still open (Jester).
+_LED_AFTER = tuple(
+    c // RANKS_PER_SUIT if c < FIRST_WIZARD else LED_WIZARD if c < FIRST_JESTER else LED_OPEN
+    for c in range(DECK_SIZE)
+)
 
 
-def _chunk_table(offset: int) -> tuple[tuple[int, ...], ...]:
-    """For every 12-bit value m, the positions of its set bits plus ``offset``, ascending.
+def _part_table(offset: int, width: int) -> tuple[tuple[int, ...], ...]:
+    """For every ``width``-bit value m, the positions of its set bits plus ``offset``, ascending.
 
-    Built by recurrence (m's lowest bit, then the table entry without it), which keeps
-    start-up cheap: every program that imports the engine pays for these tables.
+    Built by doubling (the entries with the top bit set are the ones without it, plus that
+    bit), which keeps start-up cheap: every program that imports the engine pays for these.
     """
     table: list[tuple[int, ...]] = [()]
-    for m in range(1, 1 << _CHUNK_BITS):
-        low = m & -m
-        table.append((low.bit_length() - 1 + offset, *table[m ^ low]))
+    for bit in range(width):
+        top = (bit + offset,)
+        table += [cards + top for cards in table]
     return tuple(table)
 
 
-_C0, _C1, _C2, _C3, _C4 = (_chunk_table(k * _CHUNK_BITS) for k in range(DECK_SIZE // _CHUNK_BITS))
+# _CARDS[part][m]: the card ids of part ``part`` of a hand, given that part's mask m.
+_CARDS = tuple(_part_table(_PART_SHIFT[p], RANKS_PER_SUIT if p < SPECIALS else 8) for p in range(5))
+_C0, _C1, _C2, _C3, _C4 = _CARDS
 
 
 def cards_of(mask: int) -> tuple[int, ...]:
     """The card ids of a mask, lowest first."""
     return (
-        _C0[mask & _CHUNK_MASK]
-        + _C1[mask >> 12 & _CHUNK_MASK]
-        + _C2[mask >> 24 & _CHUNK_MASK]
-        + _C3[mask >> 36 & _CHUNK_MASK]
-        + _C4[mask >> 48]
+        _C0[mask & _SUIT_PART]
+        + _C1[mask >> 13 & _SUIT_PART]
+        + _C2[mask >> 26 & _SUIT_PART]
+        + _C3[mask >> 39 & _SUIT_PART]
+        + _C4[mask >> 52]
     )
+
+
+def _join(parts: Sequence[int]) -> int:
+    """A card mask from a hand's five part masks."""
+    c, d, h, s, x = parts
+    return c | d << 13 | h << 26 | s << 39 | x << 52
 
 
 def legal_play_mask(hand: int, led: int) -> int:
@@ -178,7 +212,8 @@ class GameConfig:
         check_players(self.players)
         if type(self.first_dealer) is not int or not 0 <= self.first_dealer < self.players:
             raise ValueError(f"first dealer must be a seat 0..{self.players - 1}")
-        object.__setattr__(self, "restrict_last_bid", RestrictLastBid(self.restrict_last_bid))
+        if type(self.restrict_last_bid) is not RestrictLastBid:  # a plain string: convert it
+            object.__setattr__(self, "restrict_last_bid", RestrictLastBid(self.restrict_last_bid))
 
 
 class Game:
@@ -186,17 +221,19 @@ class Game:
     ``Play`` actions through ``apply`` (or the equivalent methods)."""
 
     __slots__ = (
-        "_beats",
         "_bids",
         "_dealt",
         "_decks",
         "_hands",
         "_led",
+        "_next",
+        "_restricted",
         "_results",
+        "_rows",
         "_trick_cards",
         "_trick_leader",
         "_tricks",
-        "_win_card",
+        "_win_row",
         "_win_seat",
         "config",
         "dealer",
@@ -213,24 +250,33 @@ class Game:
 
     def __init__(self, config: GameConfig) -> None:
         self.config = config
-        self.players = config.players
-        self.num_rounds = rounds_for(config.players)
+        self.players = n = config.players
+        self.num_rounds = rounds_for(n)
+        self._next = tuple((seat + 1) % n for seat in range(n))  # the seat to each seat's left
+        self._restricted = _RESTRICTED_ROUNDS[config.restrict_last_bid]
         self.phase = Phase.DEAL
         self.round = 0
-        self.dealer = (config.first_dealer - 1) % config.players  # advanced by each deal
+        self.dealer = (config.first_dealer - 1) % n  # advanced by each deal
         self.turn = -1
-        self.totals = [0] * self.players
+        self.totals = [0] * n
         self._results: list[RoundResult] = []
         self._decks: list[tuple[int, ...]] = []  # every round's deck, for ``actions``
-        self._reset_round_state()
+        self._start_round([[0] * 5 for _ in range(n)], [()] * n, None, NO_TRUMP)
 
-    def _reset_round_state(self) -> None:
+    def _start_round(
+        self,
+        hands: list[list[int]],
+        dealt: list[tuple[int, ...]],
+        trump_card: int | None,
+        trump: int,
+    ) -> None:
+        """Every per-round slot, for a round about to be bid and played."""
         n = self.players
-        self._hands = [0] * n
-        self._dealt: list[Sequence[int]] = [()] * n
-        self.trump_card: int | None = None
-        self.trump = NO_TRUMP
-        self._beats = BEATS[0]
+        self._hands = hands  # per seat, five part masks (see ``_WHERE``)
+        self._dealt = dealt
+        self.trump_card = trump_card
+        self.trump = trump
+        self._rows = _BEATS_ROWS[trump + 1]
         self._bids: list[int | None] = [None] * n
         self.tricks_won = [0] * n
         self._tricks: list[Trick] = []
@@ -238,13 +284,13 @@ class Game:
         self._trick_leader = -1
         self._led = LED_OPEN
         self._win_seat = -1
-        self._win_card = -1
+        self._win_row = _FIRST_ROW  # the row of BEATS for the card winning the trick so far
 
     # ----------------------------------------------------------------- queries
 
     @property
     def trump_suit(self) -> Suit | None:
-        return None if self.trump == NO_TRUMP else Suit(self.trump)
+        return _SUIT_OR_NONE[self.trump + 1]
 
     @property
     def bids(self) -> tuple[int | None, ...]:
@@ -265,10 +311,11 @@ class Game:
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` holds now, lowest id first."""
-        return cards_of(self._hands[seat])
+        c, d, h, s, x = self._hands[seat]
+        return _C0[c] + _C1[d] + _C2[h] + _C3[s] + _C4[x]
 
     def hand_mask(self, seat: int) -> int:
-        return self._hands[seat]
+        return _join(self._hands[seat])
 
     def dealt_hand(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` was dealt this round, in deal order."""
@@ -307,37 +354,42 @@ class Game:
         """Cards the player on turn may play, as a mask (0 outside the play phase)."""
         if self.phase is not _PLAY_PHASE:
             return 0
-        return legal_play_mask(self._hands[self.turn], self._led)
+        return legal_play_mask(_join(self._hands[self.turn]), self._led)
 
     def legal_plays(self) -> tuple[int, ...]:
         """Cards the player on turn may play, lowest id first (empty outside the play phase)."""
         if self.phase is not _PLAY_PHASE:
             return ()
-        # legal_play_mask and cards_of, inlined: bots and benchmarks call this per decision.
+        # Bots and benchmarks ask this before every card: following suit is two lookups
+        # (the led suit's cards and the Wizards and Jesters), playing freely is five.
         hand = self._hands[self.turn]
         led = self._led
-        if led >= 0 and hand & SUIT_MASKS[led]:
-            hand &= SUIT_MASKS[led] | SPECIAL_MASK
-        return (
-            _C0[hand & _CHUNK_MASK]
-            + _C1[hand >> 12 & _CHUNK_MASK]
-            + _C2[hand >> 24 & _CHUNK_MASK]
-            + _C3[hand >> 36 & _CHUNK_MASK]
-            + _C4[hand >> 48]
-        )
+        if led >= 0 and hand[led]:
+            return _CARDS[led][hand[led]] + _C4[hand[SPECIALS]]
+        c, d, h, s, x = hand
+        return _C0[c] + _C1[d] + _C2[h] + _C3[s] + _C4[x]
 
     def forbidden_bid(self) -> int | None:
         """The one bid the player on turn may not make, under the restricted last bid."""
-        if self.phase is not Phase.BID or not self._is_restricted_last_bid():
+        # Seats bid in order from the dealer's left, so the dealer is always the last bidder.
+        if (
+            self.phase is not _BID_PHASE
+            or self.turn != self.dealer
+            or not self._restricted[self.round]
+        ):
             return None
         forbidden = self.round - sum(b for b in self._bids if b is not None)
         return forbidden if 0 <= forbidden <= self.round else None
 
     def legal_bids(self) -> list[int]:
-        if self.phase is not Phase.BID:
+        if self.phase is not _BID_PHASE:
             return []
-        forbidden = self.forbidden_bid()
-        return [b for b in range(self.round + 1) if b != forbidden]
+        bids = list(_BID_RANGES[self.round])
+        if self.turn == self.dealer:  # only the last bid can be restricted
+            forbidden = self.forbidden_bid()
+            if forbidden is not None:
+                bids.remove(forbidden)
+        return bids
 
     def legal_actions(self) -> list[Action]:
         """Every action the engine would accept now (the deal is not a seat's action)."""
@@ -348,12 +400,6 @@ class Game:
         if self.phase is Phase.CHOOSE_TRUMP:
             return [ChooseTrump(self.turn, s) for s in Suit]
         return []
-
-    def _is_restricted_last_bid(self) -> bool:
-        return (
-            self.config.restrict_last_bid.applies(self.round)
-            and sum(b is None for b in self._bids) == 1
-        )
 
     @property
     def actions(self) -> list[Action]:
@@ -395,13 +441,35 @@ class Game:
         return game
 
     def copy(self) -> Game:
-        """An independent copy, for search. The action log is shared-nothing too."""
-        other = Game.__new__(Game)
-        for name in Game.__slots__:
-            value = getattr(self, name)
-            if type(value) is list:
-                value = value.copy()
-            setattr(other, name, value)
+        """An independent copy, for search: every list is copied, everything else is
+        immutable and shared. Slot by slot rather than a loop over ``__slots__``, which
+        is several times faster; a new slot must be added here too."""
+        other = _new_game(Game)
+        other.config = self.config
+        other.players = self.players
+        other.num_rounds = self.num_rounds
+        other._next = self._next
+        other._restricted = self._restricted
+        other.phase = self.phase
+        other.round = self.round
+        other.dealer = self.dealer
+        other.turn = self.turn
+        other.totals = self.totals[:]
+        other._results = self._results[:]
+        other._decks = self._decks[:]
+        other._hands = [hand[:] for hand in self._hands]
+        other._dealt = self._dealt[:]
+        other.trump_card = self.trump_card
+        other.trump = self.trump
+        other._rows = self._rows
+        other._bids = self._bids[:]
+        other.tricks_won = self.tricks_won[:]
+        other._tricks = self._tricks[:]
+        other._trick_cards = self._trick_cards[:]
+        other._trick_leader = self._trick_leader
+        other._led = self._led
+        other._win_seat = self._win_seat
+        other._win_row = self._win_row
         return other
 
     # ----------------------------------------------------------------- actions
@@ -421,14 +489,8 @@ class Game:
             raise IllegalAction(Reason.UNKNOWN_ACTION, f"not an action: {action!r}")
         return events
 
-    def deal(self, deck: Sequence[int]) -> None:
-        self._deal(deck, None)
-
     def choose_trump(self, seat: int, suit: Suit | int) -> None:
         self._choose_trump(seat, suit, None)
-
-    def bid(self, seat: int, bid: int) -> None:
-        self._bid(seat, bid, None)
 
     # The checks come first in every method below; nothing is written until they pass.
 
@@ -447,63 +509,68 @@ class Game:
                 Reason.NOT_YOUR_TURN, f"it is seat {self.turn}'s turn, not seat {seat}'s"
             )
 
-    def _deal(self, deck: Sequence[int], events: list[Event] | None) -> None:
-        if self.phase is not Phase.DEAL:
+    def _deal(self, deck: Sequence[int], events: list[Event] | None = None) -> None:
+        if self.phase is not _DEAL_PHASE:
             self._check_turn(Phase.DEAL, -1)
         try:
             deck = tuple(deck)
         except TypeError:
             deck = ()  # not even a sequence: refused below like any other bad deck
         # Types before the set: an unhashable entry would make set() raise TypeError.
-        if len(deck) != DECK_SIZE or set(map(type, deck)) != {int} or set(deck) != FULL_DECK:
+        if len(deck) != DECK_SIZE or set(map(type, deck)) != _INT_ONLY or set(deck) != FULL_DECK:
             raise IllegalAction(Reason.BAD_DECK, "a deck must be a permutation of the 60 card ids")
-        self._reset_round_state()
         n = self.players
-        self.round += 1
-        self.dealer = (self.dealer + 1) % n
-        r = self.round
+        r = self.round + 1
+        dealer = (self.dealer + 1) % n
         dealt_count = n * r
+        hands: list[list[int]] = [[]] * n
+        dealt: list[tuple[int, ...]] = [()] * n
         # Card j goes to seat (dealer + 1 + j) mod n: seat s gets every n-th card from offset i.
         for i in range(n):
-            seat = (self.dealer + 1 + i) % n
-            cards = deck[i:dealt_count:n]
-            self._dealt[seat] = cards
-            self._hands[seat] = sum(map(_BIT.__getitem__, cards))
-        self.trump_card = tc = deck[dealt_count] if dealt_count < DECK_SIZE else None
+            seat = (dealer + 1 + i) % n
+            dealt[seat] = cards = deck[i:dealt_count:n]
+            hands[seat] = parts = [0, 0, 0, 0, 0]
+            for card in cards:
+                part, bit = _WHERE[card]
+                parts[part] |= bit
+        tc = deck[dealt_count] if dealt_count < DECK_SIZE else None
         chooses = tc is not None and FIRST_WIZARD <= tc < FIRST_JESTER
-        if tc is not None and tc < FIRST_WIZARD:
-            self.trump = tc // RANKS_PER_SUIT
-        self._beats = BEATS[self.trump + 1]
+        self.round = r
+        self.dealer = dealer
+        self._start_round(hands, dealt, tc, NO_TRUMP if tc is None else _TRUMP_OF[tc])
         if chooses:
             self.phase = Phase.CHOOSE_TRUMP
-            self.turn = self.dealer
+            self.turn = dealer
         else:
-            self.phase = Phase.BID
-            self.turn = (self.dealer + 1) % n
+            self.phase = _BID_PHASE
+            self.turn = (dealer + 1) % n
         self._decks.append(deck)
         if events is not None:
-            events.append(RoundDealt(r, self.dealer, tc, self.trump_suit, chooses))
+            events.append(RoundDealt(r, dealer, tc, self.trump_suit, chooses))
 
     def _choose_trump(self, seat: int, suit: Suit | int, events: list[Event] | None) -> None:
         self._check_turn(Phase.CHOOSE_TRUMP, seat)
         if type(suit) is not Suit and (type(suit) is not int or not 0 <= suit < 4):
             raise IllegalAction(Reason.NOT_A_SUIT, f"trump must be one of the four suits: {suit!r}")
         self.trump = int(suit)
-        self._beats = BEATS[self.trump + 1]
-        self.phase = Phase.BID
+        self._rows = _BEATS_ROWS[self.trump + 1]
+        self.phase = _BID_PHASE
         self.turn = (self.dealer + 1) % self.players
         if events is not None:
             events.append(TrumpChosen(seat, Suit(self.trump)))
 
-    def _bid(self, seat: int, bid: int, events: list[Event] | None) -> None:
-        self._check_turn(Phase.BID, seat)
+    def _bid(self, seat: int, bid: int, events: list[Event] | None = None) -> None:
+        # One test for the usual case (``is``: see ``_play``); ``_check_turn`` does the rest.
+        if self.phase is not _BID_PHASE or seat is not self.turn:
+            self._check_turn(Phase.BID, seat)
         if type(bid) is not int:
             raise IllegalAction(Reason.NOT_A_BID, f"a bid is a whole number: {bid!r}")
         if not 0 <= bid <= self.round:
             raise IllegalAction(
                 Reason.BID_OUT_OF_RANGE, f"bid {bid} is not between 0 and {self.round}"
             )
-        if bid == self.forbidden_bid():
+        dealer = self.dealer
+        if seat == dealer and bid == self.forbidden_bid():
             raise IllegalAction(
                 Reason.BID_FORBIDDEN,
                 f"the last bid may not make the total equal {self.round} tricks",
@@ -511,99 +578,116 @@ class Game:
         self._bids[seat] = bid
         if events is not None:
             events.append(BidMade(seat, bid))
-        if seat == self.dealer:  # the dealer bids last
-            self.phase = Phase.PLAY
-            self.turn = self._trick_leader = (self.dealer + 1) % self.players
+        if seat == dealer:  # the dealer bids last
+            self.phase = _PLAY_PHASE
+            self.turn = self._trick_leader = self._next[dealer]
         else:
-            self.turn = (seat + 1) % self.players
+            self.turn = self._next[seat]
+
+    # ``deal(deck)``, ``bid(seat, bid)``: the same functions with no event list (as ``play``).
+    deal = _deal
+    bid = _bid
 
     def _play(self, seat: int, card: int, events: list[Event] | None = None) -> None:
-        # The hot path of every simulation: one combined test, then the reasons only on refusal.
-        if (
-            self.phase is not _PLAY_PHASE
-            or seat != self.turn
-            or type(seat) is not int  # True == 1 and 1.0 == 1: equality alone lets them through
-            or type(card) is not int
-            or not 0 <= card < DECK_SIZE
-        ):
+        # The hot path of every simulation. ``is``: seat numbers are small ints, which CPython
+        # keeps one object each of, so the seat on turn is normally the very object in
+        # ``self.turn``; anything else (a wrong seat, True, 1.0) goes to the full check.
+        if self.phase is not _PLAY_PHASE or seat is not self.turn:
             self._check_turn(Phase.PLAY, seat)
+        if type(card) is not int or not 0 <= card < DECK_SIZE:
             raise IllegalAction(Reason.NOT_A_CARD, f"not a card: {card!r}")
         hand = self._hands[seat]
-        bit = _BIT[card]
+        part, bit = _WHERE[card]
+        held = hand[part]
         led = self._led
-        if led >= 0 and hand & SUIT_MASKS[led]:
-            legal = hand & (SUIT_MASKS[led] | SPECIAL_MASK)
-        else:
-            legal = hand
-        if not legal & bit:
-            if not hand & bit:
-                raise IllegalAction(
-                    Reason.CARD_NOT_IN_HAND, f"{card_name(card)} is not in your hand"
-                )
+        if not held & bit:
+            raise IllegalAction(Reason.CARD_NOT_IN_HAND, f"{card_name(card)} is not in your hand")
+        # A suit card off the led suit, while the hand holds the led suit (Wizards and
+        # Jesters may always be played): tested in the order that settles the usual cases
+        # (following suit, leading) with the fewest comparisons.
+        if part != led and led >= 0 and part != SPECIALS and hand[led]:
             raise IllegalAction(
                 Reason.MUST_FOLLOW_SUIT,
                 f"you must follow {Suit(led).label} (or play a Wizard or Jester)",
             )
-        self._hands[seat] = hand ^ bit
-        cards = self._trick_cards
-        if not cards or self._beats[self._win_card * DECK_SIZE + card]:
+        hand[part] = held ^ bit
+        if self._win_row[card]:  # it beats the card winning so far (or is the first card)
             self._win_seat = seat
-            self._win_card = card
-        cards.append(card)
-        if led == LED_OPEN and card < FIRST_JESTER:
-            self._led = card // RANKS_PER_SUIT if card < FIRST_WIZARD else LED_WIZARD
+            self._win_row = self._rows[card]
+        self._trick_cards.append(card)
+        if led == LED_OPEN:  # nothing but Jesters so far: this card may set the led suit
+            self._led = _LED_AFTER[card]
         if events is not None:
             events.append(CardPlayed(seat, card))
-        if len(cards) < self.players:
-            self.turn = (seat + 1) % self.players
-        else:
-            self._finish_trick(events)
+        nxt = self._next[seat]
+        if nxt != self._trick_leader:
+            self.turn = nxt
+            return
+        # Back to the leader: the trick is complete. Finished here rather than in a method
+        # of its own, which would cost a call for every trick.
+        winner = self._win_seat
+        tricks = self._tricks
+        # tuple.__new__ skips the NamedTuple's Python-level __new__ (half the cost).
+        trick = _new_tuple(Trick, (self._trick_leader, tuple(self._trick_cards), winner))
+        tricks.append(trick)
+        self.tricks_won[winner] += 1
+        if events is not None:
+            events.append(TrickWon(len(tricks) - 1, winner, trick.plays))
+        self._trick_cards = []
+        self._led = LED_OPEN
+        self._win_row = _FIRST_ROW
+        self._trick_leader = self.turn = winner
+        if len(tricks) == self.round:
+            self._finish_round(events)
 
     # ``play(seat, card)``: the same function with no event list, so the hot path of every
     # simulation pays for no wrapper call.
     play = _play
 
-    def _finish_trick(self, events: list[Event] | None) -> None:
-        winner = self._win_seat
-        trick = Trick(self._trick_leader, tuple(self._trick_cards), winner)
-        self._tricks.append(trick)
-        self.tricks_won[winner] += 1
-        if events is not None:
-            events.append(TrickWon(len(self._tricks) - 1, winner, trick.plays))
-        self._trick_cards = []
-        self._led = LED_OPEN
-        self._trick_leader = self.turn = winner
-        if len(self._tricks) == self.round:
-            self._finish_round(events)
-
     def _finish_round(self, events: list[Event] | None) -> None:
-        bids = tuple(b for b in self._bids if b is not None)
+        bids = tuple(self._bids)  # every seat has bid by now
         won = tuple(self.tricks_won)
-        points = tuple(score(b, t) for b, t in zip(bids, won, strict=True))
-        self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
-        result = RoundResult(
-            round=self.round,
-            dealer=self.dealer,
-            hands=tuple(self._dealt),
-            trump_card=self.trump_card,
-            trump_suit=self.trump_suit,
-            bids=bids,
-            tricks=tuple(self._tricks),
-            tricks_won=won,
-            points=points,
-            totals=tuple(self.totals),
+        points = tuple(map(score, bids, won))
+        totals = tuple(map(add, self.totals, points))
+        self.totals = list(totals)
+        # Positional arguments: a frozen dataclass's keyword call costs a quarter more.
+        self._results.append(
+            RoundResult(
+                self.round,
+                self.dealer,
+                tuple(self._dealt),  # hands
+                self.trump_card,
+                _SUIT_OR_NONE[self.trump + 1],  # trump_suit
+                bids,  # type: ignore[arg-type]
+                tuple(self._tricks),
+                won,
+                points,
+                totals,
+            )
         )
-        self._results.append(result)
         self.turn = -1
         if events is not None:
-            events.append(RoundScored(self.round, bids, won, points, result.totals))
+            events.append(RoundScored(self.round, bids, won, points, totals))  # type: ignore[arg-type]
         if self.round == self.num_rounds:
             self.phase = Phase.GAME_OVER
             if events is not None:
-                events.append(GameOver(result.totals, tuple(self.winners)))
+                events.append(GameOver(totals, tuple(self.winners)))
         else:
-            self.phase = Phase.DEAL
+            self.phase = _DEAL_PHASE
 
+
+_new_game = object.__new__
+_INT_ONLY = {int}
+# Per rule, per round number: is the last bid restricted? (Asked for every dealer's bid.)
+_RESTRICTED_ROUNDS = {
+    rule: tuple(rule.applies(r) for r in range(DECK_SIZE // MIN_PLAYERS + 1))
+    for rule in RestrictLastBid
+}
+_BID_RANGES = tuple(tuple(range(r + 1)) for r in range(DECK_SIZE + 1))
+_new_tuple = tuple.__new__
+# The trump a turned-up card makes: its suit, or none for a Wizard (until chosen) or Jester.
+_TRUMP_OF = tuple(c // RANKS_PER_SUIT if c < FIRST_WIZARD else NO_TRUMP for c in range(DECK_SIZE))
+_SUIT_OR_NONE = (None, *Suit)  # indexed by trump + 1
 
 _PHASE_VERB = {
     Phase.DEAL: "deal",
