@@ -5,7 +5,10 @@ Everything goes through the engine's public API (``deal``, ``legal_bids``, ``bid
 straightforward pure-Python engine (``naive_engine.py``) measured in the same run, since
 absolute figures drift between runs on a shared machine.
 
-    .venv/bin/python benchmarks/engine.py [--seconds S] [--players N]
+    .venv/bin/python benchmarks/engine.py [--seconds S] [--players N] [--breakdown]
+
+``--breakdown`` also shows where a game's time goes: the shuffles and random picks (the
+benchmark's own work), the deals, the other actions, and the legal-move queries.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ import naive_engine
 from wizard_tui.game import Game, GameConfig, Phase
 
 DECK = list(range(60))
-PLAY, BID, DEAL, CHOOSE_TRUMP = Phase.PLAY, Phase.BID, Phase.DEAL, Phase.CHOOSE_TRUMP
 
 
 def engine_game(players: int, rng: random.Random) -> list[int]:
@@ -33,6 +35,7 @@ def engine_game(players: int, rng: random.Random) -> list[int]:
     pick = rng.random
     play, bid = game.play, game.bid
     legal_plays, legal_bids = game.legal_plays, game.legal_bids
+    PLAY, BID, DEAL, CHOOSE_TRUMP = Phase.PLAY, Phase.BID, Phase.DEAL, Phase.CHOOSE_TRUMP
     while True:
         phase = game.phase
         if phase is PLAY:
@@ -89,11 +92,132 @@ def legal_queries_per_second(players: int, seconds: float) -> float:
     return count / elapsed
 
 
+def record_game(players: int, rng: random.Random) -> tuple[GameConfig, list[tuple], list[tuple]]:
+    """A random game as its calls (kind, *args), and (copy of the game, deck) for each deal."""
+    config = GameConfig(players, rng.randrange(players))
+    game = Game(config)
+    deck = DECK[:]
+    calls: list[tuple] = []
+    deals = []
+    while not game.is_over:
+        if game.phase is Phase.PLAY:
+            cards = game.legal_plays()
+            calls.append((Phase.PLAY, game.turn, cards[int(rng.random() * len(cards))]))
+            game.play(*calls[-1][1:])
+        elif game.phase is Phase.BID:
+            bids = game.legal_bids()
+            calls.append((Phase.BID, game.turn, bids[int(rng.random() * len(bids))]))
+            game.bid(*calls[-1][1:])
+        elif game.phase is Phase.DEAL:
+            rng.shuffle(deck)
+            deals.append((game.copy(), deck[:]))
+            calls.append((Phase.DEAL, deck[:], None))
+            game.deal(deck)
+        else:
+            calls.append((Phase.CHOOSE_TRUMP, game.turn, int(rng.random() * 4)))
+            game.choose_trump(*calls[-1][1:])
+    return config, calls, deals
+
+
+def breakdown(players: int, repeats: int) -> None:
+    """Microseconds per game for each part of ``engine_game``, fastest of ``repeats`` runs.
+
+    The games are recorded, then replayed: their actions alone, the actions with the legal
+    queries before them, and the deals alone (each on a copy of the game before it, the
+    copies timed on their own and taken off); the shuffles and random picks are timed alone.
+    """
+    rng = random.Random(1)
+    games = [record_game(players, rng) for _ in range(40)]
+    PLAY, BID, DEAL = Phase.PLAY, Phase.BID, Phase.DEAL
+    decisions = sum(c[0] is PLAY or c[0] is BID for _, calls, _ in games for c in calls)
+    decisions /= len(games)
+    rounds = len(games[0][2])
+
+    def replay(actions: bool, queries: bool) -> None:
+        for config, calls, _ in games:
+            game = Game(config)
+            play, bid, deal, choose = game.play, game.bid, game.deal, game.choose_trump
+            legal_plays, legal_bids = game.legal_plays, game.legal_bids
+            for kind, a, b in calls:
+                if not actions:  # the loop alone
+                    continue
+                if kind is PLAY:
+                    if queries:
+                        legal_plays()
+                    play(a, b)
+                elif kind is BID:
+                    if queries:
+                        legal_bids()
+                    bid(a, b)
+                elif kind is DEAL:
+                    deal(a)
+                else:
+                    choose(a, b)
+
+    def deals(deal: bool) -> None:
+        for _, _, dealt in games:
+            for game, deck in dealt:
+                if deal:
+                    game.copy().deal(deck)
+                else:
+                    game.copy()
+
+    def shuffles() -> None:
+        deck = DECK[:]
+        for _ in range(len(games) * rounds):
+            rng.shuffle(deck)
+
+    def picks() -> None:
+        pick, cards = rng.random, tuple(range(8))
+        for _ in range(int(len(games) * decisions)):
+            cards[int(pick() * len(cards))]
+
+    def full() -> None:
+        r = random.Random(2)
+        for _ in range(len(games)):
+            engine_game(players, r)
+
+    parts = {
+        "full": full,
+        "loop": lambda: replay(False, False),
+        "actions": lambda: replay(True, False),
+        "queries": lambda: replay(True, True),
+        "deals": lambda: deals(True),
+        "copies": lambda: deals(False),
+        "shuffles": shuffles,
+        "picks": picks,
+    }
+    best = {name: float("inf") for name in parts}
+    for _ in range(repeats):
+        for name, fn in parts.items():
+            start = time.perf_counter()
+            fn()
+            best[name] = min(best[name], (time.perf_counter() - start) / len(games) * 1e6)
+    deal = best["deals"] - best["copies"]
+    actions = best["actions"] - best["loop"] - deal
+    queries = best["queries"] - best["actions"]
+    total = best["full"]
+    rest = total - best["shuffles"] - best["picks"] - deal - actions - queries
+    print(f"where a game's time goes ({decisions:.0f} decisions, {rounds} deals), us per game:")
+    rows = [
+        ("random.shuffle before each deal (benchmark)", best["shuffles"]),
+        ("random pick for each decision (benchmark)", best["picks"]),
+        (f"deal(), its checks included: {deal / rounds:.1f} us each", deal),
+        (f"bid(), play(), choose_trump(): {actions / decisions * 1000:.0f} ns each", actions),
+        (f"legal_bids(), legal_plays(): {queries / decisions * 1000:.0f} ns each", queries),
+        ("the rest: the benchmark's loop, Game()", rest),
+    ]
+    for label, us in rows:
+        print(f"  {label:58s} {us:6.1f}  {us / total:4.0%}")
+    print(f"  {'a full game, timed on its own':58s} {total:6.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     parser.add_argument("--repeats", type=int, default=3, help="alternating runs of each")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--breakdown", action="store_true", help="where a game's time goes")
     args = parser.parse_args()
     ours, naive = [], []
     for i in range(args.repeats):  # alternate, so both see the same machine load
@@ -110,6 +234,8 @@ def main() -> None:
     print(f"ratio           : {ours_med / naive_med:8.2f}x the baseline")
     print(f"legal-play queries: {queries:,.0f} per second")
     print("goal: >= 2,500 games/s (4 players)")
+    if args.breakdown:
+        breakdown(args.players, 10)
 
 
 if __name__ == "__main__":

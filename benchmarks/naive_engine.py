@@ -2,7 +2,7 @@
 
 Lists of card objects, a legality check that scans the hand, a trick winner computed
 from scratch: how one would first write it. It plays the same rules as
-``wizard_tui.game`` (and is tested against it in tests/game/test_naive_baseline.py), so
+``wizard_tui.game`` (it shares no code with it), so
 the comparison is like for like.
 """
 

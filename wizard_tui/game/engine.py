@@ -64,7 +64,6 @@ WIZARD_MASK = 0b1111 << FIRST_WIZARD
 JESTER_MASK = 0b1111 << FIRST_JESTER
 SPECIAL_MASK = WIZARD_MASK | JESTER_MASK
 FULL_DECK = frozenset(range(DECK_SIZE))
-_BIT = tuple(1 << c for c in range(DECK_SIZE))
 
 
 def _beats(winning: int, card: int, trump: int) -> bool:
@@ -516,8 +515,14 @@ class Game:
             deck = tuple(deck)
         except TypeError:
             deck = ()  # not even a sequence: refused below like any other bad deck
-        # Types before the set: an unhashable entry would make set() raise TypeError.
-        if len(deck) != DECK_SIZE or set(map(type, deck)) != _INT_ONLY or set(deck) != FULL_DECK:
+        # Exactly ints (True == 1 and 1.0 == 1 would pass the set test), counted rather than
+        # collected into a set, which is faster; and checked before the set, which an
+        # unhashable entry would make raise TypeError.
+        if (
+            len(deck) != DECK_SIZE
+            or list(map(type, deck)).count(int) != DECK_SIZE
+            or set(deck) != FULL_DECK
+        ):
             raise IllegalAction(Reason.BAD_DECK, "a deck must be a permutation of the 60 card ids")
         n = self.players
         r = self.round + 1
@@ -677,7 +682,6 @@ class Game:
 
 
 _new_game = object.__new__
-_INT_ONLY = {int}
 # Per rule, per round number: is the last bid restricted? (Asked for every dealer's bid.)
 _RESTRICTED_ROUNDS = {
     rule: tuple(rule.applies(r) for r in range(DECK_SIZE // MIN_PLAYERS + 1))
