@@ -20,7 +20,7 @@ from netplay.errors import NetplayError, ServerError
 
 from .cli import UserError
 from .game import RestrictLastBid
-from .net.addresses import WILDCARDS
+from .net.addresses import WILDCARDS, join_hint
 from .net.client import NetworkSession
 from .net.host import HostOptions
 from .net.hosting import hosting
@@ -31,12 +31,17 @@ from .paths import default_records_dir
 
 
 def _table_options(args: argparse.Namespace) -> dict[str, object]:
-    port = getattr(args, "port", DEFAULT_PORT)
-    # What the lobby tells friends to type: the port only when it is not the default.
-    join = (
-        "wizard-tui join {address}" if port == DEFAULT_PORT else "wizard-tui join {address}:{port}"
-    )
-    return {"name": args.name, "ascii": args.ascii, "bell": args.bell, "join_command": join}
+    return {
+        "name": args.name,
+        "ascii": args.ascii,
+        "bell": args.bell,
+        "join_command": _join_command,
+    }
+
+
+def _join_command(address: str, port: int) -> str:
+    """What the lobby tells friends to type: the port only when it is not the default."""
+    return f"wizard-tui join {join_hint(address, port, DEFAULT_PORT)}"
 
 
 async def connect_session(session: NetworkSession, host: str, port: int) -> NetworkSession:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Callable, Sequence
+from typing import TYPE_CHECKING
 
-from wizard_tui.bots import Bot, make_bot
 from wizard_tui.game import (
     Bid,
     ChooseTrump,
@@ -40,6 +40,9 @@ from wizard_tui.session import (
     SessionUpdate,
     TableUpdate,
 )
+
+if TYPE_CHECKING:
+    from wizard_tui.bots import Bot
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
 
@@ -130,6 +133,8 @@ class LocalSession(RecordingSession):
         self.seat = seat
         self.rng = random.Random(seed)
         self.game = Game(GameConfig(players, first_dealer, restrict))
+        from wizard_tui.bots import make_bot  # here: StaticSession's users skip its import
+
         self.bots: dict[int, Bot] = {
             s: make_bot("random", random.Random(seed * 100 + s)) for s in range(players)
         }
@@ -247,6 +252,8 @@ class LocalSession(RecordingSession):
         self.started = True
         players = len(self.infos)
         self.game = Game(GameConfig(players, self.game.config.first_dealer))
+        from wizard_tui.bots import make_bot
+
         self.bots = {
             s: make_bot("random", random.Random(s)) for s in range(players) if s != self.seat
         }

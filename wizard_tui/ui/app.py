@@ -95,7 +95,7 @@ class WizardApp(App[int]):
         ascii: bool = False,
         bell: bool = False,
         theme: str | None = None,
-        join_command: str | None = None,
+        join_command: Callable[[str, int], str] | None = None,
     ) -> None:
         super().__init__()
         if hasattr(session, "updates"):
@@ -105,7 +105,7 @@ class WizardApp(App[int]):
             self.session = None
             self._factory = session  # type: ignore[assignment]
         self.player_name = name
-        # How the lobby tells friends to join, e.g. "wizard-tui join {address}:{port}".
+        # How the lobby tells friends to join: (address, port) -> "wizard-tui join ...".
         self.join_command = join_command
         self.glyphs: Glyphs = glyphs_for(ascii)
         self.palette = Palette()  # the colours every drawing widget uses
@@ -339,7 +339,7 @@ def run_table(
     bell: bool = False,
     mouse: bool = True,
     theme: str | None = None,
-    join_command: str | None = None,
+    join_command: Callable[[str, int], str] | None = None,
 ) -> int:
     """Run the client in this terminal until the player quits; returns the exit status
     (0 after a normal quit, 1 if the session failed).
@@ -349,7 +349,7 @@ def run_table(
     letters, no box or symbol glyphs. ``bell``: ring the terminal bell when it becomes this
     player's turn (and on a verification alarm). ``mouse``: False leaves the mouse to the
     terminal (native text selection). ``theme``: a Textual theme name, e.g. ``ansi-dark``.
-    ``join_command``: how the lobby tells friends to join, with ``{address}`` and ``{port}``.
+    ``join_command``: how the lobby tells friends to join, from an address and the port.
     """
     app = WizardApp(
         session, name=name, ascii=ascii, bell=bell, theme=theme, join_command=join_command
@@ -366,7 +366,7 @@ async def run_table_async(
     bell: bool = False,
     mouse: bool = True,
     theme: str | None = None,
-    join_command: str | None = None,
+    join_command: Callable[[str, int], str] | None = None,
 ) -> int:
     """``run_table`` inside an already running asyncio loop (e.g. beside an in-process host)."""
     app = WizardApp(

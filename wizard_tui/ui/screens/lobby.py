@@ -65,10 +65,9 @@ class LobbyView(CardWidget):
             out.append("\n")
         if u.addresses:
             out.append("\nFriends join with:\n", accent)
-            template = getattr(self.app, "join_command", None) or "{address}  port {port}"
+            join = getattr(self.app, "join_command", None) or _address_and_port
             for address in u.addresses:
-                line = template.format(address=clean(address, 60), port=u.port)
-                out.append(f"  {line}\n")
+                out.append(f"  {clean(join(address, u.port), 76)}\n")
         if u.fingerprint:
             # The host's key as this table's handshake proved it: compared aloud, it
             # catches a man in the middle (docs/security.md).
@@ -140,3 +139,7 @@ class LobbyScreen(Screen):
 
     def action_chat(self) -> None:
         self.app.open_chat()
+
+
+def _address_and_port(address: str, port: int) -> str:
+    return f"{address}  port {port}"
