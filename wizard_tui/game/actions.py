@@ -1,37 +1,33 @@
 """Actions (what a seat or the dealer's shuffle asks for) and events (what happened).
 
-Both are small immutable values. A game is its list of actions: replaying them on a
-new engine reproduces it exactly.
+Both are small immutable values (``values.Value``: frozen and slotted, with equality,
+hashing and a readable ``repr``). A game is its list of actions: replaying them on a new
+engine reproduces it exactly.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .cards import Suit
+from .values import Value
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(Value):
     """Start the next round with this deck order (a permutation of 0..59)."""
 
     deck: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ChooseTrump:
+class ChooseTrump(Value):
     seat: int
     suit: Suit
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
+class Bid(Value):
     seat: int
     bid: int
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(Value):
     seat: int
     card: int
 
@@ -39,8 +35,7 @@ class Play:
 Action = Deal | ChooseTrump | Bid | Play
 
 
-@dataclass(frozen=True, slots=True)
-class RoundDealt:
+class RoundDealt(Value):
     """Hands are private: each seat learns its own from its view."""
 
     round: int
@@ -50,33 +45,28 @@ class RoundDealt:
     dealer_chooses_trump: bool
 
 
-@dataclass(frozen=True, slots=True)
-class TrumpChosen:
+class TrumpChosen(Value):
     seat: int
     suit: Suit
 
 
-@dataclass(frozen=True, slots=True)
-class BidMade:
+class BidMade(Value):
     seat: int
     bid: int
 
 
-@dataclass(frozen=True, slots=True)
-class CardPlayed:
+class CardPlayed(Value):
     seat: int
     card: int
 
 
-@dataclass(frozen=True, slots=True)
-class TrickWon:
+class TrickWon(Value):
     trick: int  # 0-based index within the round
     winner: int
     plays: tuple[tuple[int, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class RoundScored:
+class RoundScored(Value):
     round: int
     bids: tuple[int, ...]
     tricks_won: tuple[int, ...]
@@ -84,8 +74,7 @@ class RoundScored:
     totals: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class GameOver:
+class GameOver(Value):
     totals: tuple[int, ...]
     winners: tuple[int, ...]
 

@@ -14,8 +14,8 @@ written for speed (see the comments there); everything else is written plainly.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from operator import add
 from typing import NamedTuple
@@ -38,6 +38,7 @@ from .actions import (
 from .cards import DECK_SIZE, FIRST_JESTER, FIRST_WIZARD, RANKS_PER_SUIT, Suit, card_name, is_wizard
 from .errors import IllegalAction, Reason
 from .rules import MIN_PLAYERS, RestrictLastBid, check_players, rounds_for, score, winners
+from .values import Value
 
 
 class Phase(StrEnum):
@@ -87,19 +88,37 @@ def _beats(winning: int, card: int, trump: int) -> bool:
     return c_suit == trump
 
 
-# BEATS[trump + 1][winning * 60 + card]: a flat table keeps the per-card test to one lookup.
-BEATS: tuple[bytes, ...] = tuple(
-    bytes(_beats(w, c, trump) for w in range(DECK_SIZE) for c in range(DECK_SIZE))
-    for trump in range(-1, 4)
-)
+def _beats_rows(trump: int) -> list[bytes]:
+    """The rows of ``BEATS[trump + 1]``, one per winning card, built from the structure of
+    ``_beats`` rather than by calling it for each of the 3,600 cells: every program that
+    imports the engine pays for this (``tests/game/test_tables.py`` checks it cell by cell).
+    """
+    wizards_beat = b"\1" * (FIRST_JESTER - FIRST_WIZARD) + bytes(DECK_SIZE - FIRST_JESTER)
+    # A suit card winning: a higher card of its suit, any trump and any Wizard beat it.
+    suits = [b"\1" * RANKS_PER_SUIT if s == trump else bytes(RANKS_PER_SUIT) for s in range(4)]
+    rows = []
+    for suit in range(4):
+        before, after = b"".join(suits[:suit]), b"".join(suits[suit + 1 :]) + wizards_beat
+        rows += [
+            before + bytes(rank + 1) + b"\1" * (RANKS_PER_SUIT - 1 - rank) + after
+            for rank in range(RANKS_PER_SUIT)
+        ]
+    rows += [bytes(DECK_SIZE)] * (FIRST_JESTER - FIRST_WIZARD)  # the first Wizard wins
+    # Anything but another Jester beats a lone Jester.
+    rows += [b"\1" * FIRST_JESTER + bytes(DECK_SIZE - FIRST_JESTER)] * (DECK_SIZE - FIRST_JESTER)
+    return rows
+
+
+_ROWS_BY_TRUMP = [_beats_rows(trump) for trump in range(-1, 4)]
+# BEATS[trump + 1][winning * 60 + card] == _beats(winning, card, trump): a flat table keeps
+# the per-card test to one lookup.
+BEATS: tuple[bytes, ...] = tuple(b"".join(rows) for rows in _ROWS_BY_TRUMP)
 # The same, one row per winning card, as tuples (indexing a tuple is a specialised, faster
 # instruction than indexing bytes): ``Game`` keeps the current winner's row, so the test
 # for each later card is ``row[card]``. ``_FIRST_ROW`` stands for "no card yet": the first
 # card of a trick beats it.
-_BEATS_ROWS = tuple(
-    tuple(tuple(table[w * DECK_SIZE : (w + 1) * DECK_SIZE]) for w in range(DECK_SIZE))
-    for table in BEATS
-)
+_BEATS_ROWS = tuple(tuple(map(tuple, rows)) for rows in _ROWS_BY_TRUMP)
+del _ROWS_BY_TRUMP
 _FIRST_ROW = (1,) * DECK_SIZE
 
 
@@ -119,6 +138,11 @@ _WHERE = tuple(
     for c in range(DECK_SIZE)
     for p in [min(c // RANKS_PER_SUIT, SPECIALS)]
 )
+# _PLACE[card] = (part, bit, card): ``_WHERE``'s entry and the card id itself. ``_play`` takes
+# a card's entry and checks it with one lookup: the entry's card is the very object ``card``
+# for the ints 0..59, which CPython keeps one shared object each of, and for nothing else
+# (True indexes as 1, -1 from the end, but neither is that object).
+_PLACE = tuple((part, bit, card) for card, (part, bit) in enumerate(_WHERE))
 _SUIT_PART = (1 << RANKS_PER_SUIT) - 1
 # The led-suit marker after an open trick's card: its suit, Wizard, or still open (Jester).
 _LED_AFTER = tuple(
@@ -130,8 +154,7 @@ _LED_AFTER = tuple(
 def _part_table(offset: int, width: int) -> tuple[tuple[int, ...], ...]:
     """For every ``width``-bit value m, the positions of its set bits plus ``offset``, ascending.
 
-    Built by doubling (the entries with the top bit set are the ones without it, plus that
-    bit), which keeps start-up cheap: every program that imports the engine pays for these.
+    Built by doubling: the entries with the top bit set are the ones without it, plus that bit.
     """
     table: list[tuple[int, ...]] = [()]
     for bit in range(width):
@@ -140,13 +163,41 @@ def _part_table(offset: int, width: int) -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
-# _CARDS[part][m]: the card ids of part ``part`` of a hand, given that part's mask m.
-_CARDS = tuple(_part_table(_PART_SHIFT[p], RANKS_PER_SUIT if p < SPECIALS else 8) for p in range(5))
-_C0, _C1, _C2, _C3, _C4 = _CARDS
+# _CARDS[part][m]: the card ids of part ``part`` of a hand, given that part's mask m; _C0.._C4
+# are the five tables by name, for the hot paths. Empty until ``_build_card_tables`` fills them.
+_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = ()
+_C0 = _C1 = _C2 = _C3 = _C4 = _CARDS[:]
+
+
+def _build_card_tables() -> None:
+    """Fill ``_CARDS`` and ``_C0``..``_C4``. ``Game()`` and ``cards_of`` call this while
+    ``_C4`` is empty; every other user of the tables is a method of a ``Game``.
+
+    The tables are 4 x 8,192 + 256 small tuples (3 MB, about 3 ms to build): built at
+    import, they were the largest cost of importing ``wizard_tui.game``, which every
+    program pays (the terminal client's start-up included) whether or not it ever holds
+    a ``Game``. The cyclic garbage collector is paused meanwhile: left running it wakes
+    every 700 new tuples and scans them again, doubling the cost (tuples of ints hold no
+    cycles).
+    """
+    global _CARDS, _C0, _C1, _C2, _C3, _C4
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        tables = tuple(
+            _part_table(_PART_SHIFT[p], RANKS_PER_SUIT if p < SPECIALS else 8) for p in range(5)
+        )
+    finally:
+        if collecting:
+            gc.enable()
+    _CARDS = tables
+    _C0, _C1, _C2, _C3, _C4 = tables  # _C4 is stored last: once it is set, all are
 
 
 def cards_of(mask: int) -> tuple[int, ...]:
     """The card ids of a mask, lowest first."""
+    if not _C4:
+        _build_card_tables()
     return (
         _C0[mask & _SUIT_PART]
         + _C1[mask >> 13 & _SUIT_PART]
@@ -185,8 +236,7 @@ class Trick(NamedTuple):
         return tuple(((self.leader + i) % n, c) for i, c in enumerate(self.cards))
 
 
-@dataclass(frozen=True, slots=True)
-class RoundResult:
+class RoundResult(Value):
     """Everything public about a finished round, plus the dealt hands (public once scored)."""
 
     round: int
@@ -201,18 +251,23 @@ class RoundResult:
     totals: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class GameConfig:
+class GameConfig(Value):
     players: int
     first_dealer: int
-    restrict_last_bid: RestrictLastBid = RestrictLastBid.NEVER
+    restrict_last_bid: RestrictLastBid
 
-    def __post_init__(self) -> None:
-        check_players(self.players)
-        if type(self.first_dealer) is not int or not 0 <= self.first_dealer < self.players:
-            raise ValueError(f"first dealer must be a seat 0..{self.players - 1}")
-        if type(self.restrict_last_bid) is not RestrictLastBid:  # a plain string: convert it
-            object.__setattr__(self, "restrict_last_bid", RestrictLastBid(self.restrict_last_bid))
+    def __init__(
+        self,
+        players: int,
+        first_dealer: int,
+        restrict_last_bid: RestrictLastBid = RestrictLastBid.NEVER,
+    ) -> None:
+        check_players(players)
+        if type(first_dealer) is not int or not 0 <= first_dealer < players:
+            raise ValueError(f"first dealer must be a seat 0..{players - 1}")
+        if type(restrict_last_bid) is not RestrictLastBid:  # a plain string: convert it
+            restrict_last_bid = RestrictLastBid(restrict_last_bid)
+        super().__init__(players, first_dealer, restrict_last_bid)
 
 
 class Game:
@@ -248,6 +303,8 @@ class Game:
     )
 
     def __init__(self, config: GameConfig) -> None:
+        if not _C4:  # the first game: the hand tables are built on first use
+            _build_card_tables()
         self.config = config
         self.players = n = config.players
         self.num_rounds = rounds_for(n)
@@ -363,8 +420,8 @@ class Game:
         # (the led suit's cards and the Wizards and Jesters), playing freely is five.
         hand = self._hands[self.turn]
         led = self._led
-        if led >= 0 and hand[led]:
-            return _CARDS[led][hand[led]] + _C4[hand[SPECIALS]]
+        if led >= 0 and (follow := hand[led]):
+            return _CARDS[led][follow] + _C4[hand[SPECIALS]]
         c, d, h, s, x = hand
         return _C0[c] + _C1[d] + _C2[h] + _C3[s] + _C4[x]
 
@@ -431,6 +488,14 @@ class Game:
                 out.append(Bid(seat, bids[seat]))  # type: ignore[arg-type]
             out.extend(Play(seat, card) for trick in tricks for seat, card in trick)
         return out
+
+    def __setstate__(self, state: tuple[None, dict[str, object]]) -> None:
+        """Unpickling (and ``copy.copy``) skip ``__init__``, which builds the hand tables
+        on first use: a game unpickled in a fresh process must build them too."""
+        if not _C4:
+            _build_card_tables()
+        for name, value in state[1].items():
+            setattr(self, name, value)
 
     @classmethod
     def replay(cls, config: GameConfig, actions: Iterable[Action]) -> Game:
@@ -599,10 +664,16 @@ class Game:
         # ``self.turn``; anything else (a wrong seat, True, 1.0) goes to the full check.
         if self.phase is not _PLAY_PHASE or seat is not self.turn:
             self._check_turn(Phase.PLAY, seat)
-        if type(card) is not int or not 0 <= card < DECK_SIZE:
-            raise IllegalAction(Reason.NOT_A_CARD, f"not a card: {card!r}")
+        # The card's place in a hand and its check in one lookup: see ``_PLACE``.
+        try:
+            part, bit, same = _PLACE[card]
+        except (IndexError, TypeError):  # past the deck, or not an int at all
+            raise IllegalAction(Reason.NOT_A_CARD, f"not a card: {card!r}") from None
+        if same is not card:
+            if type(card) is not int or not 0 <= card < DECK_SIZE:
+                raise IllegalAction(Reason.NOT_A_CARD, f"not a card: {card!r}")
+            part, bit = _WHERE[card]  # a card id after all, as an int object of its own
         hand = self._hands[seat]
-        part, bit = _WHERE[card]
         held = hand[part]
         led = self._led
         if not held & bit:
