@@ -10,10 +10,18 @@ static key (``identity``) is what the host recognises it by on a resume.
 
 ``events()`` yields what the app needs, in order: a ``LinkState`` whenever the
 link comes up, drops or ends, the welcome after each (re)connection, then the
-host's messages. Pings are answered here. When the link drops (EOF, reset, or
-nothing heard for ``idle_timeout``) the client reconnects with backoff and its
-session token; the host keeps the seat and sends a snapshot, so the app just
-redraws. A fatal error from the host ends the client with that error.
+host's messages. Pings are answered here. Once a connection's handshake is done,
+its bytes are pushed to the client as the transport receives them and decoded
+there and then (no task wakes per message). An app that handles each event
+synchronously can ``set_handler`` before connecting instead of reading
+``events()``: each event is then handled in the same turn of the event loop that
+received it, with no queue and no task in between (every hop is another turn of
+the loop, which players sharing a machine's cores feel first).
+
+When the link drops (EOF, reset, or nothing heard for ``idle_timeout``) the
+client reconnects with backoff and its session token; the host keeps the seat
+and sends a snapshot, so the app just redraws. A fatal error from the host ends
+the client with that error.
 
 Messages sent while the link is down are not kept (``send`` returns False):
 the snapshot after a resume is the truth, and a stale move replayed into it
@@ -25,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -44,7 +52,7 @@ from .errors import (
 from .framing import encode_payload
 from .identity import HostKeyChanged, KnownHosts, StaticIdentity, fingerprint, host_label
 from .limits import DEFAULT_LIMITS, Limits
-from .link import Link
+from .link import Link, open_connection
 from .pake import PakeError, normalize_password
 from .secure import HandshakeReader, SecureInitiator, make_prologue
 
@@ -64,6 +72,9 @@ class LinkState:
 
 
 ClientEvent = dict[str, Any] | LinkState
+
+LinkEnd = tuple[str, str | None, bool]
+"""Why a link ended: (detail, the host's error code if any, worth reconnecting)."""
 
 PinStatus = Literal["new", "known", "unpinned"]
 
@@ -119,6 +130,7 @@ class Client:
         self.state: Literal["new", "connected", "reconnecting", "closed"] = "new"
         self._link: Link | None = None
         self._events: asyncio.Queue[ClientEvent] = asyncio.Queue()
+        self._handler: Callable[[ClientEvent], None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._closing = False
 
@@ -154,8 +166,19 @@ class Client:
             return False
         return self._link.send(payload)
 
+    def set_handler(self, handler: Callable[[ClientEvent], None]) -> None:
+        """Hand every event to ``handler`` as it happens, in place of ``events()``: the same
+        events in the same order, the last a ``LinkState("closed", ...)``. Call it before
+        ``connect``. The handler runs on the loop and must not block; an exception from it
+        is logged and the connection goes on."""
+        if self._task is not None:
+            raise RuntimeError("set_handler() before connect()")
+        self._handler = handler
+
     async def events(self) -> AsyncIterator[ClientEvent]:
         """Messages and link changes, until a ``LinkState("closed", ...)``, which is last."""
+        if self._handler is not None:
+            raise RuntimeError("this Client hands its events to the handler given to set_handler")
         while True:
             event = await self._events.get()
             yield event
@@ -187,8 +210,16 @@ class Client:
     # -- internals ------------------------------------------------------------------------
 
     def _emit(self, event: ClientEvent) -> None:
-        if self.state != "closed":
+        if self.state == "closed":
+            return
+        if self._handler is None:
             self._events.put_nowait(event)
+            return
+        try:
+            self._handler(event)
+        except Exception:
+            # The app's bug: it must not take the connection (and its reconnects) down.
+            log.exception("the event handler failed on %.80r", event)
 
     def _end(self, event: LinkState) -> None:
         self._emit(event)
@@ -198,7 +229,7 @@ class Client:
         """One connection and handshake; the open link, or an exception."""
         loop = asyncio.get_running_loop()
         async with asyncio.timeout(self.limits.handshake_timeout):
-            reader, writer = await asyncio.open_connection(self.host, self.port)
+            reader, writer = await open_connection(self.host, self.port)
         pinned = self.known_hosts.expected(self.label) if self.known_hosts is not None else None
         secure = SecureInitiator(
             self.identity,
@@ -313,39 +344,9 @@ class Client:
                 return
             link = next_link
 
-    async def _pump(self, link: Link) -> tuple[str, str | None, bool]:
+    async def _pump(self, link: Link) -> LinkEnd:
         """Deliver the link's events until it ends: (detail, code, worth reconnecting)."""
-        loop = asyncio.get_running_loop()
-        conn = link.conn
-        try:
-            while True:
-                # Frames that came with the welcome are already buffered: drain first.
-                while (event := conn.next_event(loop.time())) is not None:
-                    if isinstance(event, Received):
-                        self._emit(event.msg)
-                    elif isinstance(event, PingReceived):
-                        link.send(_PONG)
-                    elif isinstance(event, PeerClosed):
-                        if event.code == "bye":
-                            return event.message, None, False
-                        return event.message, event.code, event.code in RECONNECTABLE
-                if link.dropped == SEND_QUEUE_FULL:
-                    return "the host is not taking our messages", None, True
-                try:
-                    data = await link.read(self.limits.idle_timeout)
-                except TimeoutError:
-                    detail = f"nothing heard from the host for {self.limits.idle_timeout:g} s"
-                    return detail, IDLE_TIMEOUT, True
-                if not data:
-                    return "lost the connection to the host", None, True
-                conn.receive_data(data)
-        except ProtocolError as exc:
-            log.warning("host broke the protocol: %s (%s)", exc.message, exc.code)
-            return (
-                f"the host sent something this client cannot read: {exc.message}",
-                exc.code,
-                False,
-            )
+        return await _Pump(self, link).run()
 
     async def _reconnect(self) -> Link | None:
         loop = asyncio.get_running_loop()
@@ -374,3 +375,81 @@ class Client:
                 )
                 return None
             delay = min(delay * 2, self.limits.reconnect_max_delay)
+
+
+class _Pump:
+    """Reads one open link for its client. The link pushes each chunk here as the transport
+    receives it, and its events are handed on there and then: no task wakes per message.
+    ``run`` only waits for the end, which comes from the bytes, the idle timer or EOF."""
+
+    def __init__(self, client: Client, link: Link) -> None:
+        self.client = client
+        self.link = link
+        self.loop = asyncio.get_running_loop()
+        self.ended: asyncio.Future[LinkEnd] = self.loop.create_future()
+        self.heard = self.loop.time()  # when the host was last heard from
+        self.idle_timeout = client.limits.idle_timeout
+        self._idle = self.loop.call_at(self.heard + self.idle_timeout, self._check_idle)
+
+    async def run(self) -> LinkEnd:
+        try:
+            self._handle_events()  # frames that came with the welcome are already in
+            if not self.ended.done():
+                self.link.push_to(self._receive)
+            return await self.ended
+        finally:
+            self._idle.cancel()
+
+    def _receive(self, data: bytes) -> None:
+        if self.ended.done():
+            return  # read and dropped while the link closes
+        if not data:
+            if self.link.dropped == SEND_QUEUE_FULL:
+                self._end(("the host is not taking our messages", None, True))
+            else:
+                self._end(("lost the connection to the host", None, True))
+            return
+        self.heard = self.loop.time()
+        try:
+            self.link.conn.receive_data(data)
+        except ProtocolError as exc:
+            self._end(_broken(exc))
+            return
+        self._handle_events()
+
+    def _handle_events(self) -> None:
+        link, client = self.link, self.client
+        try:
+            while (event := link.conn.next_event(self.heard)) is not None:
+                if isinstance(event, Received):
+                    client._emit(event.msg)
+                elif isinstance(event, PingReceived):
+                    link.send(_PONG)
+                elif isinstance(event, PeerClosed):
+                    if event.code == "bye":
+                        self._end((event.message, None, False))
+                    else:
+                        self._end((event.message, event.code, event.code in RECONNECTABLE))
+                    return
+        except ProtocolError as exc:
+            self._end(_broken(exc))
+            return
+        if link.dropped == SEND_QUEUE_FULL:
+            self._end(("the host is not taking our messages", None, True))
+
+    def _check_idle(self) -> None:
+        due = self.heard + self.idle_timeout
+        if self.loop.time() < due:  # heard from since this timer was set: wait on
+            self._idle = self.loop.call_at(due, self._check_idle)
+            return
+        detail = f"nothing heard from the host for {self.idle_timeout:g} s"
+        self._end((detail, IDLE_TIMEOUT, True))
+
+    def _end(self, end: LinkEnd) -> None:
+        if not self.ended.done():
+            self.ended.set_result(end)
+
+
+def _broken(exc: ProtocolError) -> LinkEnd:
+    log.warning("host broke the protocol: %s (%s)", exc.message, exc.code)
+    return f"the host sent something this client cannot read: {exc.message}", exc.code, False

@@ -1,13 +1,26 @@
 """The asyncio half of one connection, shared by server and client.
 
-It only moves bytes: ``read`` returns the next chunk, ``send`` puts a payload
-in a bounded outbox that one writer task drains (write, then drain), so a
-sender never waits on a slow peer. A full outbox means the peer stopped
-reading, and the link is cut rather than let it hold up anyone else.
+It only moves bytes: ``read`` returns the next chunk; ``send`` never waits.
+While the peer keeps up (nothing queued, nothing left in the transport's
+buffer) the first payload of a turn of the event loop is sealed and written at
+once, so a fan-out reaches the wire in the sender's own turn rather than after
+a writer task wakes. The others go into a bounded outbox that one writer task
+drains: everything waiting in one write, then drain (so the frames of one turn
+after the first, say a round's result and the next round after its last state,
+cost the peer one wake-up). A full outbox means the peer stopped reading, and
+the link is cut rather than let it hold up anyone else. ``send_queue`` bounds
+the frames of one turn too, written or queued: the bound a writer task alone,
+which only runs between turns, would give.
 
 Before the connection is encrypted, ``send_frame`` queues the Noise handshake
 messages, which go out as they are; every ``send`` after them is sealed by the
-connection's cipher in the writer task, in wire order.
+connection's cipher as it is written, in wire order.
+
+Reading is pull (``read``) by default. A link opened with ``open_connection``
+can instead ``push_to`` a callback, which then gets each chunk inside the
+transport's own callback: the bytes are decoded and handled in the same turn of
+the loop that received them, with no task to wake (the client does this once
+its handshake is done).
 
 Closing on purpose is ``finish``: the queued frames go out, then an EOF, and
 the peer gets ``linger`` seconds to hang up before the link is cut. Reading
@@ -20,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 from .connection import _Connection
 from .errors import INTERNAL_ERROR, SEND_QUEUE_FULL
@@ -35,6 +49,52 @@ _EOF = b""  # queued after the last frame: write EOF and stop (no real payload i
 
 class _Handshake(bytes):
     """A handshake message, queued to go out framed but not sealed."""
+
+
+Sink = Callable[[bytes], None]
+"""Takes each chunk read; b"" once the peer is gone (EOF, reset or abort). Must not raise."""
+
+
+class PushReader(asyncio.StreamReader):
+    """A ``StreamReader`` that, once given a sink, hands every chunk to it as the transport
+    delivers it instead of buffering it for a ``read`` (which must not be used then)."""
+
+    _sink: Sink | None = None
+
+    def push_to(self, sink: Sink) -> None:
+        self._sink = sink
+        if self._buffer:  # arrived since the last read(): first in line
+            data = bytes(self._buffer)
+            self._buffer.clear()
+            self._maybe_resume_transport()
+            sink(data)
+        if self._eof or self.exception() is not None:
+            sink(b"")
+
+    def feed_data(self, data: bytes) -> None:
+        if self._sink is None:
+            super().feed_data(data)
+        elif data:
+            self._sink(data)
+
+    def feed_eof(self) -> None:
+        super().feed_eof()
+        if self._sink is not None:
+            self._sink(b"")
+
+    def set_exception(self, exc: BaseException) -> None:
+        super().set_exception(exc)
+        if self._sink is not None:
+            self._sink(b"")  # a reset is an end like EOF
+
+
+async def open_connection(host: str, port: int) -> tuple[PushReader, asyncio.StreamWriter]:
+    """``asyncio.open_connection`` with a ``PushReader`` (as its docs suggest: copy the code)."""
+    loop = asyncio.get_running_loop()
+    reader = PushReader(loop=loop)
+    protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
+    transport, _ = await loop.create_connection(lambda: protocol, host, port)
+    return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
 
 
 class Link:
@@ -53,6 +113,8 @@ class Link:
         self.dropped: str | None = None  # why we cut the link, if we did
         self.closing = False  # no more sends; the link is on its way out
         self._queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=limits.send_queue)
+        self._written_now = 0  # 1 once a frame was written at once in this turn
+        self._loop = asyncio.get_running_loop()
         self._writer_task = asyncio.create_task(self._write_loop())
         self._abort_timer: asyncio.TimerHandle | None = None
 
@@ -76,12 +138,28 @@ class Link:
     def _put(self, item: bytes) -> bool:
         if self.closing:
             return False
-        try:
-            self._queue.put_nowait(item)
-        except asyncio.QueueFull:
+        if self._written_now + self._queue.qsize() >= self.limits.send_queue:
             self.abort(SEND_QUEUE_FULL)
             return False
+        if self._written_now or not self._queue.empty() or self._buffered():
+            self._queue.put_nowait(item)  # not full: checked above
+            return True
+        # The first of this turn, and the peer keeps up: write it now.
+        self._written_now = 1
+        self._loop.call_soon(self._next_turn)
+        try:
+            self._write(item)
+        except Exception:
+            log.exception("cannot write to %s", self.peer)  # a bug, as in _write_loop
+            self.abort(INTERNAL_ERROR)
+            return False
         return True
+
+    def _buffered(self) -> int:
+        return self.writer.transport.get_write_buffer_size()
+
+    def _next_turn(self) -> None:
+        self._written_now = 0
 
     def finish(self) -> None:
         """Send what is queued, then EOF; cut the link if the peer lingers."""
@@ -119,6 +197,13 @@ class Link:
             except ConnectionError:  # a reset is an end like EOF (not OSError: TimeoutError is one)
                 return b""
 
+    def push_to(self, sink: Sink) -> None:
+        """From now on hand every chunk to ``sink`` as it arrives, in place of ``read``
+        (bytes that came before are handed over first). Needs a ``PushReader``."""
+        if not isinstance(self.reader, PushReader):
+            raise TypeError("push_to needs a link opened with netplay.link.open_connection")
+        self.reader.push_to(sink)
+
     async def close(self) -> None:
         """Release everything; safe to call more than once."""
         self.closing = True
@@ -137,19 +222,34 @@ class Link:
             async with asyncio.timeout(self.limits.linger):
                 await self.writer.wait_closed()
 
+    def _write(self, item: bytes) -> None:
+        """Frame ``item`` onto the transport."""
+        self.writer.write(self._wire(item))
+
+    def _take_queued(self, first: bytes) -> tuple[list[bytes], bool]:
+        """``first`` and whatever else is queued now, up to EOF: (frames, EOF reached)."""
+        batch = [first]
+        while batch[-1] is not _EOF and not self._queue.empty():
+            batch.append(self._queue.get_nowait())
+        if batch[-1] is _EOF:
+            return batch[:-1], True
+        return batch, False
+
+    def _wire(self, item: bytes) -> bytes:
+        """``item`` framed; sealed here, just before it takes its place on the wire, as the
+        cipher's nonce counter needs."""
+        return frame(item) if isinstance(item, _Handshake) else self.conn.frame(item)
+
     async def _write_loop(self) -> None:
         try:
             while True:
-                payload = await self._queue.get()
-                if payload is _EOF:
+                batch, eof = self._take_queued(await self._queue.get())
+                if batch:  # one write, and one wake-up of the peer, for all of them
+                    self.writer.write(b"".join(map(self._wire, batch)))
+                if eof:
                     if self.writer.can_write_eof():
                         self.writer.write_eof()
                     return
-                if isinstance(payload, _Handshake):
-                    self.writer.write(frame(payload))
-                else:
-                    # Sealed here, in wire order, as the cipher's nonce counter needs.
-                    self.writer.write(self.conn.frame(payload))
                 await self.writer.drain()
         except (ConnectionError, OSError):
             pass  # the reader sees the end and the owner cleans up
