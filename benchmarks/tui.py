@@ -47,7 +47,14 @@ IDLE_SECONDS = 3.0
 
 
 def _peak_rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # VmHWM, not getrusage's ru_maxrss: Linux carries ru_maxrss across fork and exec, so a
+    # child would report at least the parent's size at fork (this script's, with its
+    # fixtures loaded), hiding the difference between the two apps.
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # not Linux
 
 
 def child_minimal(t0: float) -> None:
