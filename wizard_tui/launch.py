@@ -17,6 +17,7 @@ import asyncio
 
 from netplay import IdentityError, KnownHosts, StaticIdentity
 from netplay.errors import NetplayError, ServerError
+from netplay.signing import SigningKey
 
 from .cli import UserError
 from .game import RestrictLastBid
@@ -25,7 +26,8 @@ from .net.client import NetworkSession
 from .net.host import HostOptions
 from .net.hosting import hosting
 from .net.journal import JournalContents
-from .net.keys import load_identity, load_known_hosts
+from .net.keys import load_identity, load_known_hosts, load_signing_key, round_secrets_dir
+from .net.private_client import SecretStore
 from .net.protocol import DEFAULT_PORT
 from .paths import default_records_dir
 
@@ -70,7 +72,11 @@ async def _connect(
     password: str | None = None,
     server_key: bytes | None = None,
     token: str | None = None,
+    persistent: bool = True,
 ) -> NetworkSession:
+    # persistent: this installation's signing key and round secrets (a player's own table);
+    # the solo table's throwaway ones otherwise.
+    signing_key, store = player_signing() if persistent else (None, None)
     session = NetworkSession(
         host,
         port,
@@ -80,9 +86,19 @@ async def _connect(
         known_hosts=known_hosts,
         password=password,
         server_key=server_key,
+        signing_key=signing_key,
+        secret_store=store,
     )
     session.client.token = token  # a resumed game: take back our seat, not a new one
     return await connect_session(session, host, port)
+
+
+def player_signing() -> tuple[SigningKey, SecretStore]:
+    """This installation's signing key and round-secret store (the private deal)."""
+    try:
+        return load_signing_key(), SecretStore(round_secrets_dir())
+    except IdentityError as exc:
+        raise UserError(exc.message) from None
 
 
 def player_keys() -> tuple[StaticIdentity, KnownHosts]:
@@ -125,6 +141,7 @@ async def _hosted_table(
                 # Our own host: its key is known, nothing to pin.
                 server_key=host.server.identity.public_key,
                 token=token,
+                persistent=identity is not None,  # the solo table keeps nothing
             )
             return await run_table_async(session, **_table_options(args))  # type: ignore[arg-type]
     except OSError as exc:
@@ -141,6 +158,7 @@ def run_solo_table(args: argparse.Namespace) -> int:
         records_dir=default_records_dir(),
         bot_delay=args.bot_delay,
         auto_start=True,
+        deal=getattr(args, "deal", "private"),
     )
     return asyncio.run(_hosted_table(options, "127.0.0.1", 0, args))
 

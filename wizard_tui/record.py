@@ -142,13 +142,57 @@ class RecordedRound:
 
 @dataclass(frozen=True, slots=True)
 class Redeal:
-    """A deal the host threw away after seeds were revealed (extra field ``redeals``)."""
+    """A deal the host threw away (extra field ``redeals``): a commit-reveal deal after
+    its commitments were published, or a voided attempt of a private deal."""
 
     round: int
-    attempt: int  # 1 for the first discarded deal of that round, 2 for the next, ...
+    # commit-reveal: 1 for the first discarded deal of that round, 2 for the next, ...;
+    # private deal: the voided attempt's own number (its setup's ``attempt``, from 0).
+    attempt: int
     reason: str
-    commitments: tuple[bytes, ...]
-    seeds: tuple[bytes | None, ...]  # None: that seat's seed was never revealed
+    commitments: tuple[bytes, ...] = ()
+    seeds: tuple[bytes | None, ...] = ()  # None: that seat's seed was never revealed
+    # Private deal only (docs/private-deal.md section 11):
+    private_deal: PrivateDealRecord | None = None
+    fault: str | None = None  # the failure code that ended the attempt, if any
+    culprit: int | None = None  # the seat blamed (-1: the relay), if any
+    evidence: Envelope | None = None  # a refused envelope that shows the fault, if any
+    actions: tuple[tuple[str, int, int], ...] = ()  # its trump choice and bids, in order
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.private_deal is None:
+            return {
+                "round": self.round,
+                "attempt": self.attempt,
+                "reason": self.reason,
+                "commitments": [c.hex() for c in self.commitments],
+                "seeds": [None if s is None else s.hex() for s in self.seeds],
+            }
+        return {
+            "round": self.round,
+            "attempt": self.attempt,
+            "reason": self.reason,
+            "private_deal": self.private_deal.to_dict(),
+            "fault": self.fault,
+            "culprit": self.culprit,
+            "evidence": None if self.evidence is None else self.evidence.to_json(),
+            "actions": [list(a) for a in self.actions],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StandIn:
+    """Private deal: from ``round``/``attempt`` on, seat ``seat`` signs with ``key`` (a bot
+    of the host's playing for a player who left), or again with its own key (``None``)."""
+
+    round: int
+    attempt: int
+    seat: int
+    key: bytes | None
+
+    def to_dict(self) -> dict[str, Any]:
+        key = None if self.key is None else self.key.hex()
+        return {"round": self.round, "attempt": self.attempt, "seat": self.seat, "key": key}
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +218,7 @@ class GameRecord:
     extra: Mapping[str, Any] = field(default_factory=dict)  # fields other writers added
     protocol: str = PROTOCOL
     signing_keys: tuple[bytes, ...] = ()  # per seat, Ed25519 public keys (private deal only)
+    stand_ins: tuple[StandIn, ...] = ()  # private deal: seats whose key changed, in order
 
     @property
     def private(self) -> bool:
@@ -198,17 +243,10 @@ class GameRecord:
         }
         if self.private:
             doc["signing_keys"] = [k.hex() for k in self.signing_keys]
+            if self.stand_ins:
+                doc["stand_ins"] = [s.to_dict() for s in self.stand_ins]
         if self.redeals:
-            doc["redeals"] = [
-                {
-                    "round": d.round,
-                    "attempt": d.attempt,
-                    "reason": d.reason,
-                    "commitments": [c.hex() for c in d.commitments],
-                    "seeds": [None if s is None else s.hex() for s in d.seeds],
-                }
-                for d in self.redeals
-            ]
+            doc["redeals"] = [d.to_dict() for d in self.redeals]
         if self.verification_failures:
             doc["verification_failures"] = [
                 {"round": f.round, "seat": f.seat, "detail": f.detail}
@@ -307,6 +345,7 @@ class GameRecorder:
         self.rounds: list[RecordedRound] = []
         self.redeals: list[Redeal] = []
         self.verification_failures: list[VerificationFailure] = []
+        self.stand_ins: list[StandIn] = []
 
     def add_round(
         self, result: RoundResult, commitments: Sequence[bytes], seeds: Sequence[bytes]
@@ -339,6 +378,39 @@ class GameRecorder:
         attempt = 1 + sum(d.round == round_number for d in self.redeals)
         self.redeals.append(Redeal(round_number, attempt, reason, tuple(commitments), tuple(seeds)))
 
+    def add_private_redeal(
+        self,
+        round_number: int,
+        setup: DealSetup,
+        envelopes: Sequence[Envelope],
+        reason: str,
+        *,
+        fault: str | None = None,
+        culprit: int | None = None,
+        evidence: Envelope | None = None,
+        actions: Sequence[Sequence[Any]] = (),
+    ) -> None:
+        """Record a voided attempt of a private deal: whatever it produced, and why."""
+        if self.protocol != PRIVATE_PROTOCOL:
+            raise ValueError("a private deal recorded in a commit-reveal game")
+        self.redeals.append(
+            Redeal(
+                round_number,
+                setup.attempt,
+                reason,
+                private_deal=PrivateDealRecord(setup, tuple(envelopes)),
+                fault=fault,
+                culprit=culprit,
+                evidence=evidence,
+                actions=tuple((str(k), int(s), int(v)) for k, s, v in actions),
+            )
+        )
+
+    def add_stand_in(self, round_number: int, attempt: int, seat: int, key: bytes | None) -> None:
+        """Private deal: seat ``seat`` signs with ``key`` from this attempt on (None: with
+        the player's own key again)."""
+        self.stand_ins.append(StandIn(round_number, attempt, seat, key))
+
     def add_verification_failure(self, round_number: int, seat: int | None, detail: str) -> None:
         self.verification_failures.append(VerificationFailure(round_number, seat, detail))
 
@@ -357,6 +429,7 @@ class GameRecorder:
             verification_failures=tuple(self.verification_failures),
             protocol=self.protocol,
             signing_keys=self.signing_keys,
+            stand_ins=tuple(self.stand_ins),
         )
 
 
@@ -631,13 +704,10 @@ def parse_record(doc: object) -> GameRecord:
     winners_raw = rd.array(top["winners"], "winners")
     winner_seats = tuple(rd.seat(w, n, f"winners[{i}]") for i, w in enumerate(winners_raw))
 
-    if private and top.get("redeals"):
-        raise RecordError(
-            "redeal", "redeals of privately dealt rounds are not supported by this version"
-        )
-    redeals = _parse_redeals(top.get("redeals", []), n)
+    redeals = _parse_redeals(top.get("redeals", []), n, private)
     failures = _parse_failures(top.get("verification_failures", []), n)
-    known = (*_TOP_FIELDS, *_EXTRA_TOP, *(("signing_keys",) if private else ()))
+    stand_ins = _parse_stand_ins(top.get("stand_ins", []), n) if private else ()
+    known = (*_TOP_FIELDS, *_EXTRA_TOP, *(("signing_keys", "stand_ins") if private else ()))
     extra = {k: v for k, v in top.items() if k not in known}
     return GameRecord(
         game_id=game_id,
@@ -652,7 +722,28 @@ def parse_record(doc: object) -> GameRecord:
         extra=extra,
         protocol=protocol,
         signing_keys=signing_keys,
+        stand_ins=stand_ins,
     )
+
+
+def _parse_stand_ins(raw: object, n: int) -> tuple[StandIn, ...]:
+    rd = _Reader()
+    out = []
+    for i, entry in enumerate(rd.array(raw, "stand_ins")):
+        at = f"stand_ins[{i}]"
+        d = rd.obj(entry, at)
+        for key in ("round", "attempt", "seat", "key"):
+            rd.get(d, key, at)
+        key_hex = d["key"]
+        out.append(
+            StandIn(
+                rd.integer(d["round"], f"{at}.round"),
+                rd.integer(d["attempt"], f"{at}.attempt"),
+                rd.seat(d["seat"], n, f"{at}.seat"),
+                None if key_hex is None else rd.hexbytes(key_hex, SIGNING_KEY_BYTES, f"{at}.key"),
+            )
+        )
+    return tuple(out)
 
 
 def _parse_round(raw: object, index: int, n: int, private: bool = False) -> RecordedRound:
@@ -758,12 +849,15 @@ def _parse_private_deal(rd: _Reader, raw: object, at: str) -> PrivateDealRecord:
     return PrivateDealRecord(setup, tuple(envelopes))
 
 
-def _parse_redeals(raw: object, n: int) -> tuple[Redeal, ...]:
+def _parse_redeals(raw: object, n: int, private: bool = False) -> tuple[Redeal, ...]:
     rd = _Reader()
     out = []
     for i, entry in enumerate(rd.array(raw, "redeals")):
         at = f"redeals[{i}]"
         d = rd.obj(entry, at)
+        if private:
+            out.append(_parse_private_redeal(rd, d, at, n))
+            continue
         for key in ("round", "attempt", "reason", "commitments", "seeds"):
             rd.get(d, key, at)
         round_number = rd.integer(d["round"], f"{at}.round")
@@ -787,6 +881,49 @@ def _parse_redeals(raw: object, n: int) -> tuple[Redeal, ...]:
             )
         )
     return tuple(out)
+
+
+def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Redeal:
+    """A voided attempt of a private deal (docs/private-deal.md section 11)."""
+    for key in ("round", "attempt", "reason", "private_deal", "fault", "culprit"):
+        rd.get(d, key, at)
+    round_number = rd.integer(d["round"], f"{at}.round")
+    fault = d["fault"]
+    if fault is not None:
+        fault = rd.string(fault, f"{at}.fault")
+    culprit = d["culprit"]
+    if culprit is not None:
+        culprit = rd.integer(culprit, f"{at}.culprit")
+        if not -1 <= culprit < n:
+            raise rd.fail("bad-value", f"{at}.culprit is {culprit}: a seat, or -1 (the relay)")
+    evidence = None
+    if d.get("evidence") is not None:
+        try:
+            evidence = Envelope.from_json(d["evidence"])
+        except ProtocolError as exc:
+            raise rd.fail("bad-value", f"{at}.evidence: {exc.message}") from None
+    actions = []
+    for k, raw in enumerate(rd.array(d.get("actions", []), f"{at}.actions")):
+        item = rd.array(raw, f"{at}.actions[{k}]")
+        if len(item) != 3 or item[0] not in ("trump", "bid"):
+            raise rd.fail("bad-value", f"{at}.actions[{k}] is not [trump|bid, seat, value]")
+        actions.append(
+            (
+                item[0],
+                rd.seat(item[1], n, f"{at}.actions[{k}][1]"),
+                rd.integer(item[2], f"{at}.actions[{k}][2]"),
+            )
+        )
+    return Redeal(
+        round_number,
+        rd.integer(d["attempt"], f"{at}.attempt"),
+        rd.string(d["reason"], f"{at}.reason"),
+        private_deal=_parse_private_deal(rd, d["private_deal"], f"{at}.private_deal"),
+        fault=fault,
+        culprit=culprit,
+        evidence=evidence,
+        actions=tuple(actions),
+    )
 
 
 def _parse_failures(raw: object, n: int) -> tuple[VerificationFailure, ...]:

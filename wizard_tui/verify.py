@@ -18,15 +18,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from netplay import fairdeal
-from netplay.mental import RELAY, DealFault, audit_transcript
+from netplay.mental import RELAY, DealFault, DealSetup, Verifier, audit_transcript
 from netplay.mental.protocol import decode_body
 
 from .deal import deal_from_deck, deck_for_round
 from .game import (
+    Bid,
+    ChooseTrump,
     Game,
     GameConfig,
     IllegalAction,
+    Play,
     Reason,
+    Suit,
     card_name,
     is_jester,
     is_wizard,
@@ -34,8 +38,9 @@ from .game import (
     suit_of,
     winners,
 )
+from .game.hidden import Revoke, replay_round
 from .private_deal import round_setup
-from .record import GameRecord, RecordedRound, RecordError, parse_record, read_record
+from .record import GameRecord, RecordedRound, RecordError, Redeal, parse_record, read_record
 
 # The engine's refusal reasons, as the rule a record broke.
 _RULE_OF_REASON = {
@@ -135,8 +140,14 @@ def verify_record(record: GameRecord) -> None:
             round=num_rounds + 1,
         )
     game = Game(GameConfig(n, record.first_dealer, record.restrict_last_bid))
+    if record.private:
+        _check_attempts(record, num_rounds)
     for index, rnd in enumerate(record.rounds):
+        if record.private:  # voided attempts of this round, before the round itself
+            _verify_private_redeals(record, index + 1, game)
         _verify_round(record, rnd, index + 1, game)
+    if record.private and len(record.rounds) < num_rounds:
+        _verify_private_redeals(record, len(record.rounds) + 1, game)
     _verify_end(record, game, num_rounds)
     _verify_redeals(record, num_rounds)
 
@@ -292,16 +303,9 @@ def _verify_private_deal(
     deal = rnd.private_deal
     assert deal is not None
     got = deal.setup
-    want = round_setup(record.game_id, r, n, dealer, record.signing_keys)
-    for name in ("game_id", "round", "attempt", "chain", "owners", "signing_keys"):
-        if getattr(got, name) != getattr(want, name):
-            raise RecordError(
-                "deal-setup",
-                f"the private deal's setup has another {name} than the game's "
-                f"({_setup_field(name, got)}, expected {_setup_field(name, want)})" + _BLAME_RECORD,
-                round=r,
-                culprit=RELAY,
-            )
+    attempt = sum(d.round == r for d in record.redeals)  # every voided attempt comes first
+    keys = _signing_keys(record, r, attempt)
+    _check_setup(got, round_setup(record.game_id, r, n, dealer, keys, attempt), r)
     try:
         result = audit_transcript(got, deal.envelopes)
     except DealFault as fault:
@@ -363,6 +367,161 @@ def _verify_private_deal(
     return deck
 
 
+def _check_setup(got: DealSetup, want: DealSetup, r: int) -> None:
+    for name in ("game_id", "round", "attempt", "chain", "owners", "signing_keys"):
+        if getattr(got, name) != getattr(want, name):
+            raise RecordError(
+                "deal-setup",
+                f"the private deal's setup has another {name} than the game's "
+                f"({_setup_field(name, got)}, expected {_setup_field(name, want)})" + _BLAME_RECORD,
+                round=r,
+                culprit=RELAY,
+            )
+
+
+def _signing_keys(record: GameRecord, r: int, attempt: int) -> tuple[bytes, ...]:
+    """The seats' signing keys for attempt ``attempt`` of round ``r``: the players' own,
+    with the recorded stand-ins (a bot of the host playing a seat) up to that attempt."""
+    keys = list(record.signing_keys)
+    for change in record.stand_ins:
+        if (change.round, change.attempt) <= (r, attempt):
+            own = record.signing_keys[change.seat]
+            keys[change.seat] = own if change.key is None else change.key
+    return tuple(keys)
+
+
+def _check_attempts(record: GameRecord, num_rounds: int) -> None:
+    """A privately dealt round's voided attempts are numbered 0, 1, ... in order, and
+    belong to a recorded round or to the one after the last (an unfinished game)."""
+    seen: dict[int, int] = {}
+    for d in record.redeals:
+        if d.private_deal is None:
+            raise RecordError("redeal", "a commit-reveal redeal in a privately dealt game")
+        if not 1 <= d.round <= min(num_rounds, len(record.rounds) + 1):
+            raise RecordError("redeal", f"a redeal of round {d.round}, which the game lacks")
+        expected = seen.get(d.round, 0)
+        if d.attempt != expected:
+            raise RecordError(
+                "redeal",
+                f"voided attempt {d.attempt} recorded where attempt {expected} comes",
+                round=d.round,
+            )
+        seen[d.round] = expected + 1
+
+
+def _verify_private_redeals(record: GameRecord, r: int, game: Game) -> None:
+    """Every voided attempt of round ``r`` (docs/private-deal.md sections 10-11): its setup
+    is the game's, every recorded envelope was acceptable, and the fault and culprit
+    recorded are what the envelopes show (or, for a revoke, what the replay shows)."""
+    n = len(record.players)
+    dealer = (record.first_dealer + r - 1) % n
+    for d in record.redeals:
+        if d.round != r:
+            continue
+        deal = d.private_deal
+        assert deal is not None
+        setup = deal.setup
+        keys = _signing_keys(record, r, d.attempt)
+        _check_setup(setup, round_setup(record.game_id, r, n, dealer, keys, d.attempt), r)
+        where = f"voided attempt {d.attempt}"
+        view = Verifier(setup, relayed=True)
+        try:
+            for envelope in deal.envelopes:
+                view.receive(envelope)
+        except DealFault as fault:
+            raise _void_error(f"{where}: {fault.message}", fault.code, r, fault.culprit) from None
+        shown: DealFault | None = None
+        if isinstance(view.fault, DealFault):  # every seat revealed; the round-end check failed
+            shown = view.fault
+        elif d.evidence is not None:
+            if view.result is not None:
+                raise _void_error(f"{where}: evidence after a clean round", "redeal", r, RELAY)
+            try:
+                view.receive(d.evidence)
+            except DealFault as fault:
+                shown = fault
+            else:
+                raise _void_error(
+                    f"{where}: the evidence of {d.fault} passes every check", "redeal", r, RELAY
+                )
+        if shown is not None:
+            # A relayed view cannot see a sender's link: what only delivery shows is the
+            # host's word, which can blame no one but the relay or the envelope's signer.
+            provable = shown.culprit != RELAY
+            evidence_sender = d.evidence.sender if d.evidence is not None else None
+            plausible = d.culprit in (None, RELAY, evidence_sender)
+            if (
+                shown.code != d.fault
+                or (provable and shown.culprit != d.culprit)
+                or (not provable and not plausible)
+            ):
+                raise _void_error(
+                    f"{where}: the record says {d.fault} by {_blame(d.culprit)}; "
+                    f"the envelopes show {shown.code} by {_blame(shown.culprit)}",
+                    "redeal",
+                    r,
+                    RELAY,
+                )
+        elif view.result is not None and d.culprit is not None:
+            _check_revoke(d, view.result.items, game, r, where)
+        elif d.culprit is not None:
+            raise _void_error(
+                f"{where}: the record blames {_blame(d.culprit)} without proof",
+                "redeal",
+                r,
+                RELAY,
+            )
+
+
+def _check_revoke(d: Redeal, items: tuple[int | None, ...], game: Game, r: int, where: str) -> None:
+    """A voided attempt whose deal verified, blamed on a seat: the replay of its recorded
+    trump choice and bids and of the plays in its transcript must refuse that seat's card."""
+    assert d.private_deal is not None
+    actions: list[ChooseTrump | Bid | Play] = [
+        ChooseTrump(seat, Suit(value)) if kind == "trump" else Bid(seat, value)
+        for kind, seat, value in d.actions
+    ]
+    for envelope in d.private_deal.envelopes:
+        body = decode_body(envelope.body)
+        if body["t"] == "open":
+            actions.append(Play(envelope.sender, body["item"]))
+    deck = tuple(i for i in items if i is not None)
+    try:
+        replay_round(game, deck, actions)
+    except Revoke as revoke:
+        if revoke.seat == d.culprit and revoke.code == d.fault:
+            return
+        raise _void_error(
+            f"{where}: the replay refuses seat {revoke.seat} ({revoke.code}), "
+            f"the record blames {_blame(d.culprit)} ({d.fault})",
+            "redeal",
+            r,
+            RELAY,
+        ) from None
+    except (ValueError, IllegalAction):
+        pass
+    raise _void_error(
+        f"{where}: the record blames {_blame(d.culprit)} for {d.fault}, the replay shows no fault",
+        "redeal",
+        r,
+        RELAY,
+    )
+
+
+def _void_error(detail: str, code: str, r: int, culprit: int | None) -> RecordError:
+    return RecordError(
+        code,
+        detail,
+        round=r,
+        seat=culprit if culprit is not None and culprit >= 0 else None,
+        culprit=culprit,
+    )
+
+
+def _blame(culprit: int | None) -> str:
+    return "nobody" if culprit is None else "the relay" if culprit == RELAY else f"seat {culprit}"
+
+
 def _setup_field(name: str, setup: object) -> str:
     value = getattr(setup, name)
     if isinstance(value, bytes):
@@ -399,6 +558,8 @@ def _verify_end(record: GameRecord, game: Game, num_rounds: int) -> None:
 
 
 def _verify_redeals(record: GameRecord, num_rounds: int) -> None:
+    if record.private:
+        return  # checked round by round (_verify_private_redeals)
     for d in record.redeals:
         if not 1 <= d.round <= num_rounds:
             raise RecordError("redeal", f"a redeal of round {d.round}, which the game lacks")

@@ -943,7 +943,9 @@ class DealPlayer:
             keys.append(self.keys.positions[position].d)
             value = sra.open_value(view.final_deck[position], keys)  # type: ignore[index]
             item = sra.lookup(value, self.setup.items)
-            if item is None or item in cards.values() or item in view.opened.values():
+            # (A resumed player's own plays are open already: at their own positions.)
+            seen_elsewhere = any(i == item and k != position for k, i in view.opened.items())
+            if item is None or item in cards.values() or seen_elsewhere:
                 suspects.append(
                     view._suspect(
                         NOT_AN_ITEM if item is None else DUPLICATE_ITEM,

@@ -69,10 +69,29 @@ def fields(t: str) -> dict[str, Any]:
     return {k: f for k, f in p.INBOUND.by_type[t].fields.items() if k != "t"}
 
 
+def required(t: str) -> list[str]:
+    """The fields message ``t`` cannot do without (an ``Optional`` one may be left out)."""
+    return [k for k, f in fields(t).items() if not isinstance(f, schema.Optional)]
+
+
 # -- does a value fit a field? (independent of netplay.schema's own checks) ---------------
 
 
 def fits(field: Any, value: Any) -> bool:
+    if isinstance(field, schema.Optional):
+        return fits(field.inner, value)
+    if isinstance(field, schema.Nullable):
+        return value is None or fits(field.inner, value)
+    if isinstance(field, schema.Record):  # a map of exactly its keys (a signed envelope)
+        return (
+            type(value) is dict
+            and all(type(k) is str and k in field.fields for k in value)
+            and all(
+                (k in value and fits(f, value[k]))
+                or (k not in value and isinstance(f, schema.Optional))
+                for k, f in field.fields.items()
+            )
+        )
     if isinstance(field, schema.Int):
         return (
             type(value) is int
@@ -97,6 +116,10 @@ def fits(field: Any, value: Any) -> bool:
 
 def valid_value(field: Any) -> Any:
     """The smallest value that fits ``field``."""
+    if isinstance(field, schema.Optional | schema.Nullable):
+        return valid_value(field.inner)
+    if isinstance(field, schema.Record):
+        return {k: valid_value(f) for k, f in field.fields.items()}
     if isinstance(field, schema.Int):
         return field.lo if field.lo is not None else 0
     if isinstance(field, schema.Str):
@@ -214,7 +237,8 @@ def every_mutant(base: dict[str, dict[str, Any]] | None = None) -> list[Mutant]:
         for name, field in fields(t).items():
             for what, value in wrong_values(field):
                 out.append(Mutant(f"{t}.{name}: {what}", {**msg, name: value}))
-            out.append(Mutant(f"{t}: no {name}", {k: v for k, v in msg.items() if k != name}))
+            if name in required(t):
+                out.append(Mutant(f"{t}: no {name}", {k: v for k, v in msg.items() if k != name}))
         out.append(Mutant(f"{t}: an unknown key", {**msg, "x": 1}))
         out.append(Mutant(f"{t}: a bin key", {**msg, b"x": 1}))
         for what, value in WRONG_TYPES:
@@ -264,8 +288,8 @@ def bad_message(draw: Any, base: dict[str, dict[str, Any]] | None = None) -> Mut
         name = draw(st.sampled_from(names))
         msg[name] = draw(bad_value(fields(t)[name]))
         return Mutant(f"{t}.{name}", msg)
-    if kind == "missing" and names:
-        name = draw(st.sampled_from(names))
+    if kind == "missing" and required(t):
+        name = draw(st.sampled_from(required(t)))
         del msg[name]
         return Mutant(f"{t}: no {name}", msg)
     if kind == "type":
@@ -318,8 +342,8 @@ def random_mutant(rng: random.Random, base: dict[str, dict[str, Any]] | None = N
                 value = random_value(rng)
         msg[name] = value
         return Mutant(f"{t}.{name}: {what}", msg)
-    if roll < 0.8 and names:
-        name = rng.choice(names)
+    if roll < 0.8 and required(t):
+        name = rng.choice(required(t))
         del msg[name]
         return Mutant(f"{t}: no {name}", msg)
     if roll < 0.9:

@@ -170,6 +170,7 @@ async def start_host(
             *CLI,
             "host",
             "--headless",
+            *("--deal", "commit-reveal"),  # crash safety is the commit-reveal host's
             *args,
             env=env,
             stdin=asyncio.subprocess.DEVNULL,

@@ -64,9 +64,11 @@ def _machine(home: Path) -> dict[str, str]:
     return {**os.environ, "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home)}
 
 
-async def test_cli_host_and_three_joins(tmp_path: Path) -> None:
+@pytest.mark.parametrize("deal", [None, "commit-reveal"])
+async def test_cli_host_and_three_joins(tmp_path: Path, deal: str | None) -> None:
     """The issue's done-criterion: a headless host with a bot and three ``join --bot``
-    processes play a whole game, all exit 0, and the record verifies."""
+    processes play a whole game, all exit 0, and the record verifies. ``None``: the default
+    deal, the private one; the commit-reveal deal stays available."""
     cli = [sys.executable, "-m", "wizard_tui"]
     records = tmp_path / "records"
     procs: list[asyncio.subprocess.Process] = []
@@ -77,6 +79,7 @@ async def test_cli_host_and_three_joins(tmp_path: Path) -> None:
                 *cli,
                 *host_args.split(),
                 *("--bot-level", "random", "--records", str(records)),
+                *(() if deal is None else ("--deal", deal)),
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 env=_machine(tmp_path / "host"),
@@ -111,6 +114,8 @@ async def test_cli_host_and_three_joins(tmp_path: Path) -> None:
     verdict = verify_path(files[0])
     assert verdict.ok, verdict.line()
     assert verdict.record is not None and verdict.record.complete
+    expected = "commit-reveal-v1" if deal == "commit-reveal" else "private-sra-x25519-v1"
+    assert verdict.record.protocol == expected
     assert sorted(pl.name for pl in verdict.record.players if pl.kind == "human") == [
         "p0",
         "p1",

@@ -30,7 +30,7 @@ from wizard_tui.net.host import HostOptions, WizardHost
 # this test on purpose: whoever adds one must check it leaks nothing.
 KEYS = {
     "welcome": {"t", "session", "token", "resumed", "seat", "players"},
-    "lobby": {"t", "seats", "you", "host", "addresses", "port", "can_start"},
+    "lobby": {"t", "seats", "you", "host", "addresses", "port", "can_start", "deal"},
     "game": {"t", "you", "game_id", "players", "restrict", "first_dealer"},
     "round": {"t", "round", "dealer"},
     "commitments": {"t", "round", "commitments"},

@@ -215,6 +215,7 @@ async def test_headless_host_finishes_for_a_player_who_never_returns(tmp_path: P
         *CLI,
         "host",
         "--headless",
+        *("--deal", "commit-reveal"),  # (the private takeover: test_private_reconnect.py)
         "--bind",
         LOOPBACK,
         "--port",

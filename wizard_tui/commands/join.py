@@ -46,12 +46,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run_bot(host: str, port: int, args: argparse.Namespace, password: str | None) -> int:
-    from ..launch import connect_session, player_keys
+    from ..launch import connect_session, player_keys, player_signing
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     identity, known_hosts = player_keys()
+    signing_key, secret_store = player_signing()
     session = NetworkSession(
-        host, port, name=args.name, identity=identity, known_hosts=known_hosts, password=password
+        host,
+        port,
+        name=args.name,
+        identity=identity,
+        known_hosts=known_hosts,
+        password=password,
+        signing_key=signing_key,
+        secret_store=secret_store,
     )
     await connect_session(session, host, port)
     print(f"joined {host}:{port} as {args.name} (seat {session.seat})", flush=True)

@@ -28,6 +28,18 @@ def add_rules(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_deal(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--deal",
+        choices=("private", "commit-reveal"),
+        default="private",
+        help="how every round is dealt: private (docs/private-deal.md: every player shuffles "
+        "and locks the deck, and nobody, the host included, sees another player's cards; "
+        "the default) or commit-reveal (docs/fairness.md: nobody can stack the deck, but "
+        "the host's program computes every hand)",
+    )
+
+
 def restrict_mode(args: argparse.Namespace) -> RestrictLastBid:
     value = getattr(args, "restrict_last_bid", None)
     return RestrictLastBid(value) if value else RestrictLastBid.NEVER

@@ -14,6 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     options.add_bot_level(parser)
     options.add_rules(parser)
+    options.add_deal(parser)
     options.add_name(parser)
     parser.add_argument(
         "--bot-delay",

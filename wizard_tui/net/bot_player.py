@@ -30,7 +30,8 @@ async def play_as_bot(session: NetworkSession, bot: Bot, *, quiet: bool = False)
         if isinstance(update, TableUpdate):
             view = update.view
             if view.my_turn and view.phase in _ACTING_PHASES:
-                key = _decision_key(view)
+                # A voided deal repeats the round's decisions: count the voids too.
+                key = (*_decision_key(view), len(session.private.voids))
                 if key == answered:
                     continue
                 answered = key

@@ -18,7 +18,6 @@ can be compared with the host's screen.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
@@ -28,9 +27,10 @@ from netplay import Client, KnownHosts, Limits, LinkState, StaticIdentity
 from netplay.commit_reveal import ClientRound, CommitRevealError
 from netplay.errors import ProtocolError
 from netplay.fairdeal import new_seed as default_new_seed
+from netplay.signing import SigningKey
 
 from ..game import GameConfig, RestrictLastBid, RoundResult, SeatView, Suit
-from ..record import GameRecorder, PlayerEntry
+from ..record import PRIVATE_PROTOCOL, GameRecorder, PlayerEntry
 from ..session import (
     ActionRefused,
     ChatLine,
@@ -43,6 +43,8 @@ from ..session import (
     TableUpdate,
 )
 from . import protocol as p
+from .private_client import SecretStore
+from .private_session import PrivateSeat
 from .round_check import RoundChecker, cards_shown
 from .takeover import AwayRound
 
@@ -63,6 +65,8 @@ class NetworkSession:
         known_hosts: KnownHosts | None = None,
         password: str | None = None,
         server_key: bytes | None = None,
+        signing_key: SigningKey | None = None,
+        secret_store: SecretStore | None = None,
     ) -> None:
         # host_key: the secret that makes this table the host's own (claim_host);
         # server_key: the host's static public key when known in advance (checked like a pin).
@@ -82,7 +86,6 @@ class NetworkSession:
         self._host_key = host_key
         self._new_seed = new_seed
         self._updates: asyncio.Queue[SessionUpdate | None] = asyncio.Queue()
-        self._pump: asyncio.Task[None] | None = None
         # The game as this client knows it.
         self.seat: int | None = None
         self.game_id: bytes | None = None
@@ -106,20 +109,21 @@ class NetworkSession:
         # Per round, each view whose cards or trump card differed from the view before it.
         self._dealt_views: dict[int, list[SeatView]] = {}
         self._last_shown: tuple[int, frozenset[int], int | None] | None = None
+        # The private deal (docs/private-deal.md): this player's signing key (persistent
+        # for a real player: wizard_tui.net.keys) and its part in each round.
+        self.private = PrivateSeat(self, signing_key or SigningKey.generate(), secret_store)
 
     # ------------------------------------------------------------------ lifecycle
 
     async def connect(self) -> None:
         """Connect and join; raises ``ServerError`` if refused, ``OSError`` if unreachable."""
+        # Each event is handled as the client decodes it, with no task hop in between.
+        self.client.set_handler(self._on_event)
         welcome = await self.client.connect()
         self.seat = welcome.get("seat")
-        self._pump = asyncio.get_running_loop().create_task(self._run())
 
     async def close(self) -> None:
         await self.client.close()
-        if self._pump is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._pump
 
     async def updates(self) -> AsyncIterator[SessionUpdate]:
         while True:
@@ -167,7 +171,15 @@ class NetworkSession:
 
     def play(self, card: int) -> None:
         if self.view is not None:
-            self.client.send(p.play_msg(self.view.seat, self.view.round, card))
+            msg = p.play_msg(self.view.seat, self.view.round, card)
+            if self.private.active:
+                opened = self.private.open_card(card)  # the card's key goes with it (K4)
+                if opened is None:
+                    self._emit(ActionRefused("card_not_in_hand", "that card is not in your hand"))
+                    return
+                msg["open"] = opened
+            self.client.send(msg)
+            self.private.settle()  # our last card of the round: our reveal follows it
 
     def choose_trump(self, suit: Suit) -> None:
         if self.view is not None:
@@ -192,20 +204,18 @@ class NetworkSession:
     def _emit(self, update: SessionUpdate) -> None:
         self._updates.put_nowait(update)
 
-    async def _run(self) -> None:
+    def _on_event(self, event: dict[str, Any] | LinkState) -> None:
+        if isinstance(event, LinkState):
+            self._emit(LinkChanged(event.state, event.detail))
+            if event.state == "closed":  # always the client's last event
+                self._updates.put_nowait(None)
+            return
         try:
-            async for event in self.client.events():
-                if isinstance(event, LinkState):
-                    self._emit(LinkChanged(event.state, event.detail))
-                    continue
-                try:
-                    self._handle(event)
-                except ProtocolError as exc:
-                    # A malformed message from the host: say so, keep going.
-                    log.warning("bad message from host: %s", exc.message)
-                    self._emit(ActionRefused(exc.code, exc.message))
-        finally:
-            self._updates.put_nowait(None)
+            self._handle(event)
+        except ProtocolError as exc:
+            # A malformed message from the host: say so, keep going.
+            log.warning("bad message from host: %s", exc.message)
+            self._emit(ActionRefused(exc.code, exc.message))
 
     def _handle(self, msg: dict[str, Any]) -> None:
         handler = _HANDLERS.get(msg.get("t"))  # type: ignore[arg-type]
@@ -227,6 +237,8 @@ class NetworkSession:
             self.client.send({"t": "claim_host", "key": self._host_key})
 
     def _on_lobby(self, msg: dict[str, Any]) -> None:
+        if msg.get("deal") == p.DEAL_PRIVATE:
+            self.private.lobby()  # our signing key, once
         seats = msg.get("seats")
         p._expect(type(seats) is list and len(seats) <= 6, "lobby seats")
         you = msg.get("you")
@@ -269,13 +281,26 @@ class NetworkSession:
         self._dealt_views.clear()
         self._last_shown = None
         self.view = None
+        self.private.game(msg, len(entries))
         if self.seat is not None:
             self.checker = RoundChecker(config, self.seat)
-            self.recorder = GameRecorder(game_id, entries, config)
+            if self.private.active:
+                self.recorder = GameRecorder(
+                    game_id,
+                    entries,
+                    config,
+                    protocol=PRIVATE_PROTOCOL,
+                    signing_keys=self.private.signing_keys,
+                )
+            else:
+                self.recorder = GameRecorder(game_id, entries, config)
 
     def _on_round(self, msg: dict[str, Any]) -> None:
         r = msg.get("round")
         p._expect(type(r) is int and 1 <= r <= 20, "round number")
+        if self.private.active:
+            self.private.round(msg)
+            return
         self._start_exchange(r)
 
     def _start_exchange(self, r: int) -> ClientRound | None:
@@ -313,6 +338,7 @@ class NetworkSession:
         p._expect(type(events_wire) is list, "events")
         events = [p.event_from_wire(e, view.players) for e in events_wire]
         self.seat = view.seat
+        view = self.private.merge(view)  # our own hand, which only we know
         self.view = view
         if view.round >= 1:
             self._round_views[view.round] = view
@@ -337,6 +363,12 @@ class NetworkSession:
         if self.config is None:
             return
         result, seeds = p.result_from_wire(msg.get("result"), self.config.players)
+        if self.private.active:
+            self.history.append(result)
+            self.private.round_end(result)
+            if self.view is not None:
+                self.view = _with_history(self.view, tuple(self.history))
+            return
         self._check_round(result, seeds)
 
     def _check_round(self, result: RoundResult, seeds: list[bytes]) -> None:
@@ -402,11 +434,18 @@ class NetworkSession:
         p._expect(type(history) is list, "snapshot history")
         for wire in history[len(self.history) :]:
             result, seeds = p.result_from_wire(wire, self.config.players)
+            if self.private.active:
+                self.history.append(result)
+                self.private.round_end(result)
+                continue
             self._missed_round(result.round, wire)
             self._check_round(result, seeds)
         if msg.get("view") is not None:
             self._on_state({"view": msg["view"], "seats": msg.get("seats"), "events": []})
         deal = msg.get("deal")
+        if self.private.active:
+            self.private.snapshot(deal)
+            return
         if type(deal) is dict and type(deal.get("round")) is int:
             r = deal["round"]
             p._expect(1 <= r <= p.MAX_ROUND, "snapshot deal round")
@@ -510,4 +549,7 @@ _HANDLERS: dict[str, Callable[[NetworkSession, dict[str, Any]], None]] = {
     "chat": NetworkSession._on_chat,
     "game_over": NetworkSession._on_game_over,
     "snapshot": NetworkSession._on_snapshot,
+    "deal": lambda session, msg: session.private.on_deal(msg),
+    "transcript": lambda session, msg: session.private.on_transcript(msg),
+    "void": lambda session, msg: session.private.on_void(msg),
 }

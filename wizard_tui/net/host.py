@@ -46,11 +46,13 @@ from ..game import (
     Suit,
     seat_view,
 )
+from ..game.hidden import HiddenGame
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
-from ..record import GameRecorder, PlayerEntry, write_record
+from ..record import PRIVATE_PROTOCOL, GameRecorder, PlayerEntry, write_record
 from ..session import SeatInfo
 from . import protocol as p
 from .journal import JournalError, JournalWriter, journal_path
+from .private_host import PrivateDealing
 from .takeover import Takeover
 
 log = logging.getLogger("wizard_tui.host")
@@ -74,6 +76,9 @@ class HostOptions:
     takeover_after: float | None = None
     bind: str = ""
     password: bool = False  # the room has a password (the journal keeps only this)
+    # How rounds are dealt: "commit-reveal" (docs/fairness.md: the host computes every hand)
+    # or "private" (docs/private-deal.md: nobody, the host included, sees another's hand).
+    deal: str = p.DEAL_COMMIT_REVEAL
 
 
 @dataclass
@@ -85,6 +90,7 @@ class Seat:
     level: str | None = None  # a bot's level, for the journal
     stand_in: Bot | None = None  # a bot playing for this human seat while its player is away
     takeover_at: float | None = None  # loop time a bot takes this seat over, when counting
+    signing_key: bytes | None = None  # a player's Ed25519 public key (the private deal)
 
     @property
     def player_bot(self) -> Bot | None:
@@ -151,6 +157,10 @@ class WizardHost:
         self.journal: JournalWriter | None = None
         self.restored: Any = None  # restore.Replayed when this host came from a journal
         self.takeover = Takeover(self)
+        if options.deal not in p.DEALS:
+            raise ValueError(f"unknown deal {options.deal!r}: one of {', '.join(p.DEALS)}")
+        # The private deal's host side (None: commit-reveal); see private_host.py.
+        self.private = PrivateDealing(self) if options.deal == p.DEAL_PRIVATE else None
         self._bot_seat = -1  # the seat ``_bot_task`` decides for
         self._told: set[int] = set()  # seats that heard the game_over
 
@@ -170,8 +180,12 @@ class WizardHost:
 
     def _after_join(self) -> None:
         self._send_lobby()
-        if self.options.auto_start and all(self.seats) and self.table is None:
+        if self.options.auto_start and all(self.seats) and self.table is None and self._ready():
             self._start_game()
+
+    def _ready(self) -> bool:
+        """The private deal needs every player's signing key before the game starts."""
+        return self.private is None or self.private.ready()
 
     def on_message(self, session: Session, msg: dict[str, Any]) -> None:
         msg = p.INBOUND.check(msg)  # a malformed message ends the connection
@@ -186,6 +200,8 @@ class WizardHost:
             self.server.forget(session)
         elif self.table is not None and session.seat is not None:
             self.takeover.seat_left(session.seat)
+            if self.private is not None:
+                self.private.seat_left(session.seat)
         self._send_seats()
 
     def on_resume(self, session: Session) -> None:
@@ -195,6 +211,8 @@ class WizardHost:
         if session.seat is not None:
             self.takeover.seat_back(session.seat)
         self._send_snapshot(session)
+        if self.private is not None:
+            self.private.send_transcript(session)  # the round's envelopes, to resume with
         if self.table.over_msg is not None and self.server is not None:
             self.server.send(session, self.table.over_msg)  # it missed the end
             if session.seat is not None:
@@ -221,6 +239,7 @@ class WizardHost:
             "addresses": list(self.options.addresses),
             "port": self.options.port,
             "can_start": is_admin and seated >= MIN_PLAYERS,
+            "deal": self.options.deal,  # players of a private deal send their signing key
         }
 
     def _send_lobby(self) -> None:
@@ -273,6 +292,9 @@ class WizardHost:
         if sum(s is not None for s in self.seats) < MIN_PLAYERS:
             self._refuse(session, p.NOT_READY, f"Wizard needs {MIN_PLAYERS} players: add bots")
             return
+        if not self._ready():
+            self._refuse(session, p.NOT_READY, "a player's signing key has not arrived yet")
+            return
         self._start_game()
 
     def _rematch(self, session: Session, msg: dict[str, Any]) -> None:
@@ -297,10 +319,18 @@ class WizardHost:
         config = GameConfig(n, self._rng.randrange(n), self.options.restrict_last_bid)
         game_id = new_game_id()
         players = [PlayerEntry(s.name, s.kind) for s in self.seats if s is not None]
-        self.table = _Table(Game(config), game_id, GameRecorder(game_id, players, config))
+        if self.private is None:
+            self.table = _Table(Game(config), game_id, GameRecorder(game_id, players, config))
+        else:
+            keys = self.private.start_game()
+            recorder = GameRecorder(
+                game_id, players, config, protocol=PRIVATE_PROTOCOL, signing_keys=keys
+            )
+            self.table = _Table(HiddenGame(config), game_id, recorder)  # type: ignore[arg-type]
         self.table.created = time.time()
         self.finished.clear()
-        self._open_journal()
+        if self.private is None:  # restore.py replays commit-reveal games only
+            self._open_journal()
         for seat in self.seats:
             if seat is not None and seat.session is not None and self.server is not None:
                 self.server.send(seat.session, self._game_message(seat.session))
@@ -309,7 +339,7 @@ class WizardHost:
     def _game_message(self, session: Session) -> dict[str, Any]:
         assert self.table is not None
         config = self.table.game.config
-        return {
+        msg = {
             "t": "game",
             "you": session.seat,
             "game_id": self.table.game_id,
@@ -317,10 +347,16 @@ class WizardHost:
             "restrict": config.restrict_last_bid.value,
             "first_dealer": config.first_dealer,
         }
+        if self.private is not None:
+            msg |= self.private.game_fields()
+        return msg
 
     def _start_round(self) -> None:
         table = self.table
         assert table is not None
+        if self.private is not None:
+            self.private.start_round()
+            return
         game = table.game
         r = game.round + 1
         local = {i: new_seed() for i, s in enumerate(self.seats) if s and s.player_bot}
@@ -416,6 +452,9 @@ class WizardHost:
             )
             return
         t = msg["t"]
+        if self.private is not None and t == "play":
+            self.private.on_play(session, msg)  # its open goes through the relay first
+            return
         if t == "bid":
             action: Bid | Play | ChooseTrump = Bid(session.seat, msg["bid"])
         elif t == "play":
@@ -452,10 +491,16 @@ class WizardHost:
             elif isinstance(event, GameOver):
                 self._finish_game(event)
         if table.game.phase is Phase.DEAL and not table.finished:
-            self._start_round()
+            if self.private is None:
+                self._start_round()
+            else:
+                self.private.round_moved()  # reveals, or the next round's deal
         self._schedule_bot()
 
     def _finish_round(self) -> None:
+        if self.private is not None:
+            self.private.record_round()
+            return
         table = self.table
         assert table is not None and table.deal is not None
         deal = table.deal
@@ -542,7 +587,9 @@ class WizardHost:
         try:
             if self.options.bot_delay > 0:
                 await asyncio.sleep(self.options.bot_delay)
-            view = seat_view(table.game, seat)
+            view = seat_view(table.game, seat)  # type: ignore[arg-type]
+            if self.private is not None:
+                view = self.private.bot_view(seat, view)
             action = await _think(bot, view)
         except Exception:
             log.exception("the bot in seat %d failed", seat)
@@ -557,6 +604,9 @@ class WizardHost:
         if holder.player_bot is not bot:
             return  # the seat's player came back: the decision is theirs now
         round_number = table.game.round
+        if self.private is not None and isinstance(action, Play):
+            self.private.bot_play(seat, action.card)
+            return
         try:
             events = table.game.apply(action)
         except IllegalAction as exc:  # a bug in a bot; never let it stall the table
@@ -767,7 +817,9 @@ class WizardHost:
             "deal": None,
             "finished": table.finished,
         }
-        if table.deal is not None:
+        if self.private is not None:
+            snapshot["deal"] = self.private.snapshot_deal(session.seat)
+        elif table.deal is not None:
             snapshot["deal"] = {
                 "round": table.deal.exchange.round,
                 "commitments": table.deal.commitments,
@@ -792,7 +844,24 @@ class WizardHost:
         "rematch": _rematch,
         "commit": _commit,
         "seed": _seed,
+        "sign_key": lambda self, session, msg: self._private_message(session, msg),
+        "deal": lambda self, session, msg: self._private_message(session, msg),
+        "lost": lambda self, session, msg: self._private_message(session, msg),
+        "abort": lambda self, session, msg: self._private_message(session, msg),
     }
+
+    def _private_message(self, session: Session, msg: dict[str, Any]) -> None:
+        private = self.private
+        if private is None:
+            self._refuse(session, p.NOT_READY, "this host deals by commit-reveal")
+        elif msg["t"] == "sign_key":
+            private.on_sign_key(session, msg)
+        elif msg["t"] == "deal":
+            private.on_deal(session, msg)
+        elif msg["t"] == "abort":
+            private.on_abort(session, msg)
+        else:
+            private.on_lost(session, msg)
 
 
 def _fallback(game: Game) -> Bid | Play | ChooseTrump:

@@ -4,15 +4,22 @@ directory (``wizard_tui.paths.data_dir()``).
 * ``netplay-static-key.pem``: the static X25519 key this installation uses as a host and as
   a player (PKCS#8 PEM, mode 0600, made on first use in a 0700 directory).
 * ``known_hosts.json``: the hosts' keys pinned on first connection (mode 0600).
+* ``signing-key.ed25519``: the Ed25519 key this player signs the private deal's messages
+  with (docs/private-deal.md; its 32-byte RFC 8032 seed, mode 0600, made on first use).
+* ``round-secrets/``: the private deal's round secret while a round is played, so that a
+  restarted client can carry on (mode 0600; each file is deleted after its round).
 
 Both are netplay's formats (``netplay.identity``); this module only says where they live.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from netplay import KnownHosts, StaticIdentity, load_or_create_identity
+from netplay import IdentityError, KnownHosts, StaticIdentity, load_or_create_identity
+from netplay.errors import IDENTITY_UNREADABLE
+from netplay.signing import SigningKey
 
 from ..paths import data_dir
 
@@ -26,3 +33,41 @@ def load_identity(directory: Path | None = None) -> StaticIdentity:
 def load_known_hosts(directory: Path | None = None) -> KnownHosts:
     """The pinned host keys. Raises ``IdentityError`` if the file is unreadable."""
     return KnownHosts.in_directory(directory or data_dir())
+
+
+SIGNING_KEY_FILE = "signing-key.ed25519"
+ROUND_SECRETS_DIR = "round-secrets"
+
+
+def load_signing_key(directory: Path | None = None) -> SigningKey:
+    """The player's persistent signing key, made on first use (mode 0600). Raises
+    ``IdentityError`` if the file exists but cannot be used: it is never overwritten."""
+    folder = directory or data_dir()
+    path = folder / SIGNING_KEY_FILE
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        key = SigningKey.generate()
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass  # another process made one at the same moment: use theirs
+        else:
+            with os.fdopen(fd, "wb") as f:
+                f.write(key.private_bytes())
+            return key
+    try:
+        raw = path.read_bytes()
+        if len(raw) != 32:
+            raise ValueError(f"{len(raw)} bytes, not 32")
+        return SigningKey.from_private_bytes(raw)
+    except (OSError, ValueError) as exc:
+        raise IdentityError(
+            IDENTITY_UNREADABLE,
+            f"your signing key {path} cannot be read ({exc}): restore it, or move it away to "
+            "make a new one",
+        ) from None
+
+
+def round_secrets_dir(directory: Path | None = None) -> Path:
+    """Where a player keeps the private deal's round secret during a round."""
+    return (directory or data_dir()) / ROUND_SECRETS_DIR

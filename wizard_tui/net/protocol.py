@@ -11,7 +11,8 @@ from typing import Any
 
 from netplay import Limits
 from netplay.errors import BAD_MESSAGE, ProtocolError
-from netplay.schema import Bin, Int, Message, Schemas, Str
+from netplay.schema import Bin, Int, Message, Nullable, Optional, Schemas, Str
+from netplay.signing import WIRE as ENVELOPE
 
 from ..game import (
     BidMade,
@@ -62,7 +63,8 @@ CHAT_TOO_FAST = "chat_too_fast"
 # -- client -> host ----------------------------------------------------------------------
 
 BID = Message("bid", seat=_SEAT, round=_ROUND, bid=Int(0, MAX_ROUND))
-PLAY = Message("play", seat=_SEAT, round=_ROUND, card=Int(0, 59))
+# ``open``: the private deal's signed open envelope of the card (docs/private-deal.md, K4).
+PLAY = Message("play", seat=_SEAT, round=_ROUND, card=Int(0, 59), open=Optional(ENVELOPE))
 TRUMP = Message("trump", seat=_SEAT, round=_ROUND, suit=Int(0, 3))
 CHAT = Message("chat", text=Str(1, MAX_CHAT, printable=True))
 CLAIM_HOST = Message("claim_host", key=Str(1, 128, printable=True))
@@ -71,8 +73,43 @@ ADD_BOT = Message("add_bot")
 REMATCH = Message("rematch")
 COMMIT = Message("commit", round=_ROUND, commitment=Bin(32))
 SEED = Message("seed", round=_ROUND, seed=Bin(32))
+# The private deal (docs/protocol.md, "A privately dealt round").
+_ATTEMPT = Int(0, 0xFFFF)
+SIGN_KEY = Message("sign_key", key=Bin(32))
+DEAL = Message("deal", round=_ROUND, attempt=_ATTEMPT, env=ENVELOPE)
+LOST = Message("lost", round=_ROUND, attempt=_ATTEMPT)
+ABORT = Message(
+    "abort",
+    round=_ROUND,
+    attempt=_ATTEMPT,
+    code=Str(1, 64, printable=True),
+    culprit=Nullable(Int(-1, 5)),
+)
 
-INBOUND = Schemas(BID, PLAY, TRUMP, CHAT, CLAIM_HOST, START, ADD_BOT, REMATCH, COMMIT, SEED)
+INBOUND = Schemas(
+    BID,
+    PLAY,
+    TRUMP,
+    CHAT,
+    CLAIM_HOST,
+    START,
+    ADD_BOT,
+    REMATCH,
+    COMMIT,
+    SEED,
+    SIGN_KEY,
+    DEAL,
+    LOST,
+    ABORT,
+)
+
+# Deal protocols a host may choose (``--deal``); the ``game`` message names it.
+DEAL_PRIVATE = "private"
+DEAL_COMMIT_REVEAL = "commit-reveal"
+DEALS = (DEAL_PRIVATE, DEAL_COMMIT_REVEAL)
+# Reason codes of the private deal's host side.
+BAD_ENVELOPE = "bad_envelope"  # an envelope that is not one, or not the play's open
+STALE_ATTEMPT = "stale_attempt"  # a deal message for an attempt that was voided
 
 
 def bid_msg(seat: int, round_number: int, bid: int) -> dict[str, Any]:
@@ -85,6 +122,11 @@ def play_msg(seat: int, round_number: int, card: int) -> dict[str, Any]:
 
 def trump_msg(seat: int, round_number: int, suit: int) -> dict[str, Any]:
     return {"t": "trump", "seat": seat, "round": round_number, "suit": suit}
+
+
+def deal_msg(round_number: int, attempt: int, envelope: dict[str, Any]) -> dict[str, Any]:
+    """A private-deal envelope (either way: to the host, and relayed by it)."""
+    return {"t": "deal", "round": round_number, "attempt": attempt, "env": envelope}
 
 
 # -- host -> client ----------------------------------------------------------------------
@@ -175,9 +217,10 @@ def views_wire(game: Game) -> list[dict[str, Any]]:
     return views
 
 
-def result_wire(result: RoundResult, seeds: list[bytes]) -> dict[str, Any]:
-    """A finished round as the host publishes it, with the seeds that open its deal."""
-    return {
+def result_wire(result: RoundResult, seeds: list[bytes] | None) -> dict[str, Any]:
+    """A finished round as the host publishes it, with the seeds that open its deal (None:
+    a privately dealt round, whose keys went out as ``deal`` envelopes)."""
+    wire: dict[str, Any] = {
         "round": result.round,
         "dealer": result.dealer,
         "hands": [list(h) for h in result.hands],
@@ -188,8 +231,10 @@ def result_wire(result: RoundResult, seeds: list[bytes]) -> dict[str, Any]:
         "tricks_won": list(result.tricks_won),
         "points": list(result.points),
         "totals": list(result.totals),
-        "seeds": list(seeds),
     }
+    if seeds is not None:
+        wire["seeds"] = list(seeds)
+    return wire
 
 
 def event_wire(event: Event) -> list[Any]:
@@ -311,8 +356,8 @@ def _list(value: Any, max_len: int) -> list[Any]:
 def result_from_wire(d: Any, players: int) -> tuple[RoundResult, list[bytes]]:
     _expect(type(d) is dict, "a round result must be a map")
     try:
-        seeds = _list(d["seeds"], players)
-        _expect(len(seeds) == players, "one seed per seat")
+        seeds = _list(d.get("seeds", []), players)  # a privately dealt round has none
+        _expect(len(seeds) in (0, players), "one seed per seat")
         _expect(all(type(s) is bytes and len(s) == 32 for s in seeds), "seeds are 32 bytes")
         hands = _list(d["hands"], players)
         _expect(len(hands) == players, "one hand per seat")

@@ -335,6 +335,7 @@ def restore_host(
     options.auto_start = False
     options.restrict_last_bid = header.config.restrict_last_bid
     options.bot_level = header.bot_level
+    options.deal = "commit-reveal"  # only commit-reveal games keep a journal (host.py)
     host = host_cls(options, rng=rng)
     host_rng = host._rng
     seats: list[Seat | None] = []

@@ -87,7 +87,38 @@ class RoundChecker:
             combined = exchange.check_reveal(seeds)
         except CommitRevealError as exc:
             return fail(exc.message.removeprefix(f"round {r}: "))
-        deck = shuffle_order(combined, 60)
+        return self._check_deck(shuffle_order(combined, 60), claimed, observed, earlier, fail)
+
+    def check_deck(
+        self,
+        deck: Sequence[int],
+        claimed: RoundResult,
+        observed: SeatView | None,
+        earlier: Sequence[SeatView] = (),
+    ) -> CheckResult:
+        """The same check for a round whose deck is known otherwise: a private deal's
+        final deck, opened with every seat's revealed keys (``private_client.py``)."""
+        r = claimed.round
+
+        def fail(detail: str) -> CheckResult:
+            self.broken = True
+            return CheckResult(r, False, f"round {r}: {detail}")
+
+        if self.broken:
+            return CheckResult(r, False, f"round {r}: not checked after an earlier failure")
+        if r != self.replica.round + 1:
+            return fail(f"expected round {self.replica.round + 1} next")
+        return self._check_deck(list(deck), claimed, observed, earlier, fail)
+
+    def _check_deck(
+        self,
+        deck: list[int],
+        claimed: RoundResult,
+        observed: SeatView | None,
+        earlier: Sequence[SeatView],
+        fail: Callable[[str], CheckResult],
+    ) -> CheckResult:
+        r = claimed.round
         n = self.config.players
         dealer = (self.replica.dealer + 1) % n
         dealt = deal_from_deck(deck, n, r, dealer)
@@ -97,7 +128,7 @@ class RoundChecker:
             seat = next(s for s in range(n) if tuple(claimed.hands[s]) != dealt.hands[s])
             return fail(f"the host's record of seat {seat}'s hand is not what the seeds deal")
         if claimed.trump_card != dealt.trump_card:
-            return fail("the trump card is not the one the seeds deal")
+            return fail("the trump card is not the one the deal turned up")
         # Every view that showed this seat a different deal, not only the last one: a host
         # could show a wrong card while bids are made and put it right before the play.
         for seen in (*earlier, observed):

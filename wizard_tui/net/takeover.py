@@ -79,6 +79,12 @@ class Takeover:
         if seat is None:
             return
         seat.takeover_at = None
+        private = self.host.private
+        if seat.stand_in is not None and private is not None and private.seat_back(index):
+            log.info(
+                "seat %d (%s) is back: its bot finishes the deal in progress", index, seat.name
+            )
+            return
         if seat.stand_in is not None:
             seat.stand_in = None
             self.host.drop_bot_turn(index)
@@ -112,7 +118,11 @@ class Takeover:
             }
         )
         host._send_seats()
-        if not self._redeal_if_stuck(index):
+        if host.private is not None:
+            # The private deal: the player's keys left with it (private_host.py).
+            host.private.seat_taken_over(index)
+            host._schedule_bot()
+        elif not self._redeal_if_stuck(index):
             host._schedule_bot()
 
     def _redeal_if_stuck(self, index: int) -> bool:

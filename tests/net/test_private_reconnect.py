@@ -1,0 +1,228 @@
+"""Reconnects in a privately dealt game (docs/private-deal.md section 10).
+
+A player whose link drops keeps its round keys: the host sends it the round's transcript
+and it carries on, byte for byte where it left off. A player whose keys are gone (its
+program restarted) says so: the attempt is void for everyone, every seat is told, and the
+round is dealt again; the record keeps the voided attempt and still verifies, and a
+record whose voided attempt was tampered with does not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from net_helpers import play_bots, running_host, seat_sessions, wait_until
+from private_helpers import assert_private_game_verified
+from test_net_reconnect import DropMidTrick, DroppingSession
+
+from wizard_tui.game import SeatView
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.private_client import SecretStore
+from wizard_tui.net.private_host import LOST_KEYS
+from wizard_tui.record import RecordError
+from wizard_tui.verify import verify_document, verify_path
+
+
+def _private(players: int, bots: int, records: Path) -> HostOptions:
+    return HostOptions(
+        players=players, bots=bots, bot_level="random", records_dir=records, deal="private"
+    )
+
+
+class DropInTheChain(DroppingSession):
+    """Drops when a relayed pass of round 3 arrives, before its own pass is due, and comes
+    back only when the test opens the gate: the chain waits for it meanwhile."""
+
+    def should_drop(self, view: SeatView) -> bool:
+        return False
+
+    def _handle(self, msg: dict[str, Any]) -> None:
+        super()._handle(msg)
+        if msg["t"] == "deal" and msg["round"] == 3 and self.dropped_view is None:
+            assert self.view is not None
+            self.dropped_view = self.view
+            self.client.gate.clear()  # type: ignore[attr-defined]
+            assert self.client._link is not None
+            self.client._link.writer.transport.abort()
+            self.dropped.set()
+
+
+async def test_drop_mid_trick_keeps_the_round_keys(tmp_path: Path) -> None:
+    options = _private(4, 1, tmp_path)
+    async with asyncio.timeout(30), running_host(options) as host:
+        (dropper,) = await seat_sessions(options.port, 1, cls=DropMidTrick)
+        others = await seat_sessions(options.port, 2)
+        codes = await play_bots([dropper, *others])
+        await host.finished.wait()
+    assert dropper.dropped.is_set(), "the game never reached the point of the drop"
+    assert any(m["t"] == "transcript" for m in dropper.received)
+    assert codes == [0, 0, 0]
+    assert_private_game_verified(host, [dropper, *others])  # and no redeal
+
+
+async def test_drop_in_the_chain_resends_the_same_pass(tmp_path: Path) -> None:
+    options = _private(3, 1, tmp_path)
+    async with asyncio.timeout(30), running_host(options) as host:
+        (dropper,) = await seat_sessions(options.port, 1, cls=DropInTheChain)
+        (other,) = await seat_sessions(options.port, 1)
+        game = asyncio.ensure_future(play_bots([dropper, other]))
+        await dropper.dropped.wait()
+        assert host.private is not None and host.private.deal is not None
+        passes = len(host.private.deal.relay.view.pass_envelopes)
+        dropper.client.gate.set()  # type: ignore[attr-defined]
+        codes = await game
+        await host.finished.wait()
+    assert passes < 6  # it left while the round was being dealt
+    assert codes == [0, 0]
+    assert_private_game_verified(host, [dropper, other])
+
+
+class ForgetfulSession(DropMidTrick):
+    """Loses its round keys with its link, as a client that crashed and restarted would."""
+
+    def _handle(self, msg: dict[str, Any]) -> None:
+        if msg["t"] == "snapshot":
+            self.private.deal = None  # the keys lived in memory only
+        super()._handle(msg)
+
+
+async def test_lost_keys_void_the_round_and_it_is_dealt_again(tmp_path: Path) -> None:
+    options = _private(4, 1, tmp_path)
+    async with asyncio.timeout(30), running_host(options) as host:
+        (forgetful,) = await seat_sessions(options.port, 1, cls=ForgetfulSession)
+        others = await seat_sessions(options.port, 2)
+        codes = await play_bots([forgetful, *others])
+        await host.finished.wait()
+    assert forgetful.dropped.is_set()
+    assert codes == [0, 0, 0]
+    assert_private_game_verified(host, [forgetful, *others], redeals=1)
+    assert forgetful.dropped_view is not None
+    r = forgetful.dropped_view.round
+    for session in (forgetful, *others):
+        # Every seat was told, with the reason, and dealt the round again.
+        assert [(v.round, v.attempt, v.code) for v in session.private.voids] == [(r, 0, LOST_KEYS)]
+    rounds = [(m["round"], m.get("attempt")) for m in forgetful.received if m["t"] == "round"]
+    assert rounds.count((r, 0)) == rounds.count((r, 1)) == 1
+    record = host.table.recorder.record()  # type: ignore[union-attr]
+    (redeal,) = record.redeals
+    assert (redeal.round, redeal.attempt, redeal.fault, redeal.culprit) == (r, 0, LOST_KEYS, None)
+    assert redeal.private_deal is not None and redeal.private_deal.envelopes
+    assert record.rounds[r - 1].private_deal.setup.attempt == 1  # type: ignore[union-attr]
+    path = host.table.record_path  # type: ignore[union-attr]
+    assert path is not None and verify_path(path).ok
+
+    # Tampered with: the record blames a seat it cannot show; an envelope altered;
+    # the attempt renumbered.
+    doc = json.loads(path.read_text())
+    blamed = json.loads(json.dumps(doc))
+    blamed["redeals"][0]["culprit"] = 0
+    altered = json.loads(json.dumps(doc))
+    env = altered["redeals"][0]["private_deal"]["envelopes"][0]
+    env["body"] = env["body"][:-2] + ("00" if env["body"][-2:] != "00" else "01")
+    renumbered = json.loads(json.dumps(doc))
+    renumbered["redeals"][0]["attempt"] = 1
+    for bad, code in ((blamed, "redeal"), (altered, "bad_signature"), (renumbered, "redeal")):
+        with pytest.raises(RecordError) as failed:
+            verify_document(bad)
+        assert failed.value.rule == code, failed.value
+
+
+class RestartedSession(DropMidTrick):
+    """Loses everything in memory with its link, like a restarted program, but kept its
+    round secret in its data directory (``SecretStore``)."""
+
+    def _handle(self, msg: dict[str, Any]) -> None:
+        if msg["t"] == "snapshot":
+            self.private.deal = None
+            store = self.private.store
+            assert store is not None and self.game_id is not None
+            self.kept = sorted(p.name for p in store.directory.iterdir())
+            self.modes = {oct(p.stat().st_mode & 0o777) for p in store.directory.iterdir()}
+        super()._handle(msg)
+
+
+async def test_a_round_secret_kept_on_disk_survives_a_restart(tmp_path: Path) -> None:
+    options = _private(4, 1, tmp_path / "records")
+    store = SecretStore(tmp_path / "secrets")
+    async with asyncio.timeout(30), running_host(options) as host:
+        (restarted,) = await seat_sessions(
+            options.port, 1, cls=RestartedSession, secret_store=store
+        )
+        others = await seat_sessions(options.port, 2)
+        codes = await play_bots([restarted, *others])
+        await host.finished.wait()
+    assert restarted.dropped.is_set()
+    assert isinstance(restarted, RestartedSession) and len(restarted.kept) == 1
+    assert restarted.modes == {"0o600"}
+    assert codes == [0, 0, 0]
+    assert_private_game_verified(host, [restarted, *others])  # no redeal: it carried on
+    assert list(store.directory.iterdir()) == []  # every round's secret deleted after it
+
+
+class LeavesMidTrick(DropMidTrick):
+    """Drops mid-trick and reconnects only when the test opens its gate."""
+
+    def should_drop(self, view: SeatView) -> bool:
+        if super().should_drop(view):
+            self.client.gate.clear()  # type: ignore[attr-defined]
+            return True
+        return False
+
+
+async def test_a_seat_taken_over_by_a_bot_is_dealt_again(tmp_path: Path) -> None:
+    """A player gone for good: when its grace runs out a bot of the host plays the seat, with
+    a signing key of the host's; the attempt that needed the player's keys is void and dealt
+    again; the record lists the stand-in and verifies."""
+    options = _private(4, 1, tmp_path)
+    options.takeover_after = 0.05
+    async with asyncio.timeout(30), running_host(options) as host:
+        (leaver,) = await seat_sessions(options.port, 1, cls=LeavesMidTrick)
+        others = await seat_sessions(options.port, 2)
+        gone = asyncio.ensure_future(play_bots([leaver]))
+        codes = await play_bots(others, seed=1)
+        await host.finished.wait()
+        assert leaver.dropped.is_set()
+    leaver.client.gate.set()  # type: ignore[attr-defined]  # (to a closed host)
+    await leaver.close()
+    assert await gone == [1]
+    assert codes == [0, 0]
+    assert_private_game_verified(host, others, redeals=1)
+    record = host.table.recorder.record()  # type: ignore[union-attr]
+    (void,) = record.redeals
+    assert void.fault == LOST_KEYS and "a bot plays the seat" in void.reason
+    (stand_in,) = record.stand_ins
+    assert (stand_in.round, stand_in.attempt, stand_in.seat) == (void.round, 1, 0)
+    assert stand_in.key is not None and stand_in.key != record.signing_keys[0]
+
+
+async def test_a_player_back_from_a_bot_plays_from_the_next_deal(tmp_path: Path) -> None:
+    options = _private(4, 1, tmp_path)
+    options.takeover_after = 0.05
+    async with asyncio.timeout(30), running_host(options) as host:
+        (leaver,) = await seat_sessions(options.port, 1, cls=LeavesMidTrick)
+        others = await seat_sessions(options.port, 2)
+        game = asyncio.ensure_future(play_bots([leaver, *others]))
+        await leaver.dropped.wait()
+        assert leaver.dropped_view is not None
+        r = leaver.dropped_view.round
+        await wait_until(lambda: host.private is not None and host.private.stand_in_signers)
+        leaver.client.gate.set()  # type: ignore[attr-defined]
+        codes = await game
+        await host.finished.wait()
+    # The others verified every round; the returning player could not check the round the
+    # bot played for it (it says so), and played and verified every later one.
+    assert codes[1:] == [0, 0] and codes[0] == 1
+    record = host.table.recorder.record()  # type: ignore[union-attr]
+    assert [(s.round, s.seat, s.key is None) for s in record.stand_ins][-1][1:] == (0, True)
+    first_bad = next(v for v in leaver.verifications if not v.ok)
+    assert first_bad.round == r and "a bot of the host played your seat" in first_bad.detail
+    # From the deal after the player's return on, its own key signs for its seat again.
+    back = record.stand_ins[-1]
+    later = [rnd.private_deal.setup for rnd in record.rounds if rnd.round > back.round]
+    assert later and all(setup.signing_keys[0] == record.signing_keys[0] for setup in later)
+    assert len(leaver.verifications) == len(record.rounds)  # it followed to the end
+    assert verify_path(host.table.record_path).ok  # type: ignore[union-attr]

@@ -1,0 +1,219 @@
+"""A client's part in a privately dealt round (``docs/private-deal.md``), sans I/O.
+
+``ClientDeal`` is this seat in one attempt of one round: a ``DealPlayer`` with round keys
+derived from one 32-byte secret, which is all a reconnect needs (``resume`` replays the
+host's transcript into a new player with the same keys). It collects what
+``NetworkSession`` must send (``outbox``) and what it learns: its own hand, the trump card,
+the plays, and at the end the verdict of the round-end verification. A check that fails
+inside the round is kept in ``fault`` (the view then refuses everything: the session tells
+the host it stops the attempt).
+
+``SecretStore`` optionally keeps each round's secret in the data directory (mode 0600),
+so that a client that crashed mid-round can carry on; the file is deleted once the round
+is over.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from netplay.mental import (
+    CardOpened,
+    DealFault,
+    DealPlayer,
+    DealSetup,
+    RoundFailed,
+    RoundKeys,
+    RoundVerified,
+    Send,
+    Suspect,
+)
+from netplay.mental.protocol import Event, decode_body
+from netplay.signing import Envelope, SigningKey
+
+SECRET_BYTES = 32
+
+
+class ClientDeal:
+    """This seat's part in one attempt of one privately dealt round."""
+
+    def __init__(
+        self, setup: DealSetup, seat: int, signing_key: SigningKey, secret: bytes | None = None
+    ) -> None:
+        self.setup = setup
+        self.seat = seat
+        self.signing_key = signing_key
+        self.secret = secret if secret is not None else secrets.token_bytes(SECRET_BYTES)
+        self.keys = RoundKeys.derive(self.secret, setup.items)
+        self.player = DealPlayer(setup, seat, signing_key, self.keys)
+        self.outbox: list[Envelope] = []
+        self.fault: DealFault | None = None
+        self.suspect: Suspect | None = None
+        self.verdict: RoundVerified | RoundFailed | None = None
+        self.voided = False
+
+    @property
+    def round(self) -> int:
+        return self.setup.round
+
+    @property
+    def attempt(self) -> int:
+        return self.setup.attempt
+
+    def start(self) -> None:
+        self._guard(self.player.start)
+
+    def resume(self, transcript: Iterable[Envelope]) -> None:
+        """Rebuild the player from the relay's transcript, with the same keys; anything it
+        owes now (a pass, its release) goes to ``outbox``, byte for byte as before."""
+        self.fault = None
+        try:
+            self.player, events = DealPlayer.resume(
+                self.setup, self.seat, self.signing_key, self.keys, transcript
+            )
+        except DealFault as fault:
+            self.fault = fault
+            return
+        self._take(events)
+
+    def receive(self, envelope: Envelope) -> None:
+        """An envelope relayed by the host."""
+        if self.fault is None:
+            self._guard(lambda: self.player.receive(envelope))
+
+    def play(self, card: int) -> Envelope:
+        """The open of ``card`` (K4). ``ValueError`` if we do not hold it."""
+        hand = self.player.hand or {}
+        position = next((k for k, item in hand.items() if item == card), None)
+        if position is None or position in self.player.view.opened:
+            raise ValueError(f"card {card} is not in our hand")
+        events = self.player.play(position, card)
+        envelope = next(e.envelope for e in events if isinstance(e, Send))
+        self._take([e for e in events if not isinstance(e, Send)])
+        return envelope
+
+    def reveal(self) -> Envelope | None:
+        """K5: our round keys, once (None if already revealed, or our view failed)."""
+        if self.fault is not None or self.seat in self.player.view.revealed:
+            return None
+        events = self.player.reveal()
+        envelope = next(e.envelope for e in events if isinstance(e, Send))
+        self._take([e for e in events if not isinstance(e, Send)])
+        return envelope
+
+    # -- what we know ---------------------------------------------------------------------------
+
+    @property
+    def hand(self) -> tuple[int, ...] | None:
+        """Our dealt hand in deal order, once it opened."""
+        hand = self.player.hand
+        if hand is None:
+            return None
+        return tuple(hand[k] for k in self.setup.positions_of(self.seat))
+
+    @property
+    def trump_card(self) -> int | None:
+        public = self.setup.public_positions
+        return self.player.view.opened.get(public[0]) if public else None
+
+    @property
+    def all_played(self) -> bool:
+        """Every dealt card is open: time for the reveals."""
+        dealt = sum(1 for o in self.setup.owners if o < self.setup.seats)
+        return len(self.player.view.plays) == dealt
+
+    @property
+    def revealed(self) -> bool:
+        return self.seat in self.player.view.revealed
+
+    @property
+    def transcript(self) -> list[Envelope]:
+        return list(self.player.view.transcript)
+
+    def plays(self) -> list[tuple[int, int]]:
+        """(seat, card) of every open, in the order we received them."""
+        out = []
+        for envelope in self.player.view.transcript:
+            body = decode_body(envelope.body)
+            if body["t"] == "open":
+                out.append((envelope.sender, body["item"]))
+        return out
+
+    def open_of(self, seat: int, card: int) -> Envelope | None:
+        for envelope in self.player.view.transcript:
+            body = decode_body(envelope.body)
+            if envelope.sender == seat and body["t"] == "open" and body["item"] == card:
+                return envelope
+        return None
+
+    # -- internals -------------------------------------------------------------------------------
+
+    def _guard(self, call: object) -> None:
+        try:
+            events = call()  # type: ignore[operator]
+        except DealFault as fault:
+            self.fault = fault
+            return
+        self._take(events)
+
+    def _take(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, Send):
+                self.outbox.append(event.envelope)
+            elif isinstance(event, Suspect):
+                self.suspect = self.suspect or event
+            elif isinstance(event, RoundVerified | RoundFailed):
+                self.verdict = event
+            elif isinstance(event, CardOpened):
+                pass  # the host's state shows the play; the view keeps the open
+
+
+@dataclass
+class SecretStore:
+    """Round secrets kept in ``directory`` (mode 0600) so that a restarted client can
+    carry on with its round; each is deleted when its round is over."""
+
+    directory: Path
+
+    def path(self, game_id: bytes, round_number: int, attempt: int) -> Path:
+        return self.directory / f"round-secret-{game_id.hex()}-{round_number}-{attempt}"
+
+    def save(self, game_id: bytes, round_number: int, attempt: int, secret: bytes) -> None:
+        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path = self.path(game_id, round_number, attempt)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(secret)
+
+    def load(self, game_id: bytes, round_number: int, attempt: int) -> bytes | None:
+        try:
+            secret = self.path(game_id, round_number, attempt).read_bytes()
+        except OSError:
+            return None
+        return secret if len(secret) == SECRET_BYTES else None
+
+    def delete(self, game_id: bytes, round_number: int, attempt: int) -> None:
+        with contextlib.suppress(OSError):
+            self.path(game_id, round_number, attempt).unlink()
+
+
+@dataclass
+class VoidReport:
+    """A voided attempt as this client saw it: what the host said, and whom our own
+    checks blame (None: nobody; ``RELAY``: the host)."""
+
+    round: int
+    attempt: int
+    reason: str
+    code: str | None
+    culprit: int | None
+    our_code: str | None = None
+    our_culprit: int | None = None
+
+
+__all__ = ["ClientDeal", "SecretStore", "VoidReport"]

@@ -1,0 +1,546 @@
+"""The private deal at a Wizard host (``HostOptions.deal == "private"``).
+
+``PrivateDealing`` drives the ``HiddenGame`` (``host.table.game``, which knows no hand) from
+each attempt's ``HostDeal`` (``private_relay.py``): the round starts when every key is
+released, a play counts once the relay accepted its open, the round is scored once every seat
+revealed and its replay with the opened deck passed, and any failure voids the attempt and
+deals the round again, visibly (``docs/protocol.md``, "A privately dealt round").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from netplay import Session
+from netplay.errors import ProtocolError
+from netplay.mental import (
+    DealFault,
+    RoundFailed,
+    RoundVerified,
+)
+from netplay.mental.protocol import (
+    DUPLICATE_ITEM,
+    NOT_AN_ITEM,
+    OWN_COLLISION,
+    RELAY,
+    decode_body,
+)
+from netplay.signing import Envelope, SigningKey
+
+from ..game import Bid, IllegalAction, Phase, Play, SeatView
+from ..game.hidden import HiddenGame, Revoke, view_with_hand
+from ..private_deal import round_setup
+from . import protocol as p
+from .private_relay import HostDeal
+
+if TYPE_CHECKING:
+    from .host import WizardHost
+
+log = logging.getLogger("wizard_tui.private_host")
+
+
+MAX_ATTEMPTS = 8  # deals of one round before the host gives the game up (someone keeps aborting)
+LOST_KEYS = "lost_keys"  # void code: a seat's round keys are gone (an abort, not a cheat)
+SUSPECT_CODES = (NOT_AN_ITEM, DUPLICATE_ITEM, OWN_COLLISION)  # settled by everyone's reveals
+
+
+@dataclass
+class _Void:
+    """An attempt being voided: why, and whom the host blames so far."""
+
+    reason: str
+    code: str | None
+    culprit: int | None
+    evidence: Envelope | None
+    actions: list[list[Any]]  # the attempt's public trump and bid actions, for the record
+
+
+class PrivateDealing:
+    """The private deal at a Wizard host (``HostOptions.deal == "private"``).
+
+    It owns the round's ``HostDeal`` and drives the ``HiddenGame`` (``host.table.game``)
+    from it: the round starts when every key is released, a play counts once the relay
+    accepted its open, the round is scored once every seat revealed and the replay with
+    the real deck passed, and any failure voids the attempt and deals the round again.
+    """
+
+    def __init__(self, host: WizardHost) -> None:
+        self.host = host
+        self.deal: HostDeal | None = None
+        self.signing_keys: tuple[bytes, ...] = ()
+        self.bot_signers: dict[int, SigningKey] = {}
+        self.voiding: _Void | None = None
+        # Seats a bot of the host plays for a player who left (takeover.py): a signing key
+        # of the host's for each, used from the next attempt on; and the seats whose player
+        # is back, released when the attempt in progress ends (their keys are the bot's).
+        self.stand_in_signers: dict[int, SigningKey] = {}
+        self._returning: set[int] = set()
+        self._keys_in_use: tuple[bytes, ...] = ()
+
+    @property
+    def game(self) -> HiddenGame:
+        table = self.host.table
+        assert table is not None and isinstance(table.game, HiddenGame)
+        return table.game
+
+    # -- lobby -----------------------------------------------------------------------------
+
+    def ready(self) -> bool:
+        """Every player sent its signing key (a game cannot start without them)."""
+        return all(s is None or s.kind == "bot" or s.signing_key for s in self.host.seats)
+
+    def on_sign_key(self, session: Session, msg: dict[str, Any]) -> None:
+        host = self.host
+        seat = host.seats[session.seat] if session.seat is not None else None
+        if seat is None:
+            host._refuse(session, p.NOT_SEATED, "you do not hold a seat")
+            return
+        if host.table is not None:
+            if seat.signing_key != msg["key"]:
+                host._refuse(session, p.LOBBY_CLOSED, "signing keys are fixed when the game starts")
+            return
+        seat.signing_key = msg["key"]
+        host._after_join()
+
+    def start_game(self) -> tuple[bytes, ...]:
+        """The game's signing keys, per seat: each player's own; a fresh one per bot."""
+        keys = []
+        self.bot_signers = {}
+        for i, seat in enumerate(self.host.seats):
+            assert seat is not None
+            if seat.kind == "bot":
+                signer = SigningKey.generate()
+                self.bot_signers[i] = signer
+                keys.append(signer.public_key)
+            else:
+                assert seat.signing_key is not None
+                keys.append(seat.signing_key)
+        self.signing_keys = self._keys_in_use = tuple(keys)
+        self.deal = None
+        self.voiding = None
+        self.stand_in_signers, self._returning = {}, set()
+        return self.signing_keys
+
+    def game_fields(self) -> dict[str, Any]:
+        return {"deal": p.DEAL_PRIVATE, "signing_keys": list(self.signing_keys)}
+
+    # -- a round ---------------------------------------------------------------------------
+
+    def start_round(self, attempt: int = 0) -> None:
+        host = self.host
+        table = host.table
+        assert table is not None
+        game = self.game
+        n, r = game.players, game.full.round + 1
+        dealer = (game.full.dealer + 1) % n
+        for seat in sorted(self._returning):  # their players are back: they play from now on
+            self._release(seat)
+        keys = self._current_keys()
+        for seat, (old, new) in enumerate(zip(self._keys_in_use, keys, strict=True)):
+            if old != new:  # visibly, in the record too
+                own = new == self.signing_keys[seat]
+                table.recorder.add_stand_in(r, attempt, seat, None if own else new)
+        self._keys_in_use = keys
+        setup = round_setup(table.game_id, r, n, dealer, keys, attempt)
+        self.deal = deal = HostDeal(setup, {**self.bot_signers, **self.stand_in_signers})
+        self.voiding = None
+        host._broadcast(
+            {
+                "t": "round",
+                "round": r,
+                "dealer": dealer,
+                "attempt": attempt,
+                "signing_keys": list(keys),
+            }
+        )
+        self._step(deal, deal.start)
+
+    def _current_keys(self) -> tuple[bytes, ...]:
+        keys = list(self.signing_keys)
+        for seat, signer in self.stand_in_signers.items():
+            keys[seat] = signer.public_key
+        return tuple(keys)
+
+    # -- seats taken over by a bot (takeover.py) ----------------------------------------------
+
+    def seat_taken_over(self, seat: int) -> None:
+        """A bot plays ``seat`` from now on. Its player's keys are gone with it: an attempt
+        that still needs them is void, and dealt again with a key of the host's for the
+        seat (the record lists it under ``stand_ins``)."""
+        self.stand_in_signers.setdefault(seat, SigningKey.generate())
+        self._returning.discard(seat)
+        deal = self.deal
+        if deal is None or self.voiding is not None or seat in deal.relay.view.revealed:
+            return
+        if deal.setup.signing_keys[seat] == self.stand_in_signers[seat].public_key:
+            return  # the bot already plays it in this attempt
+        name = self.host.seats[seat].name  # type: ignore[union-attr]
+        self.void(f"{name} (seat {seat}) left: a bot plays the seat", LOST_KEYS, None, None)
+
+    def seat_back(self, seat: int) -> bool:
+        """The player of ``seat`` is back. True: the bot must finish the attempt in
+        progress (its keys are the bot's); the player takes over at the next one."""
+        if seat not in self.stand_in_signers:
+            return False
+        deal = self.deal
+        if (
+            deal is not None
+            and deal.setup.signing_keys[seat] == self.stand_in_signers[seat].public_key
+        ):
+            self._returning.add(seat)
+            return True
+        del self.stand_in_signers[seat]
+        return False
+
+    def _release(self, seat: int) -> None:
+        self._returning.discard(seat)
+        self.stand_in_signers.pop(seat, None)
+        holder = self.host.seats[seat]
+        if holder is not None and holder.stand_in is not None:
+            holder.stand_in = None
+            self.host.drop_bot_turn(seat)
+            self.host._send_seats()
+
+    def round_moved(self) -> None:
+        """The hidden game is between rounds, or its round's cards are all down."""
+        game = self.game
+        deal = self.deal
+        if game.round_complete and deal is not None:
+            self._step(deal, deal.reveal_bots)  # K5; remote seats reveal by themselves
+        elif deal is None and game.phase is Phase.DEAL:
+            self.start_round(0)
+
+    def on_deal(self, session: Session, msg: dict[str, Any]) -> None:
+        deal = self._current(session, msg)
+        if deal is None:
+            return
+        envelope = Envelope.from_wire(msg["env"])  # the schema checked it already
+        if _kind(envelope) == "open":
+            self.host._refuse(session, p.BAD_ENVELOPE, "a card's open goes in its play message")
+            return
+        self._step(deal, lambda: deal.deliver(session.seat, envelope))  # type: ignore[arg-type]
+
+    def on_lost(self, session: Session, msg: dict[str, Any]) -> None:
+        deal = self._current(session, msg)
+        if deal is None or self.voiding is not None:
+            return
+        seat = session.seat
+        if seat in deal.relay.view.revealed:
+            return
+        name = self.host.seats[seat].name  # type: ignore[index, union-attr]
+        self.void(f"{name} (seat {seat}) lost the round's keys", LOST_KEYS, None, None)
+
+    def on_abort(self, session: Session, msg: dict[str, Any]) -> None:
+        """A player's own check failed inside the round (its view then refuses everything):
+        the attempt ends. The host cannot confirm whom it blames, so the record names no
+        culprit; a suspect is settled by everyone's reveals."""
+        deal = self._current(session, msg)
+        if deal is None or self.voiding is not None:
+            return
+        seat, code, culprit = session.seat, msg["code"], msg["culprit"]
+        blame = "" if culprit is None else f", blaming {_who(culprit)}"
+        reason = f"seat {seat} stopped the round: its check found {code}{blame}"
+        self.void(reason, code, None, None, reveals=code in SUSPECT_CODES)
+
+    def on_play(self, session: Session, msg: dict[str, Any]) -> None:
+        """A remote seat's play: its turn (public state), then its open through the relay."""
+        host = self.host
+        deal = self.deal
+        seat, card = session.seat, msg["card"]
+        assert seat is not None
+        if deal is None or self.voiding is not None:
+            host._refuse(session, p.NOT_READY, "no deal is in progress")
+            return
+        try:
+            self.game.check_play(seat, card)
+        except IllegalAction as exc:
+            host._refuse(session, exc.code, exc.message)
+            return
+        if "open" not in msg:
+            host._refuse(session, p.BAD_ENVELOPE, "a play of a private deal carries its open")
+            return
+        envelope = Envelope.from_wire(msg["open"])
+        try:
+            body = decode_body(envelope.body)
+        except ProtocolError:
+            body = None  # signed garbage: the relay names its sender
+        if body is not None and (body["t"] != "open" or body["item"] != card):
+            host._refuse(session, p.BAD_ENVELOPE, "the open is not this card's")
+            return
+        self._play_through(deal, seat, card, lambda: deal.deliver(seat, envelope))
+
+    def bot_view(self, seat: int, view: SeatView) -> SeatView:
+        """What a bot of the host decides from: the public view and its own hand."""
+        deal = self.deal
+        if deal is None or seat not in deal.bots or view.round != deal.round:
+            return view
+        return view_with_hand(view, deal.bot_hand(seat))
+
+    def bot_play(self, seat: int, card: int) -> None:
+        deal = self.deal
+        if deal is None or self.voiding is not None:
+            return
+        self._play_through(deal, seat, card, lambda: deal.bot_play(seat, card))
+
+    def _play_through(self, deal: HostDeal, seat: int, card: int, send: Any) -> None:
+        before = len(deal.plays)
+        with contextlib.suppress(DealFault):  # kept in deal.fault: _progress voids
+            send()
+        self._flush(deal)
+        if deal.fault is None and deal.suspect is None and len(deal.plays) > before:
+            opened = deal.plays[-1]
+            if opened.seat == seat and opened.item == card:
+                self.host._after_change(self.game.apply(Play(seat, card)))
+        self._progress(deal)
+
+    def _current(self, session: Session, msg: dict[str, Any]) -> HostDeal | None:
+        host = self.host
+        table, deal = host.table, self.deal
+        if table is None or table.finished or deal is None:
+            host._refuse(session, p.NOT_READY, "no deal is in progress")
+            return None
+        if session.seat is None:
+            host._refuse(session, p.NOT_SEATED, "you do not hold a seat")
+            return None
+        if (msg["round"], msg["attempt"]) != (deal.round, deal.attempt):
+            host._refuse(
+                session,
+                p.STALE_ATTEMPT,
+                f"round {msg['round']} attempt {msg['attempt']} is not being dealt",
+            )
+            return None
+        return deal
+
+    # -- driving the game from the deal -------------------------------------------------------
+
+    def _step(self, deal: HostDeal, action: Any) -> None:
+        with contextlib.suppress(DealFault):  # kept in deal.fault: _progress voids
+            action()
+        self._flush(deal)
+        self._progress(deal)
+
+    def _flush(self, deal: HostDeal) -> None:
+        """Send the relayed envelopes to their seats (a seat away gets the transcript when
+        it comes back)."""
+        out, deal.outbox = deal.outbox, []
+        server = self.host.server
+        for seat, envelope in out:
+            holder = self.host.seats[seat]
+            session = holder.session if holder is not None else None
+            if server is not None and session is not None and session.connected:
+                server.send(session, p.deal_msg(deal.round, deal.attempt, envelope.to_wire()))
+
+    def _progress(self, deal: HostDeal) -> None:
+        if deal is not self.deal:
+            return  # an older attempt: whatever it did is settled
+        game = self.game
+        if self.voiding is not None:
+            if deal.verdict is not None or deal.fault is not None:
+                self._complete_void()
+            return
+        if deal.fault is not None:
+            fault = deal.fault
+            evidence = fault.evidence or deal.fault_envelope
+            self.void(f"{fault.code}: {fault.detail}", fault.code, fault.culprit, evidence)
+        elif deal.suspect is not None:
+            suspect = deal.suspect
+            self.void(f"{suspect.code}: {suspect.detail}", suspect.code, None, None, reveals=True)
+        elif deal.verdict is not None:
+            self._finish(deal)
+        elif deal.dealt and game.phase is Phase.DEAL and game.round == game.full.round:
+            self.host._after_change(game.start_round(deal.trump_card))
+
+    def _finish(self, deal: HostDeal) -> None:
+        """Every seat revealed: score the round, or void it naming the culprit."""
+        verdict = deal.verdict
+        if isinstance(verdict, RoundFailed):
+            fault = verdict.fault
+            self.void(
+                f"round-end check: {fault.code}: {fault.detail}",
+                fault.code,
+                fault.culprit,
+                fault.evidence,
+            )
+            return
+        assert isinstance(verdict, RoundVerified)
+        deck = tuple(i for i in verdict.items if i is not None)
+        try:
+            events = self.game.finish_round(deck)
+        except Revoke as exc:
+            # The proof is in the transcript already: the deck opened with every revealed
+            # key, and the seat's signed open of the card (docs/private-deal.md section 11).
+            self.void(f"seat {exc.seat} revoked: {exc.error.message}", exc.code, exc.seat, None)
+            return
+        self.host._after_change(events)
+
+    def record_round(self) -> None:
+        """The round was scored: record it with its transcript and publish the result."""
+        host = self.host
+        table, deal = host.table, self.deal
+        assert table is not None and deal is not None
+        result = self.game.results[-1]
+        table.recorder.add_private_round(result, deal.setup, deal.transcript)
+        wire = p.result_wire(result, None)
+        table.history_wire.append(wire)
+        host._broadcast({"t": "round_end", "result": wire})
+        self.deal = None
+        host._write_record()
+
+    # -- voids ----------------------------------------------------------------------------------
+
+    def void(
+        self,
+        reason: str,
+        code: str | None,
+        culprit: int | None,
+        evidence: Envelope | None,
+        *,
+        reveals: bool = False,
+    ) -> None:
+        """End this attempt, visibly; with ``reveals`` every seat reveals its keys first,
+        so that the round-end verification names whoever caused it."""
+        host = self.host
+        deal, game = self.deal, self.game
+        assert deal is not None
+        actions = [_action_wire(a) for a in game.round_actions if not isinstance(a, Play)]
+        self.voiding = _Void(reason, code, culprit, evidence, actions)
+        if game.round > game.full.round:
+            game.void_round()
+        log.warning("round %d attempt %d void: %s", deal.round, deal.attempt, reason)
+        reveals = reveals and deal.fault is None and self._all_connected()
+        host._broadcast(
+            {
+                "t": "void",
+                "round": deal.round,
+                "attempt": deal.attempt,
+                "reason": reason[:200],
+                "code": code,
+                "culprit": culprit,
+                "reveal": reveals,
+                # The refused envelope, signed by its sender: every client checks it itself.
+                "evidence": None if evidence is None else evidence.to_wire(),
+            }
+        )
+        host._send_states([])
+        if reveals:
+            self._step(deal, deal.reveal_bots)  # the verdict completes the void
+        else:
+            self._complete_void()
+
+    def seat_left(self, seat: int) -> None:
+        """A seat's link dropped: a void waiting for its reveal goes on without it."""
+        deal = self.deal
+        if self.voiding is not None and deal is not None and seat not in deal.relay.view.revealed:
+            self._complete_void()
+
+    def _all_connected(self) -> bool:
+        return all(
+            s is not None
+            and (
+                s.kind == "bot"
+                or s.stand_in is not None
+                or (s.session is not None and s.session.connected)
+            )
+            for s in self.host.seats
+        )
+
+    def _complete_void(self) -> None:
+        host = self.host
+        table, deal, void = host.table, self.deal, self.voiding
+        assert table is not None and deal is not None and void is not None
+        code, culprit = void.code, void.culprit
+        if isinstance(deal.verdict, RoundFailed):
+            code, culprit = deal.verdict.fault.code, deal.verdict.fault.culprit
+            void.evidence = deal.verdict.fault.evidence
+        table.recorder.add_private_redeal(
+            deal.round,
+            deal.setup,
+            deal.transcript,
+            void.reason,
+            fault=code,
+            culprit=culprit,
+            evidence=void.evidence,
+            actions=void.actions,
+        )
+        self.deal = self.voiding = None
+        host._write_record()
+        who = "" if culprit is None else " (blame: " + _who(culprit) + ")"
+        host._broadcast(
+            {
+                "t": "chat",
+                "seat": None,
+                "name": "host",
+                "text": f"round {deal.round} is dealt again: {void.reason}{who}"[:200],
+            }
+        )
+        if deal.attempt + 1 >= MAX_ATTEMPTS:
+            host.failed = f"round {deal.round} was voided {MAX_ATTEMPTS} times"
+            host.finished.set()
+            return
+        self.start_round(deal.attempt + 1)
+
+    # -- reconnects -------------------------------------------------------------------------------
+
+    def snapshot_deal(self, seat: int | None) -> dict[str, Any] | None:
+        deal = self.deal
+        if deal is None:
+            return None
+        return {
+            "round": deal.round,
+            "attempt": deal.attempt,
+            "envelopes": len(deal.transcript),
+            "voiding": self.voiding is not None,
+            "signing_keys": list(deal.setup.signing_keys),
+        }
+
+    def send_transcript(self, session: Session) -> None:
+        """The round's envelopes so far, after a snapshot: a reconnecting player replays them
+        (``DealPlayer.resume``) and carries on with the keys it kept."""
+        deal, server = self.deal, self.host.server
+        if deal is None or server is None:
+            return
+        chunk: list[dict[str, Any]] = []
+        size = 0
+        transcript = deal.transcript
+        for i, envelope in enumerate(transcript):
+            chunk.append(envelope.to_wire())
+            size += len(envelope.body) + 100
+            last = i == len(transcript) - 1
+            if size > TRANSCRIPT_CHUNK or len(chunk) >= 100 or last:
+                server.send(
+                    session,
+                    {
+                        "t": "transcript",
+                        "round": deal.round,
+                        "attempt": deal.attempt,
+                        "envelopes": chunk,
+                        "more": not last,
+                    },
+                )
+                chunk, size = [], 0
+
+
+TRANSCRIPT_CHUNK = 24_000  # bytes of envelopes per transcript message, well inside a frame
+
+
+def _kind(envelope: Envelope) -> str | None:
+    try:
+        return decode_body(envelope.body)["t"]
+    except ProtocolError:
+        return None
+
+
+def _action_wire(action: Any) -> list[Any]:
+    if isinstance(action, Bid):
+        return ["bid", action.seat, action.bid]
+    return ["trump", action.seat, int(action.suit)]
+
+
+def _who(culprit: int) -> str:
+    return "the relay" if culprit == RELAY else f"seat {culprit}"
+
+
+__all__ = ["LOST_KEYS", "MAX_ATTEMPTS", "PrivateDealing"]

@@ -1,0 +1,144 @@
+"""The host's side of one attempt of a privately dealt round: the relay and the bots.
+
+The host never holds a remote player's keys. ``HostDeal`` runs a ``DealRelay`` (a direct view:
+the first check of every envelope, and the round's transcript) and one ``DealPlayer`` per bot
+it seats (and per seat a bot plays for an absent player), each with a signing key of its own;
+the host player's own table is a client like any other. Every envelope a seat sends goes
+through ``deliver``: the relay checks it, then it goes byte for byte to every other seat (the
+remote ones through ``outbox``, which the host sends after each call; the bots at once,
+breadth first, so that every seat sees the relay's order).
+
+What the game needs to know comes out as attributes: ``trump_card`` once the deal is done
+(``dealt``), ``plays`` (each ``CardOpened``), ``verdict`` once every seat revealed,
+``suspect`` when something only cheating causes was seen (the attempt must be voided with
+reveals), ``fault`` when an envelope failed a check (its culprit is named already).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+
+from netplay.mental import (
+    CardOpened,
+    DealFault,
+    DealPlayer,
+    DealRelay,
+    DealSetup,
+    PublicOpened,
+    RoundFailed,
+    RoundVerified,
+    Send,
+    Suspect,
+)
+from netplay.mental.protocol import Event
+from netplay.mental.protocol import Phase as DealPhase
+from netplay.signing import Envelope, SigningKey
+
+
+class HostDeal:
+    """One attempt of one round's private deal at the host; see the module docstring."""
+
+    def __init__(self, setup: DealSetup, bot_keys: Mapping[int, SigningKey]) -> None:
+        self.setup = setup
+        self.relay = DealRelay(setup)
+        self.bots = {seat: DealPlayer(setup, seat, key) for seat, key in bot_keys.items()}
+        self.outbox: list[tuple[int, Envelope]] = []  # (remote seat, envelope) to send
+        self.trump_card: int | None = None
+        self.plays: list[CardOpened] = []
+        self.suspect: Suspect | None = None
+        self.fault: DealFault | None = None
+        self.verdict: RoundVerified | RoundFailed | None = None
+        self.fault_envelope: Envelope | None = None  # the refused envelope, if one
+
+    @property
+    def round(self) -> int:
+        return self.setup.round
+
+    @property
+    def attempt(self) -> int:
+        return self.setup.attempt
+
+    @property
+    def dealt(self) -> bool:
+        """Every key is released: each seat holds its hand, the trump card is face up."""
+        return self.relay.view.phase is DealPhase.PLAY and self.fault is None
+
+    @property
+    def transcript(self) -> list[Envelope]:
+        return self.relay.transcript
+
+    def start(self) -> None:
+        """K0/K1: the bots take their turn in the chain (when the chain starts with one)."""
+        for seat, player in self.bots.items():
+            self._route(seat, player.start())
+
+    def deliver(self, seat: int, envelope: Envelope) -> None:
+        """An envelope from remote seat ``seat``'s connection. Raises ``DealFault`` (also
+        kept in ``fault``) if the relay refuses it; nothing is forwarded then."""
+        self._route(seat, [Send(envelope)])
+
+    def bot_hand(self, seat: int) -> tuple[int, ...]:
+        """A bot's dealt hand, in deal order (empty until its hand opened)."""
+        player = self.bots[seat]
+        if player.hand is None:
+            return ()
+        return tuple(player.hand[k] for k in self.setup.positions_of(seat))
+
+    def bot_play(self, seat: int, card: int) -> None:
+        """A bot plays ``card``: its player sends the open of that card's position."""
+        player = self.bots[seat]
+        assert player.hand is not None
+        position = next(k for k, item in player.hand.items() if item == card)
+        self._route(seat, player.play(position, card))
+
+    def reveal_bots(self) -> None:
+        """K5 for every bot that has not revealed yet."""
+        for seat, player in self.bots.items():
+            if seat not in self.relay.view.revealed and self.fault is None:
+                self._route(seat, player.reveal())
+
+    def _route(self, seat: int, events: list[Event]) -> None:
+        queue: deque[tuple[int, list[Event]]] = deque([(seat, events)])
+        while queue:
+            sender, batch = queue.popleft()
+            for event in batch:
+                if isinstance(event, Suspect):  # a bot's own view saw it
+                    self.suspect = self.suspect or event
+                if not isinstance(event, Send):
+                    continue
+                env = event.envelope
+                try:
+                    targets, relay_events = self.relay.receive(sender, env)
+                except DealFault as fault:
+                    self.fault = self.fault or fault
+                    self.fault_envelope = env
+                    raise
+                for relayed in relay_events:
+                    self._note(relayed)
+                for target in targets:
+                    bot = self.bots.get(target)
+                    if bot is None:
+                        self.outbox.append((target, env))
+                    elif bot.halted is None and self.fault is None:
+                        try:
+                            queue.append((target, bot.receive(env)))
+                        except DealFault as fault:  # the relay accepted it: a host bug
+                            self.fault = self.fault or fault
+                            raise
+
+    def _note(self, event: Event) -> None:
+        if isinstance(event, PublicOpened):
+            self.trump_card = event.item
+        elif isinstance(event, CardOpened):
+            self.plays.append(event)
+        elif isinstance(event, Suspect):
+            self.suspect = self.suspect or event
+        elif isinstance(event, RoundVerified | RoundFailed):
+            self.verdict = event
+
+
+# -- the host's game side ---------------------------------------------------------------------
+
+
+__all__ = ["HostDeal"]

@@ -1,0 +1,435 @@
+"""The private deal inside a ``NetworkSession``: this player's seat in every round.
+
+``NetworkSession`` hands the messages of the private deal here (``docs/protocol.md``, "A
+privately dealt round"): the signing key in the lobby, each round's ``ClientDeal``, the
+relayed envelopes, the transcript after a reconnect, voids, and the round-end check. The
+host's views carry no hand in a private game: ``merge`` puts this player's own hand, and
+its legal cards, into every view before the table or a bot sees it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from netplay.mental import RELAY, RoundFailed, RoundVerified
+from netplay.signing import Envelope, SigningKey
+
+from ..game import Bid, ChooseTrump, Phase, Play, RoundResult, SeatView, is_wizard
+from ..game.hidden import Revoke, replay_round, view_with_hand
+from ..private_deal import round_setup
+from ..session import ChatLine, TableUpdate
+from ..session import RoundVerified as RoundChecked
+from . import protocol as p
+from .private_client import ClientDeal, SecretStore, VoidReport
+
+if TYPE_CHECKING:
+    from .client import NetworkSession
+
+
+class PrivateSeat:
+    """This player's part in a privately dealt game; see the module docstring."""
+
+    def __init__(
+        self, session: NetworkSession, signing_key: SigningKey, store: SecretStore | None
+    ) -> None:
+        self.session = session
+        self.signing_key = signing_key
+        self.store = store
+        self.active = False  # the game in progress is dealt privately
+        self.signing_keys: tuple[bytes, ...] = ()
+        self.deal: ClientDeal | None = None
+        self.voids: list[VoidReport] = []
+        self.faults: list[Any] = []  # DealFaults our own checks found inside a round
+        self._sent_key = False
+        self._pending: tuple[int, int, list[Envelope], bool] | None = None  # a transcript
+        self._pending_keys: tuple[bytes, ...] = ()  # the signing keys of its attempt
+        self._reported: set[tuple[int, int]] = set()
+        self._raw_view: SeatView | None = None
+        self._stood_in: set[int] = set()  # rounds a bot of the host played for us
+        # The views we put our own hand into: only they show what we were dealt (a view of
+        # the host's, before our hand opened, shows nothing of it).
+        self._merged: dict[int, SeatView] = {}  # by id; holding them keeps the ids unique
+
+    # -- lobby and game ---------------------------------------------------------------------
+
+    def lobby(self) -> None:
+        if not self._sent_key:
+            self._sent_key = True
+            self.session.client.send({"t": "sign_key", "key": self.signing_key.public_key})
+
+    def game(self, msg: dict[str, Any], players: int) -> None:
+        self.active = msg.get("deal") == p.DEAL_PRIVATE
+        self.deal, self.voids, self.faults = None, [], []
+        self._pending, self._reported, self._merged = None, set(), {}
+        self._stood_in = set()
+        if not self.active:
+            self.signing_keys = ()
+            return
+        keys = msg.get("signing_keys")
+        p._expect(
+            type(keys) is list
+            and len(keys) == players
+            and all(type(k) is bytes and len(k) == 32 for k in keys),
+            "signing keys",
+        )
+        self.signing_keys = tuple(keys)
+        seat = self.session.seat
+        if seat is not None and keys[seat] != self.signing_key.public_key:
+            # Whoever holds the key the host announced could sign our seat's messages.
+            self._report(0, "the host announced another signing key for your seat")
+
+    # -- a round ----------------------------------------------------------------------------
+
+    def round(self, msg: dict[str, Any]) -> None:
+        session = self.session
+        r, attempt = msg.get("round"), msg.get("attempt", 0)
+        p._expect(type(attempt) is int and 0 <= attempt <= 0xFFFF, "attempt")
+        if session.config is None or session.seat is None or session.game_id is None:
+            return
+        deal = self.deal
+        if deal is not None and (deal.round, deal.attempt) == (r, attempt):
+            return  # told twice
+        self._forget_views(r, attempt)  # type: ignore[arg-type]
+        keys = self._attempt_keys(msg.get("signing_keys"))
+        if not self._ours(keys, r):  # type: ignore[arg-type]
+            return
+        self.deal = self._new_deal(r, attempt, msg.get("dealer"), keys)  # type: ignore[arg-type]
+        self.deal.start()
+        self.settle()
+
+    def _attempt_keys(self, wire: Any) -> tuple[bytes, ...]:
+        """The signing keys of an attempt: the game's, or as the host announced them (a bot
+        of the host's plays a seat whose player left)."""
+        if wire is None:
+            return self.signing_keys
+        p._expect(
+            type(wire) is list
+            and len(wire) == len(self.signing_keys)
+            and all(type(k) is bytes and len(k) == 32 for k in wire),
+            "signing keys",
+        )
+        return tuple(wire)
+
+    def _ours(self, keys: tuple[bytes, ...], r: int) -> bool:
+        """Whether we take part in this attempt: a bot of the host plays our seat when the
+        host announced another key for it (we were away); we are back from the next one."""
+        seat = self.session.seat
+        if seat is None or keys[seat] == self.signing_key.public_key:
+            return True
+        self.deal = None
+        self._stood_in.add(r)
+        self.session._emit(
+            ChatLine(None, "host", f"round {r}: a bot plays your seat until this deal is over")
+        )
+        return False
+
+    def _forget_views(self, r: int, attempt: int) -> None:
+        """A new attempt of round ``r``: what the voided one showed is no evidence about it."""
+        if attempt > 0:
+            session = self.session
+            session._dealt_views.pop(r, None)
+            session._round_views.pop(r, None)
+            session._last_shown = None
+
+    def _new_deal(
+        self,
+        r: int,
+        attempt: int,
+        dealer: Any,
+        keys: tuple[bytes, ...],
+        secret: bytes | None = None,
+    ) -> ClientDeal:
+        session = self.session
+        config, seat, game_id = session.config, session.seat, session.game_id
+        assert config is not None and seat is not None and game_id is not None
+        n = config.players
+        expected = (config.first_dealer + r - 1) % n
+        p._expect(dealer is None or dealer == expected, "dealer")
+        setup = round_setup(game_id, r, n, expected, keys, attempt)
+        deal = ClientDeal(setup, seat, self.signing_key, secret)
+        if self.store is not None and secret is None:
+            self.store.save(game_id, r, attempt, deal.secret)
+        return deal
+
+    def on_deal(self, msg: dict[str, Any]) -> None:
+        deal = self.deal
+        if deal is None or (msg.get("round"), msg.get("attempt")) != (deal.round, deal.attempt):
+            return  # a voided attempt's last words
+        deal.receive(Envelope.from_wire(msg.get("env")))
+        self.settle()
+
+    def open_card(self, card: int) -> dict[str, Any] | None:
+        """The wire form of the open envelope that plays ``card``; None if we cannot."""
+        deal = self.deal
+        if deal is None or deal.voided or deal.fault is not None or self._pending is not None:
+            return None  # (a transcript still arriving: the view after it asks again)
+        try:
+            return deal.play(card).to_wire()
+        except ValueError:
+            return None
+
+    def settle(self) -> None:
+        """Send what the deal owes, report a failed check, reveal when the round is done."""
+        deal = self.deal
+        if deal is None:
+            return
+        send = self.session.client.send
+        for envelope in deal.outbox:
+            send(p.deal_msg(deal.round, deal.attempt, envelope.to_wire()))
+        deal.outbox = []
+        key = (deal.round, deal.attempt)
+        problem = deal.fault or deal.suspect
+        if problem is not None and deal.voided:
+            self._reported.add(key)  # the host voided it already
+        if problem is not None and key not in self._reported and not deal.voided:
+            self._reported.add(key)
+            culprit = getattr(problem, "culprit", None)
+            if deal.fault is not None:
+                self.faults.append(deal.fault)
+            blame = "" if culprit is None else f" (blame: {_who(culprit)})"
+            self.session._emit(
+                ChatLine(None, "deal", f"round {deal.round}: {problem.code}{blame}: stopping it")
+            )
+            send(
+                {
+                    "t": "abort",
+                    "round": deal.round,
+                    "attempt": deal.attempt,
+                    "code": problem.code,
+                    "culprit": culprit,
+                }
+            )
+        if deal.all_played and not deal.revealed and not deal.voided:
+            self._reveal(deal)
+        if deal.voided and (deal.verdict is not None or deal.fault is not None):
+            self._judge(deal)
+        self._refresh_view(deal)
+
+    def _reveal(self, deal: ClientDeal) -> None:
+        envelope = deal.reveal()
+        if envelope is not None:
+            self.session.client.send(p.deal_msg(deal.round, deal.attempt, envelope.to_wire()))
+            self.settle()
+
+    def _refresh_view(self, deal: ClientDeal) -> None:
+        """Our hand just opened after the host's view arrived (a reconnect): show it."""
+        session = self.session
+        view = self._raw_view
+        if (
+            view is not None
+            and view.round == deal.round
+            and deal.hand
+            and session.view is not None
+            and not session.view.hand
+        ):
+            merged = self.merge(view)
+            if merged.hand:
+                session.view = merged
+                session._emit(TableUpdate(view=merged, seats=session.seats))
+
+    def merge(self, view: SeatView) -> SeatView:
+        if not self.active:
+            return view
+        self._raw_view = view  # as the host sent it: merged again once our hand is known
+        deal = self.deal
+        if deal is None or deal.voided or deal.round != view.round or deal.hand is None:
+            if view.my_turn and view.phase is Phase.PLAY:
+                # We cannot play without our hand (it is still opening, or its keys are
+                # lost and the round is being voided): this is no decision of ours yet.
+                return replace(view, turn=-1)
+            return view
+        merged = view_with_hand(view, deal.hand)
+        self._merged[id(merged)] = merged  # until the round's end
+        return merged
+
+    # -- voids --------------------------------------------------------------------------------
+
+    def on_void(self, msg: dict[str, Any]) -> None:
+        r, attempt = msg.get("round"), msg.get("attempt")
+        p._expect(type(r) is int and type(attempt) is int, "void")
+        code, culprit, reason = msg.get("code"), msg.get("culprit"), msg.get("reason")
+        report = VoidReport(
+            r,  # type: ignore[arg-type]
+            attempt,  # type: ignore[arg-type]
+            reason if type(reason) is str else "",
+            code if type(code) is str else None,
+            culprit if type(culprit) is int else None,
+        )
+        self.voids.append(report)
+        self.session._emit(ChatLine(None, "host", f"round {r} is void: {report.reason}"))
+        deal = self.deal
+        if deal is None or (deal.round, deal.attempt) != (r, attempt):
+            return
+        deal.voided = True
+        self._forget(deal)
+        if msg.get("reveal") is True:
+            envelope = deal.reveal()
+            if envelope is not None:
+                self.session.client.send(p.deal_msg(r, attempt, envelope.to_wire()))  # type: ignore[arg-type]
+        elif msg.get("evidence") is not None and deal.fault is None:
+            # The envelope the host refused: our own view must refuse it too, and name its
+            # culprit (its sender's signature, or the relay for what only delivery causes).
+            deal.receive(Envelope.from_wire(msg["evidence"]))
+            if deal.fault is None:
+                report.our_code = "evidence_passes"
+        self.settle()
+
+    def _judge(self, deal: ClientDeal) -> None:
+        """Our own verdict on a voided attempt, once every key is in."""
+        report = next(
+            (v for v in reversed(self.voids) if (v.round, v.attempt) == (deal.round, deal.attempt)),
+            None,
+        )
+        if report is None or report.our_code is not None:
+            return
+        verdict = deal.verdict
+        if deal.fault is not None:
+            report.our_code, report.our_culprit = deal.fault.code, deal.fault.culprit
+        elif isinstance(verdict, RoundFailed):
+            report.our_code, report.our_culprit = verdict.fault.code, verdict.fault.culprit
+        elif isinstance(verdict, RoundVerified):
+            revoke = self._find_revoke(deal, verdict)
+            if revoke is not None:
+                report.our_code, report.our_culprit = revoke.code, revoke.seat
+            else:
+                report.our_code = "clean"
+
+    def _find_revoke(self, deal: ClientDeal, verdict: RoundVerified) -> Revoke | None:
+        """Replay the voided attempt as we saw it, with its real deck."""
+        session = self.session
+        checker, view = session.checker, session._round_views.get(deal.round)
+        if checker is None or view is None or checker.replica.round != deal.round - 1:
+            return None
+        actions: list[ChooseTrump | Bid | Play] = []
+        dealer, n = view.dealer, view.players
+        trump_card = deal.trump_card
+        if trump_card is not None and is_wizard(trump_card) and view.trump_suit is not None:
+            actions.append(ChooseTrump(dealer, view.trump_suit))
+        for i in range(n):
+            seat = (dealer + 1 + i) % n
+            bid = view.bids[seat]
+            if bid is not None:
+                actions.append(Bid(seat, bid))
+        actions.extend(Play(seat, card) for seat, card in deal.plays())
+        deck = tuple(i for i in verdict.items if i is not None)
+        try:
+            replay_round(checker.replica, deck, actions)
+        except Revoke as revoke:
+            return revoke
+        except Exception:  # an unfinished round, or a view we cannot use: no finding
+            return None
+        return None
+
+    # -- the round's end -----------------------------------------------------------------------
+
+    def round_end(self, result: RoundResult) -> None:
+        session = self.session
+        r = result.round
+        deal = self.deal
+        if deal is None or deal.round != r or deal.voided:
+            why = "a bot of the host played your seat in it" if r in self._stood_in else ""
+            self._report(
+                r, f"this client took no part in the round's deal ({why or 'lost'}): not checked"
+            )
+            return
+        self.deal = None
+        self._forget(deal)
+        verdict = deal.verdict
+        if not isinstance(verdict, RoundVerified):
+            problem = deal.fault or (verdict.fault if verdict is not None else None)
+            self._report(r, f"the deal did not verify: {problem or 'keys missing'}")
+            return
+        plays = [play for trick in result.tricks for play in trick.plays]
+        if deal.plays() != plays:
+            self._report(r, "the plays announced are not the cards their players opened")
+            return
+        checker = session.checker
+        assert checker is not None
+        deck = [i for i in verdict.items if i is not None]
+        shown = [v for v in session._dealt_views.get(r, ()) if id(v) in self._merged]
+        self._merged = {}
+        last = session._round_views.get(r)
+        outcome = checker.check_deck(deck, result, last, shown)
+        session._verification(RoundChecked(outcome.round, outcome.ok, outcome.detail))
+        if outcome.ok and session.recorder is not None:
+            session.recorder.add_private_round(result, deal.setup, deal.transcript)
+
+    def _report(self, r: int, detail: str) -> None:
+        if self.session.checker is not None:
+            self.session.checker.broken = True
+        self.session._verification(RoundChecked(r, False, f"round {r}: {detail}"))
+
+    def _forget(self, deal: ClientDeal) -> None:
+        """The round's secret is no longer needed: delete its file (docs/private-deal.md
+        section 10)."""
+        game_id = self.session.game_id
+        if self.store is not None and game_id is not None:
+            self.store.delete(game_id, deal.round, deal.attempt)
+
+    # -- reconnects -----------------------------------------------------------------------------
+
+    def snapshot(self, deal_wire: Any) -> None:
+        """After a resume: the host's transcript of the round follows (``on_transcript``)."""
+        if type(deal_wire) is not dict:
+            return
+        r, attempt, count = (deal_wire.get(k) for k in ("round", "attempt", "envelopes"))
+        p._expect(
+            type(r) is int and type(attempt) is int and type(count) is int and count >= 0,
+            "snapshot deal",
+        )
+        voiding = deal_wire.get("voiding") is True
+        self._pending_keys = self._attempt_keys(deal_wire.get("signing_keys"))
+        self._pending = (r, attempt, [], voiding)  # type: ignore[assignment]
+        if count == 0:
+            self._resume()
+
+    def on_transcript(self, msg: dict[str, Any]) -> None:
+        pending = self._pending
+        if pending is None or (msg.get("round"), msg.get("attempt")) != pending[:2]:
+            return
+        envelopes = msg.get("envelopes")
+        p._expect(type(envelopes) is list, "transcript")
+        pending[2].extend(Envelope.from_wire(e) for e in envelopes)
+        if msg.get("more") is not True:
+            self._resume()
+
+    def _resume(self) -> None:
+        """Carry on with the round's keys we kept; without them, tell the host they are lost."""
+        assert self._pending is not None
+        r, attempt, transcript, voiding = self._pending
+        self._pending = None
+        session = self.session
+        deal = self.deal
+        if not self._ours(self._pending_keys, r):
+            return
+        if deal is None or (deal.round, deal.attempt) != (r, attempt):
+            secret = None
+            if self.store is not None and session.game_id is not None:
+                secret = self.store.load(session.game_id, r, attempt)
+            seat = session.seat
+            if secret is None and any(e.sender == seat for e in transcript):
+                self.deal = None
+                session.client.send({"t": "lost", "round": r, "attempt": attempt})
+                return
+            if secret is None:
+                self._forget_views(r, attempt)
+            deal = self.deal = self._new_deal(r, attempt, None, self._pending_keys, secret)
+        deal.resume(transcript)
+        view = self._raw_view
+        if view is not None and view.round == r:  # decide again from the resumed hand
+            session.view = self.merge(view)
+            session._emit(TableUpdate(view=session.view, seats=session.seats))
+        if voiding:
+            deal.voided = True
+            envelope = deal.reveal()
+            if envelope is not None:
+                session.client.send(p.deal_msg(r, attempt, envelope.to_wire()))
+        self.settle()
+
+
+def _who(culprit: int) -> str:
+    return "the relay (the host)" if culprit == RELAY else f"seat {culprit}"
+
+
+__all__ = ["PrivateSeat"]
