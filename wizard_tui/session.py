@@ -65,6 +65,9 @@ class RoundVerified:
     round: int
     ok: bool
     detail: str  # what failed, naming the round; a short confirmation when ok
+    # False: a round this client could not check, though nothing failed (a bot of the
+    # host's played its seat while it was away); ``ok`` is then True.
+    checked: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -422,11 +422,16 @@ class Verifier:
     signature, a gap, or a message that is only wrong because of when it arrived is then
     the relay's fault, because the relay checks each envelope before forwarding it. The
     relay's own view (``relayed=False``) blames the sender of such an envelope.
+
+    ``audit``: re-check the whole round once every key is revealed (``RoundVerified`` or
+    ``RoundFailed``). Only a party that trusts another view in the same process to do it
+    may turn it off: the host's own bots, whose relay audits the round anyway.
     """
 
-    def __init__(self, setup: DealSetup, *, relayed: bool = True) -> None:
+    def __init__(self, setup: DealSetup, *, relayed: bool = True, audit: bool = True) -> None:
         self.setup = setup
         self.relayed = relayed
+        self.audit = audit
         self.opener = Opener(MESSAGE_TAG, setup.context, setup.signing_keys)
         table = sra.item_table(setup.items)
         start = b"".join(table)
@@ -544,7 +549,7 @@ class Verifier:
         events = handler(env, msg)
         self.opener.accepted[env.sender].append(env)
         self.transcript.append(env)
-        if len(self.revealed) == self.setup.seats and self.result is None:
+        if len(self.revealed) == self.setup.seats and self.result is None and self.audit:
             try:
                 events.append(self._audit())
             except DealFault as fault:
@@ -822,6 +827,10 @@ class DealPlayer:
     positions dealt to others (and the face-up ones) once the lock passes are done,
     opens its own hand, sends a position's key when it plays that position, and reveals
     its round keys at the end (or to void the round).
+
+    ``audit=False``: skip the round-end verification (``Verifier``), for a player whose
+    round the relay in the same process verifies anyway (the host's bots); every check
+    of an envelope as it arrives still runs.
     """
 
     def __init__(
@@ -830,6 +839,8 @@ class DealPlayer:
         seat: int,
         signing_key: SigningKey,
         keys: sra.RoundKeys | None = None,
+        *,
+        audit: bool = True,
     ) -> None:
         if not 0 <= seat < setup.seats:
             raise ValueError(f"seat {seat} is not a seat of this deal")
@@ -841,7 +852,7 @@ class DealPlayer:
         if self.keys.items != setup.items or self.keys.secret is None:
             raise ValueError("a player needs its own round keys (RoundKeys.derive) for this deck")
         self.keys.lock_keys  # noqa: B018 -- K0: the lock pass's key objects, made ahead
-        self.view = Verifier(setup, relayed=True)
+        self.view = Verifier(setup, relayed=True, audit=audit)
         self.sealer = Sealer(signing_key, MESSAGE_TAG, setup.context, seat)
         self.hand: dict[int, int] | None = None
         self.halted: Suspect | None = None

@@ -170,7 +170,6 @@ async def start_host(
             *CLI,
             "host",
             "--headless",
-            *("--deal", "commit-reveal"),  # crash safety is the commit-reveal host's
             *args,
             env=env,
             stdin=asyncio.subprocess.DEVNULL,
@@ -218,6 +217,7 @@ async def test_sigkill_at_random_points_then_resume(tmp_path: Path) -> None:
     proc, port = await start_host(
         env,
         log,
+        *("--deal", "commit-reveal"),  # the private deal's crash: test_private_resume.py
         "--bind",
         LOOPBACK,
         "--port",

@@ -14,8 +14,11 @@ import pytest
 from net_helpers import play_bots, running_host, seat_sessions
 from private_helpers import assert_private_game_verified
 
+from netplay.mental import DealSetup, chain_from, deal_round_robin
+from netplay.signing import SigningKey
 from wizard_tui.game import RestrictLastBid
 from wizard_tui.net.host import HostOptions
+from wizard_tui.net.private_relay import HostDeal
 
 
 @pytest.mark.parametrize(
@@ -43,3 +46,20 @@ async def test_private_game_verifies(
         await host.finished.wait()
         assert codes == [0] * len(sessions)
         assert_private_game_verified(host, sessions)
+
+
+def test_the_host_bots_leave_the_round_end_audit_to_the_relay() -> None:
+    """In-host bots do not re-audit their own relay's round (it stalled the host's loop, and a
+    table in its process, at every round end); the relay's view still does."""
+    keys = [SigningKey.generate() for _ in range(3)]
+    setup = DealSetup(
+        bytes(16),
+        1,
+        0,
+        chain_from(1, 3),
+        deal_round_robin(3, 1, 1, 60),
+        tuple(k.public_key for k in keys),
+    )
+    deal = HostDeal(setup, {1: keys[1], 2: keys[2]})
+    assert deal.relay.view.audit
+    assert not any(bot.view.audit for bot in deal.bots.values())

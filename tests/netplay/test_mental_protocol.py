@@ -264,6 +264,23 @@ def test_an_honest_round_deals_plays_and_verifies_everywhere() -> None:
     assert all(v.phase is Phase.VERIFIED for v in views(table))
 
 
+def test_a_player_that_leaves_the_audit_to_its_relay_checks_all_but_the_round_end() -> None:
+    """The host's bots (``audit=False``): their relay in the same process audits the round;
+    they still check every envelope as it arrives, and only skip their own round-end audit."""
+    table = Table()
+    keys = RoundKeys.derive(round_secret(1), 60)
+    trusting = table.players[1] = DealPlayer(table.setup, 1, signing_key(1), keys, audit=False)
+    table.deal()
+    table.play_all()
+    table.reveal_all()
+    assert isinstance(table.relay.view.result, RoundVerified)
+    assert isinstance(table.players[0].view.result, RoundVerified)
+    assert trusting.view.result is None and not table.of(1, RoundVerified)
+    assert trusting.view.missing_reveals() == []
+    with pytest.raises(DealFault):  # a replayed envelope: still refused
+        trusting.receive(table.seen_by_relay[0])
+
+
 def test_every_party_agrees_on_every_pass() -> None:
     table = Table().deal()
     decks = {tuple(v.decks) for v in views(table)}

@@ -29,6 +29,9 @@ from .helpers import until
 from .test_ui_play import journal_text, open_panel
 
 SIZE = (80, 24)
+# A private round's deal runs through every seat in turn: on a loaded 2-core machine
+# that can take seconds, so the waits are generous (they end as soon as the UI is there).
+WAIT = 30.0
 ROUNDS = 3  # played in full by keys; more if no illegal card has turned up by then
 
 
@@ -64,7 +67,7 @@ async def test_rounds_by_keys_through_the_real_host(tmp_path: Path, deal: str) -
         app = WizardApp(session)
         refused_locally = False
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: session.view is not None, timeout=10)
+            await until(pilot, lambda: session.view is not None, timeout=WAIT)
             while True:
                 view = session.view
                 assert view is not None
@@ -74,11 +77,15 @@ async def test_rounds_by_keys_through_the_real_host(tmp_path: Path, deal: str) -
                 screen = app.screen
                 if panel := open_panel(app):
                     await pilot.press("enter")
-                    await until(pilot, lambda p=panel: not p.is_open or p.view != session.view)
+                    await until(
+                        pilot, lambda p=panel: not p.is_open or p.view != session.view, timeout=WAIT
+                    )
                 elif view.phase is Phase.PLAY and view.my_turn and isinstance(screen, TableScreen):
                     hand = screen.query_one(HandView)
                     await until(
-                        pilot, lambda h=hand, v=view: h.playable == frozenset(v.legal_cards)
+                        pilot,
+                        lambda h=hand, v=view: h.playable == frozenset(v.legal_cards),
+                        timeout=WAIT,
                     )
                     illegal = [i for i, c in enumerate(hand.cards) if c not in hand.playable]
                     if illegal and not refused_locally:
@@ -96,7 +103,7 @@ async def test_rounds_by_keys_through_the_real_host(tmp_path: Path, deal: str) -
                         continue
                     count, chosen = len(sent), hand.selected
                     await pilot.press("enter")
-                    await until(pilot, lambda n=count: len(sent) > n)
+                    await until(pilot, lambda n=count: len(sent) > n, timeout=WAIT)
                     plays = [m for m in sent[count:] if m["t"] == "play"]
                     assert [m["card"] for m in plays] == [chosen]
                     assert chosen in view.legal_cards

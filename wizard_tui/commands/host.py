@@ -145,10 +145,7 @@ async def _run_headless(
                 hint = join_hint(address, port, DEFAULT_PORT)
                 print(f"  friends join with:  wizard-tui join {hint}")
             print(f"  host fingerprint:   {identity.fingerprint}")
-            print(f"  deal:               {host_options.deal}")
-            if host_options.deal == "private":
-                # Not built yet for the private deal (docs/architecture.md, crash safety).
-                print("  (a private game keeps no journal: --resume needs --deal commit-reveal)")
+            print(f"  deal:               {host_options.deal}")  # (resumed: the journal's)
             print("  (joining players see it too: it must match what they are shown)")
             if password is not None:
                 print("  room password:      required")

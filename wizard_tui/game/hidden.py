@@ -361,6 +361,19 @@ class HiddenGame:
         self.phase = Phase.GAME_OVER if game.is_over else Phase.DEAL
         return events
 
+    def restore_round(
+        self, deck: Sequence[int], actions: Sequence[ChooseTrump | Bid | Play]
+    ) -> RoundResult:
+        """Add a round scored before, from its real ``deck`` and its actions (a host restored
+        from its journal). Raises ``Revoke`` or ``ValueError`` if they do not make a round."""
+        if self.phase is not Phase.DEAL or self.round != self.full.round:
+            raise IllegalAction(Reason.WRONG_PHASE, "a round is being played")
+        self.full = replay_round(self.full, deck, actions)
+        self._reset_round()
+        self.round, self.dealer = self.full.round, self.full.dealer
+        self.phase = Phase.GAME_OVER if self.full.is_over else Phase.DEAL
+        return self.full.results[-1]
+
     def void_round(self) -> None:
         """Throw the round in progress away: it will be dealt again (same round number)."""
         self._reset_round()

@@ -436,7 +436,7 @@ class NetworkSession:
             result, seeds = p.result_from_wire(wire, self.config.players)
             if self.private.active:
                 self.history.append(result)
-                self.private.round_end(result)
+                self.private.round_end(result, away=True)  # it ended while we were away
                 continue
             self._missed_round(result.round, wire)
             self._check_round(result, seeds)

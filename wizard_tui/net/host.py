@@ -210,6 +210,8 @@ class WizardHost:
             return
         if session.seat is not None:
             self.takeover.seat_back(session.seat)
+        if self.private is not None:
+            self.private.tell_restart_void(session)  # the void it missed while the host was down
         self._send_snapshot(session)
         if self.private is not None:
             self.private.send_transcript(session)  # the round's envelopes, to resume with
@@ -329,8 +331,7 @@ class WizardHost:
             self.table = _Table(HiddenGame(config), game_id, recorder)  # type: ignore[arg-type]
         self.table.created = time.time()
         self.finished.clear()
-        if self.private is None:  # restore.py replays commit-reveal games only
-            self._open_journal()
+        self._open_journal()
         for seat in self.seats:
             if seat is not None and seat.session is not None and self.server is not None:
                 self.server.send(seat.session, self._game_message(seat.session))
@@ -645,6 +646,8 @@ class WizardHost:
             )
 
     def _journal_action(self, round_number: int, action: Bid | Play | ChooseTrump, by: str) -> None:
+        if self.private is not None:
+            return  # a private round is journaled whole once scored (private_host.py)
         if isinstance(action, Play):
             kind, value = "play", action.card
         elif isinstance(action, Bid):
@@ -662,6 +665,7 @@ class WizardHost:
         from .restore import game_entry
 
         seats = [s for s in self.seats if s is not None]
+        private = self.private
         header = game_entry(
             table.game_id,
             table.created,
@@ -669,6 +673,8 @@ class WizardHost:
             seats,
             self.options,
             [s.level for s in seats],
+            private.signing_keys if private is not None else (),
+            private.bot_signers if private is not None else None,
         )
         try:
             self.journal = JournalWriter.create(
@@ -752,6 +758,12 @@ class WizardHost:
         self._write_record()
         if table.game.is_over:  # the host died between the last card and game_over
             self._finish_game(GameOver(tuple(table.game.totals), tuple(table.game.winners)))
+        elif self.private is not None:  # the attempt the crash cut off is dealt again
+            restored = self.restored
+            if restored is None:
+                self.private.resume(None, 0)
+            else:
+                self.private.resume(restored.attempt, restored.next_attempt)
         elif table.deal is None and table.game.phase is Phase.DEAL:
             self._start_round()
         elif table.deal is not None and table.deal.seeds is None:

@@ -17,7 +17,7 @@ process or of the machine. A crash in the middle of an append leaves a torn last
 (short header, short payload, or a payload whose CRC does not match): ``read_journal``
 detects it and drops it, never misreads it, and ``JournalWriter.reopen`` cuts it off
 before appending again. The file is created with mode 0600: it holds the host's bot seeds
-and the players' session tokens.
+(or, in a private game, its bots' signing keys) and the players' session tokens.
 """
 
 from __future__ import annotations
@@ -34,7 +34,9 @@ from typing import Any
 import msgpack
 
 MAGIC = b"wizard-journal1\n"
-MAX_ENTRY = 1 << 20  # an entry is a few hundred bytes; a larger length is damage
+# An entry is a few hundred bytes (a private round's transcript: ~60 KB for 6 players); a
+# larger length is damage.
+MAX_ENTRY = 1 << 20
 SUFFIX = ".journal"
 _HEADER = struct.Struct(">II")
 

@@ -9,6 +9,7 @@ deals the round again, visibly (``docs/protocol.md``, "A privately dealt round")
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from netplay.signing import Envelope, SigningKey
 from ..game import Bid, IllegalAction, Phase, Play, SeatView
 from ..game.hidden import HiddenGame, Revoke, view_with_hand
 from ..private_deal import round_setup
+from ..record import Redeal
 from . import protocol as p
 from .private_relay import HostDeal
 
@@ -79,6 +81,10 @@ class PrivateDealing:
         self.stand_in_signers: dict[int, SigningKey] = {}
         self._returning: set[int] = set()
         self._keys_in_use: tuple[bytes, ...] = ()
+        # A restored host's void of the attempt the crash cut off: told to each player
+        # that comes back (they were away when it was announced), until the round is over.
+        self._restart_void: dict[str, Any] | None = None
+        self._told_void: set[int] = set()
 
     @property
     def game(self) -> HiddenGame:
@@ -144,6 +150,7 @@ class PrivateDealing:
                 own = new == self.signing_keys[seat]
                 table.recorder.add_stand_in(r, attempt, seat, None if own else new)
         self._keys_in_use = keys
+        host.journal_event({"t": "attempt", "round": r, "attempt": attempt, "keys": list(keys)})
         setup = round_setup(table.game_id, r, n, dealer, keys, attempt)
         self.deal = deal = HostDeal(setup, {**self.bot_signers, **self.stand_in_signers})
         self.voiding = None
@@ -191,6 +198,7 @@ class PrivateDealing:
             and deal.setup.signing_keys[seat] == self.stand_in_signers[seat].public_key
         ):
             self._returning.add(seat)
+            deal.watchers.add(seat)  # the transcript so far follows in on_resume
             return True
         del self.stand_in_signers[seat]
         return False
@@ -211,6 +219,13 @@ class PrivateDealing:
         if game.round_complete and deal is not None:
             self._step(deal, deal.reveal_bots)  # K5; remote seats reveal by themselves
         elif deal is None and game.phase is Phase.DEAL:
+            # On the loop's next turn: the bots' keys and passes of the new deal then do not
+            # add to the round-end work (the verification, scoring, record) in one stall.
+            asyncio.get_running_loop().call_soon(self._start_next, self.host.table)
+
+    def _start_next(self, table: object) -> None:
+        game = self.game
+        if self.host.table is table and self.deal is None and game.phase is Phase.DEAL:
             self.start_round(0)
 
     def on_deal(self, session: Session, msg: dict[str, Any]) -> None:
@@ -383,6 +398,8 @@ class PrivateDealing:
         assert table is not None and deal is not None
         result = self.game.results[-1]
         table.recorder.add_private_round(result, deal.setup, deal.transcript)
+        self._journal_round(deal)
+        self._restart_void = None
         wire = p.result_wire(result, None)
         table.history_wire.append(wire)
         host._broadcast({"t": "round_end", "result": wire})
@@ -465,6 +482,7 @@ class PrivateDealing:
             evidence=void.evidence,
             actions=void.actions,
         )
+        self._journal_void(deal.round, deal.attempt, table.recorder.redeals[-1])
         self.deal = self.voiding = None
         host._write_record()
         who = "" if culprit is None else " (blame: " + _who(culprit) + ")"
@@ -481,6 +499,106 @@ class PrivateDealing:
             host.finished.set()
             return
         self.start_round(deal.attempt + 1)
+
+    # -- crash safety (restore.py) ------------------------------------------------------------
+
+    def _journal_round(self, deal: HostDeal) -> None:
+        """A scored round, whole: a restored host rebuilds it from its deck and actions."""
+        from .restore import actions_wire
+
+        if self.host.journal is None:
+            return  # (no journal: spare the transcript's copy)
+        verdict = deal.verdict
+        assert isinstance(verdict, RoundVerified)
+        entry = {
+            "t": "private_round",
+            "round": deal.round,
+            "attempt": deal.attempt,
+            "deck": [i for i in verdict.items if i is not None],
+            "actions": actions_wire(self.game.round_actions),
+            "envelopes": [e.to_wire() for e in deal.transcript],
+        }
+        self.host.journal_event(entry)
+
+    def _journal_void(self, r: int, attempt: int, redeal: Redeal) -> None:
+        """A voided attempt, with what the record keeps of it."""
+        record = redeal.private_deal
+        if record is None or self.host.journal is None:
+            return
+        entry = {
+            "t": "void",
+            "round": r,
+            "attempt": attempt,
+            "reason": redeal.reason,
+            "fault": redeal.fault,
+            "culprit": redeal.culprit,
+            "evidence": None if redeal.evidence is None else redeal.evidence.to_wire(),
+            "actions": [list(a) for a in redeal.actions],
+            "envelopes": [e.to_wire() for e in record.envelopes],
+        }
+        self.host.journal_event(entry)
+
+    def restore(
+        self,
+        signing_keys: tuple[bytes, ...],
+        bot_signers: dict[int, SigningKey],
+        keys_in_use: tuple[bytes, ...],
+    ) -> None:
+        """A host rebuilt from its journal: the game's keys as they were. Stand-ins are not
+        restored: every player gets a seat of its own back, and a new stand-in if it does
+        not come back in time."""
+        self.signing_keys, self.bot_signers = signing_keys, bot_signers
+        self._keys_in_use = keys_in_use or signing_keys
+        self.deal = self.voiding = None
+
+    def resume(self, cut_off: tuple[int, int, tuple[bytes, ...]] | None, next_attempt: int) -> None:
+        """Carry on after a restore. The attempt the crash cut off (``cut_off``) cannot go
+        on: the players' round keys were never the host's, and its bots' were in memory. It
+        is voided as lost keys, visibly, and the round is dealt again (section 10)."""
+        if cut_off is not None:
+            r, attempt, keys = cut_off
+            self._void_cut_off(r, attempt, keys)
+            next_attempt = attempt + 1
+        if next_attempt >= MAX_ATTEMPTS:
+            host = self.host
+            host.failed = f"round {self.game.full.round + 1} was voided {MAX_ATTEMPTS} times"
+            host.finished.set()
+            return
+        self.start_round(next_attempt)
+
+    def _void_cut_off(self, r: int, attempt: int, keys: tuple[bytes, ...]) -> None:
+        host, game = self.host, self.game
+        table = host.table
+        assert table is not None
+        reason = "the host restarted: the round's keys are gone"
+        dealer = (game.full.dealer + 1) % game.players
+        setup = round_setup(table.game_id, r, game.players, dealer, keys, attempt)
+        # The host kept no envelope of the attempt: the record shows its setup, no more.
+        table.recorder.add_private_redeal(r, setup, [], reason, fault=LOST_KEYS)
+        self._journal_void(r, attempt, table.recorder.redeals[-1])
+        host._write_record()
+        log.warning("round %d attempt %d void: %s", r, attempt, reason)
+        self._restart_void = {
+            "t": "void",
+            "round": r,
+            "attempt": attempt,
+            "reason": reason,
+            "code": LOST_KEYS,
+            "culprit": None,
+            "reveal": False,
+            "evidence": None,
+        }
+        self._told_void = set()
+        host._broadcast(self._restart_void)
+
+    def tell_restart_void(self, session: Session) -> None:
+        """A player back after the restart hears of the void it missed, before its
+        snapshot: its client discards that attempt's keys and joins the redeal."""
+        msg, server = self._restart_void, self.host.server
+        if msg is None or server is None or session.seat is None or session.seat in self._told_void:
+            return
+        self._told_void.add(session.seat)
+        server.send(session, msg)
 
     # -- reconnects -------------------------------------------------------------------------------
 

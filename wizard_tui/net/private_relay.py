@@ -42,8 +42,16 @@ class HostDeal:
     def __init__(self, setup: DealSetup, bot_keys: Mapping[int, SigningKey]) -> None:
         self.setup = setup
         self.relay = DealRelay(setup)
-        self.bots = {seat: DealPlayer(setup, seat, key) for seat, key in bot_keys.items()}
+        # The bots are the host's own seats: re-auditing their own relay's round would prove
+        # nothing to anyone and stall the host's loop (and a table in its process) at every
+        # round end. The relay's audit (``verdict``) stands for them.
+        self.bots = {
+            seat: DealPlayer(setup, seat, key, audit=False) for seat, key in bot_keys.items()
+        }
         self.outbox: list[tuple[int, Envelope]] = []  # (remote seat, envelope) to send
+        # Seats a bot plays here whose player is back: it follows the attempt (every envelope
+        # goes to it too) and checks the round like any seat, from the next one it plays.
+        self.watchers: set[int] = set()
         self.trump_card: int | None = None
         self.plays: list[CardOpened] = []
         self.suspect: Suspect | None = None
@@ -116,6 +124,7 @@ class HostDeal:
                     raise
                 for relayed in relay_events:
                     self._note(relayed)
+                self.outbox.extend((watcher, env) for watcher in self.watchers)
                 for target in targets:
                     bot = self.bots.get(target)
                     if bot is None:

@@ -9,10 +9,12 @@ its legal cards, into every view before the table or a bot sees it.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from netplay.mental import RELAY, RoundFailed, RoundVerified
+from netplay.mental import RELAY, DealFault, DealSetup, RoundFailed, RoundVerified, Verifier
+from netplay.mental.protocol import decode_body
 from netplay.signing import Envelope, SigningKey
 
 from ..game import Bid, ChooseTrump, Phase, Play, RoundResult, SeatView, is_wizard
@@ -47,6 +49,9 @@ class PrivateSeat:
         self._reported: set[tuple[int, int]] = set()
         self._raw_view: SeatView | None = None
         self._stood_in: set[int] = set()  # rounds a bot of the host played for us
+        # The attempt a bot of the host plays for us as we come back: followed envelope by
+        # envelope, like any seat's view, so that the round can be checked all the same.
+        self._watch: Verifier | None = None
         # The views we put our own hand into: only they show what we were dealt (a view of
         # the host's, before our hand opened, shows nothing of it).
         self._merged: dict[int, SeatView] = {}  # by id; holding them keeps the ids unique
@@ -62,7 +67,7 @@ class PrivateSeat:
         self.active = msg.get("deal") == p.DEAL_PRIVATE
         self.deal, self.voids, self.faults = None, [], []
         self._pending, self._reported, self._merged = None, set(), {}
-        self._stood_in = set()
+        self._stood_in, self._watch = set(), None
         if not self.active:
             self.signing_keys = ()
             return
@@ -117,6 +122,8 @@ class PrivateSeat:
         seat = self.session.seat
         if seat is None or keys[seat] == self.signing_key.public_key:
             return True
+        if self.deal is not None:
+            self._forget(self.deal)  # that attempt is over for us
         self.deal = None
         self._stood_in.add(r)
         self.session._emit(
@@ -153,6 +160,10 @@ class PrivateSeat:
         return deal
 
     def on_deal(self, msg: dict[str, Any]) -> None:
+        watch = self._watch
+        if watch is not None and (msg.get("round"), msg.get("attempt")) == _attempt_of(watch.setup):
+            self._watch_receive(Envelope.from_wire(msg.get("env")))
+            return
         deal = self.deal
         if deal is None or (msg.get("round"), msg.get("attempt")) != (deal.round, deal.attempt):
             return  # a voided attempt's last words
@@ -258,6 +269,8 @@ class PrivateSeat:
         )
         self.voids.append(report)
         self.session._emit(ChatLine(None, "host", f"round {r} is void: {report.reason}"))
+        if self._watch is not None and _attempt_of(self._watch.setup) == (r, attempt):
+            self._watch = None  # the round is dealt again: that attempt says nothing of it
         deal = self.deal
         if deal is None or (deal.round, deal.attempt) != (r, attempt):
             return
@@ -323,15 +336,22 @@ class PrivateSeat:
 
     # -- the round's end -----------------------------------------------------------------------
 
-    def round_end(self, result: RoundResult) -> None:
+    def round_end(self, result: RoundResult, *, away: bool = False) -> None:
+        """Check a finished round. ``away``: it ended while our link was down (we learn of
+        it from the snapshot); an attempt of ours still open was then replaced by one a bot
+        of the host played for us, or its last reveals never reached us."""
         session = self.session
         r = result.round
         deal = self.deal
+        if away and deal is not None and deal.round == r and deal.verdict is None:
+            self.deal = None
+            self._forget(deal)
+            deal = None
         if deal is None or deal.round != r or deal.voided:
-            why = "a bot of the host played your seat in it" if r in self._stood_in else ""
-            self._report(
-                r, f"this client took no part in the round's deal ({why or 'lost'}): not checked"
-            )
+            if r in self._stood_in or away:
+                self._stand_in_round(result)
+            else:
+                self._report(r, "this client took no part in the round's deal (lost): not checked")
             return
         self.deal = None
         self._forget(deal)
@@ -354,6 +374,65 @@ class PrivateSeat:
         session._verification(RoundChecked(outcome.round, outcome.ok, outcome.detail))
         if outcome.ok and session.recorder is not None:
             session.recorder.add_private_round(result, deal.setup, deal.transcript)
+
+    def _stand_in_round(self, result: RoundResult) -> None:
+        """A round a bot of the host played for us (or that ended while we were away):
+        checked in full from its envelopes if we followed it to the end; else the replica
+        takes the host's record (its plays and scores still checked) and the round is
+        reported as not checked, which is no failure (docs/protocol.md)."""
+        r = result.round
+        watch, self._watch = self._watch, None
+        checker = self.session.checker
+        assert checker is not None
+        if watch is not None and watch.setup.round == r and watch.fault is not None:
+            self._report(
+                r, f"the deal a bot of the host played for you did not verify: {watch.fault}"
+            )
+        elif watch is not None and watch.setup.round == r and watch.result is not None:
+            self._check_watched(result, watch)
+        else:
+            outcome = checker.follow(result)
+            detail = (
+                f"round {r}: played while you were away (a bot of the host's played your "
+                "seat): its deal not checked; the plays and scores follow"
+                if outcome.ok
+                else outcome.detail
+            )
+            self.session._verification(RoundChecked(r, outcome.ok, detail, checked=not outcome.ok))
+
+    def _check_watched(self, result: RoundResult, watch: Verifier) -> None:
+        """The round a bot of the host played for us, checked from every envelope of it."""
+        session, r = self.session, result.round
+        assert watch.result is not None and session.checker is not None
+        plays = [play for trick in result.tricks for play in trick.plays]
+        if _opens(watch.transcript) != plays:
+            self._report(r, "the plays announced are not the cards their players opened")
+            return
+        deck = [i for i in watch.result.items if i is not None]
+        outcome = session.checker.check_deck(deck, result, None, ())
+        detail = outcome.detail + (" (a bot of the host played your seat)" if outcome.ok else "")
+        session._verification(RoundChecked(outcome.round, outcome.ok, detail))
+        if outcome.ok and session.recorder is not None:
+            session.recorder.add_private_round(result, watch.setup, list(watch.transcript))
+
+    def _watch_stand_in(self, r: int, attempt: int, transcript: list[Envelope]) -> None:
+        """We are back while a bot of the host plays our seat in this attempt: the host
+        sends us its envelopes from now on; follow them as a view of our own."""
+        session = self.session
+        config, game_id = session.config, session.game_id
+        if config is None or game_id is None:
+            return
+        n = config.players
+        dealer = (config.first_dealer + r - 1) % n
+        self._watch = Verifier(round_setup(game_id, r, n, dealer, self._pending_keys, attempt))
+        for envelope in transcript:
+            self._watch_receive(envelope)
+
+    def _watch_receive(self, envelope: Envelope) -> None:
+        watch = self._watch
+        if watch is not None and watch.fault is None and watch.result is None:
+            with contextlib.suppress(DealFault):  # kept in watch.fault: the round fails
+                watch.receive(envelope)
 
     def _report(self, r: int, detail: str) -> None:
         if self.session.checker is not None:
@@ -402,10 +481,15 @@ class PrivateSeat:
         session = self.session
         deal = self.deal
         if not self._ours(self._pending_keys, r):
+            self._watch_stand_in(r, attempt, transcript)
             return
         if deal is None or (deal.round, deal.attempt) != (r, attempt):
             secret = None
             if self.store is not None and session.game_id is not None:
+                # Earlier attempts of the round were voided while we were away (a restarted
+                # host voids the one it lost): their keys are of no more use.
+                for voided in range(attempt):
+                    self.store.delete(session.game_id, r, voided)
                 secret = self.store.load(session.game_id, r, attempt)
             seat = session.seat
             if secret is None and any(e.sender == seat for e in transcript):
@@ -426,6 +510,20 @@ class PrivateSeat:
             if envelope is not None:
                 session.client.send(p.deal_msg(r, attempt, envelope.to_wire()))
         self.settle()
+
+
+def _attempt_of(setup: DealSetup) -> tuple[int, int]:
+    return setup.round, setup.attempt
+
+
+def _opens(transcript: list[Envelope]) -> list[tuple[int, int]]:
+    """(seat, item) of every open in a round's transcript, in order."""
+    out = []
+    for envelope in transcript:
+        body = decode_body(envelope.body)
+        if body["t"] == "open":
+            out.append((envelope.sender, body["item"]))
+    return out
 
 
 def _who(culprit: int) -> str:

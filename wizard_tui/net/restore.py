@@ -27,6 +27,25 @@ map (``bin`` is raw bytes, ``r`` a round number):
                host that died before everyone heard the end is resumed to tell them)
 =============  ==========================================================================
 
+A privately dealt game (``docs/private-deal.md``) has ``deal`` ``"private"`` in its ``game``
+entry (absent: commit-reveal) and ``private`` {``signing_keys`` [bin 32 per seat],
+``bot_keys`` [[seat, the host bot's Ed25519 private key bin 32], ...]}; its other entries:
+
+=================  ======================================================================
+``attempt``        an attempt of a round is dealt: ``round``, ``attempt``, ``keys`` (the
+                   signing keys it uses: a stand-in's differ from the game's)
+``void``           the attempt was voided: ``round``, ``attempt``, ``reason``, ``fault``,
+                   ``culprit``, ``evidence`` (envelope or nil), ``actions``, ``envelopes``
+                   (the record's fields of the voided attempt)
+``private_round``  the attempt was verified and scored: ``round``, ``attempt``, ``deck``
+                   (the opened deck, in deal order), ``actions`` [[kind, seat, value]],
+                   ``envelopes`` (its transcript, as recorded)
+``game_over``      as above
+=================  ======================================================================
+
+Its plays are not journaled one by one: nobody but the players holds the keys of a round
+in progress, so a restored host voids that round and deals it again (``lost_keys``).
+
 The deck itself is never journaled: once every seed of a round is in, it follows from them
 (``docs/fairness.md``), and the replay deals it the same way the host did. ``replay`` is
 pure (no I/O); ``restore_host`` turns a journal into a ``WizardHost`` whose seats wait for
@@ -45,7 +64,9 @@ from typing import Any
 
 from netplay import Session
 from netplay.commit_reveal import CommitRevealError, HostRound
+from netplay.errors import ProtocolError
 from netplay.fairdeal import shuffle_order
+from netplay.signing import Envelope, SigningKey
 
 from ..bots import make_bot
 from ..game import (
@@ -61,7 +82,9 @@ from ..game import (
     RoundScored,
     Suit,
 )
-from ..record import GameRecorder, PlayerEntry, record_filename
+from ..game.hidden import HiddenGame, Revoke
+from ..private_deal import round_setup
+from ..record import PRIVATE_PROTOCOL, GameRecorder, PlayerEntry, record_filename
 from . import protocol as p
 from .host import HostOptions, RoundDeal, Seat, WizardHost, _Table
 from .journal import JournalContents, JournalWriter, read_journal
@@ -96,6 +119,9 @@ class GameHeader:
     bot_delay: float = 0.0
     takeover_after: float | None = None
     password: bool = False
+    deal: str = p.DEAL_COMMIT_REVEAL
+    signing_keys: tuple[bytes, ...] = ()  # private deal: every seat's public key
+    bot_keys: dict[int, bytes] = field(default_factory=dict)  # its host bots' private keys
 
     @property
     def players(self) -> tuple[PlayerEntry, ...]:
@@ -113,6 +139,11 @@ class Replayed:
     deal: RoundDeal | None = None
     finished: bool = False  # a ``game_over`` entry was written
     rounds_started: int = 0
+    # Private deal: the attempt in progress (round, attempt, signing keys), which the
+    # restored host voids; the number of the next attempt of the round; the keys last used.
+    attempt: tuple[int, int, tuple[bytes, ...]] | None = None
+    next_attempt: int = 0
+    keys_in_use: tuple[bytes, ...] = ()
 
 
 # --------------------------------------------------------------------------- writing
@@ -125,8 +156,12 @@ def game_entry(
     seats: Sequence[Seat],
     options: HostOptions,
     bot_levels: Sequence[str | None],
+    signing_keys: Sequence[bytes] = (),
+    bot_signers: dict[int, SigningKey] | None = None,
 ) -> dict[str, Any]:
-    """The first entry of a journal: who sits where, and how their clients resume."""
+    """The first entry of a journal: who sits where, and how their clients resume; for a
+    private deal, every seat's signing key and the host bots' private keys (the host's
+    own secrets, like its identity key: a restored bot must sign as before)."""
     seat_entries: list[dict[str, Any]] = []
     for seat, level in zip(seats, bot_levels, strict=True):
         entry: dict[str, Any] = {"name": seat.name, "kind": seat.kind}
@@ -136,7 +171,7 @@ def game_entry(
         if session is not None and session.key:
             entry["session"] = {"id": session.id, "token": session.token, "key": session.key}
         seat_entries.append(entry)
-    return {
+    game: dict[str, Any] = {
         "t": "game",
         "v": VERSION,
         "game_id": game_id,
@@ -157,6 +192,13 @@ def game_entry(
             "password": options.password,
         },
     }
+    if options.deal == p.DEAL_PRIVATE:  # (a commit-reveal entry is as it always was)
+        game["deal"] = p.DEAL_PRIVATE
+        game["private"] = {
+            "signing_keys": list(signing_keys),
+            "bot_keys": [[i, k.private_bytes()] for i, k in sorted((bot_signers or {}).items())],
+        }
+    return game
 
 
 # --------------------------------------------------------------------------- reading
@@ -190,6 +232,13 @@ def parse_header(entry: dict[str, Any]) -> GameHeader:
         game_id = entry["game_id"]
         if type(game_id) is not bytes or len(game_id) != 16:
             raise RestoreError("the game id is not 16 bytes")
+        deal = entry.get("deal", p.DEAL_COMMIT_REVEAL)
+        if deal not in p.DEALS:
+            raise RestoreError(f"the journal's deal {deal!r} is unknown")
+        keys: tuple[bytes, ...] = ()
+        bot_keys: dict[int, bytes] = {}
+        if deal == p.DEAL_PRIVATE:
+            keys, bot_keys = _private_keys(entry["private"], config.players)
         return GameHeader(
             game_id=game_id,
             created=float(entry["created"]),
@@ -202,23 +251,58 @@ def parse_header(entry: dict[str, Any]) -> GameHeader:
             bot_delay=float(h.get("bot_delay") or 0.0),
             takeover_after=h.get("takeover_after"),
             password=bool(h.get("password")),
+            deal=deal,
+            signing_keys=keys,
+            bot_keys=bot_keys,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise RestoreError(f"the journal's game entry is malformed: {exc!r}") from None
 
 
+def _private_keys(raw: dict[str, Any], players: int) -> tuple[tuple[bytes, ...], dict[int, bytes]]:
+    keys = tuple(bytes(k) for k in raw["signing_keys"])
+    if len(keys) != players or any(len(k) != 32 for k in keys):
+        raise ValueError("the signing keys are not 32 bytes per seat")
+    bot_keys = {int(seat): bytes(k) for seat, k in raw["bot_keys"]}
+    for seat, k in bot_keys.items():
+        if not 0 <= seat < players or SigningKey.from_private_bytes(k).public_key != keys[seat]:
+            raise ValueError(f"the bot key of seat {seat} is not its signing key")
+    return keys, bot_keys
+
+
 def replay(entries: Sequence[dict[str, Any]]) -> Replayed:
     """Rebuild the game the entries describe, checking each one against the engine and the
-    commit-reveal exchange as the host did when it accepted it."""
+    commit-reveal exchange (or, for a private deal, the record) as the host did when it
+    accepted it."""
     if not entries:
         raise RestoreError("the journal is empty")
     header = parse_header(entries[0])
-    game = Game(header.config)
-    state = Replayed(header, game, GameRecorder(header.game_id, header.players, header.config))
+    if header.deal == p.DEAL_PRIVATE:
+        recorder = GameRecorder(
+            header.game_id,
+            header.players,
+            header.config,
+            protocol=PRIVATE_PROTOCOL,
+            signing_keys=header.signing_keys,
+        )
+        game: Any = HiddenGame(header.config)
+        apply = _apply_private
+    else:
+        recorder = GameRecorder(header.game_id, header.players, header.config)
+        game, apply = Game(header.config), _apply
+    state = Replayed(header, game, recorder, keys_in_use=header.signing_keys)
     for index, entry in enumerate(entries[1:], start=2):
         try:
-            _apply(state, entry)
-        except (KeyError, TypeError, ValueError, IllegalAction, CommitRevealError) as exc:
+            apply(state, entry)
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            IllegalAction,
+            CommitRevealError,
+            ProtocolError,
+            Revoke,
+        ) as exc:
             what = getattr(exc, "message", None) or repr(exc)
             raise RestoreError(
                 f"journal entry {index} ({entry.get('t')}) does not replay: {what}"
@@ -292,6 +376,92 @@ def _apply(state: Replayed, e: dict[str, Any]) -> None:
         raise ValueError(f"unknown entry {t!r}")
 
 
+def _apply_private(state: Replayed, e: dict[str, Any]) -> None:
+    """One entry of a privately dealt game (see the module docstring)."""
+    t = e["t"]
+    game: HiddenGame = state.game  # type: ignore[assignment]
+    if t == "game_over":
+        if not game.is_over or list(game.totals) != list(e["totals"]):
+            raise ValueError("the game ended differently")
+        state.finished = True
+        return
+    r, attempt = e["round"], e["attempt"]
+    if t == "attempt":
+        if game.phase is not Phase.DEAL or r != game.full.round + 1:
+            raise ValueError(f"round {r} is dealt after round {game.full.round}")
+        if state.attempt is not None or attempt != state.next_attempt:
+            raise ValueError(f"attempt {attempt} of round {r} follows no attempt")
+        keys = tuple(bytes(k) for k in e["keys"])
+        _record_key_changes(state, r, attempt, keys)
+        state.attempt = (r, attempt, keys)
+        state.rounds_started = r
+        return
+    if state.attempt is None or state.attempt[:2] != (r, attempt):
+        raise ValueError(f"no attempt {attempt} of round {r} is in progress")
+    setup = _setup(state, r, attempt, state.attempt[2])
+    envelopes = [Envelope.from_wire(w) for w in e["envelopes"]]
+    if t == "void":
+        evidence = None if e["evidence"] is None else Envelope.from_wire(e["evidence"])
+        state.recorder.add_private_redeal(
+            r,
+            setup,
+            envelopes,
+            str(e["reason"]),
+            fault=e["fault"],
+            culprit=e["culprit"],
+            evidence=evidence,
+            actions=e["actions"],
+        )
+        state.next_attempt = attempt + 1
+    elif t == "private_round":
+        result = game.restore_round(e["deck"], [_action(a) for a in e["actions"]])
+        state.recorder.add_private_round(result, setup, envelopes)
+        state.history_wire.append(p.result_wire(result, None))
+        state.next_attempt = 0
+    else:
+        raise ValueError(f"unknown entry {t!r}")
+    state.attempt = None
+
+
+def _record_key_changes(state: Replayed, r: int, attempt: int, keys: tuple[bytes, ...]) -> None:
+    """What ``PrivateDealing.start_round`` records when a seat's key changes (stand-ins)."""
+    own = state.header.signing_keys
+    for seat, (old, new) in enumerate(zip(state.keys_in_use, keys, strict=True)):
+        if old != new:
+            state.recorder.add_stand_in(r, attempt, seat, None if new == own[seat] else new)
+    state.keys_in_use = keys
+
+
+def _setup(state: Replayed, r: int, attempt: int, keys: Sequence[bytes]) -> Any:
+    game: HiddenGame = state.game  # type: ignore[assignment]
+    dealer = (game.full.dealer + 1) % game.players
+    return round_setup(state.header.game_id, r, game.players, dealer, keys, attempt)
+
+
+def actions_wire(actions: Sequence[Bid | Play | ChooseTrump]) -> list[list[Any]]:
+    """A round's actions as ``private_round`` entries keep them: [kind, seat, value]."""
+    out: list[list[Any]] = []
+    for a in actions:
+        if isinstance(a, Play):
+            out.append(["play", a.seat, a.card])
+        elif isinstance(a, Bid):
+            out.append(["bid", a.seat, a.bid])
+        else:
+            out.append(["trump", a.seat, int(a.suit)])
+    return out
+
+
+def _action(wire: Sequence[Any]) -> Bid | Play | ChooseTrump:
+    kind, seat, value = wire
+    if kind == "play":
+        return Play(seat, value)
+    if kind == "bid":
+        return Bid(seat, value)
+    if kind == "trump":
+        return ChooseTrump(seat, Suit(value))
+    raise ValueError(f"unknown action {kind!r}")
+
+
 def _maybe_deal(state: Replayed) -> None:
     """What ``WizardHost._advance_deal`` does once the last seed is in: deal."""
     deal = state.deal
@@ -335,7 +505,7 @@ def restore_host(
     options.auto_start = False
     options.restrict_last_bid = header.config.restrict_last_bid
     options.bot_level = header.bot_level
-    options.deal = "commit-reveal"  # only commit-reveal games keep a journal (host.py)
+    options.deal = header.deal
     host = host_cls(options, rng=rng)
     host_rng = host._rng
     seats: list[Seat | None] = []
@@ -352,7 +522,12 @@ def restore_host(
             )
             session.reason = "host restarted"
         seats.append(Seat(entry.name, "human", session))
+        if header.signing_keys:
+            seats[-1].signing_key = header.signing_keys[i]  # type: ignore[union-attr]
     host.seats = seats
+    if host.private is not None:
+        signers = {seat: SigningKey.from_private_bytes(k) for seat, k in header.bot_keys.items()}
+        host.private.restore(header.signing_keys, signers, state.keys_in_use)
     table = _Table(state.game, header.game_id, state.recorder)
     table.deal = state.deal
     table.finished = state.finished

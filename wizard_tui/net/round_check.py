@@ -38,6 +38,20 @@ class CheckResult:
     detail: str
 
 
+def _deck_of(claimed: RoundResult, players: int, dealer: int) -> list[int] | None:
+    """A deck that deals ``claimed``'s hands and trump card (the undealt cards in order);
+    None if no deck does."""
+    r = claimed.round
+    hands = claimed.hands
+    if len(hands) != players or any(len(hand) != r for hand in hands):
+        return None
+    deck = [hands[(dealer + 1 + j) % players][j // players] for j in range(players * r)]
+    if claimed.trump_card is not None:
+        deck.append(claimed.trump_card)
+    deck.extend(sorted(set(range(60)) - set(deck)))
+    return deck if sorted(deck) == list(range(60)) else None
+
+
 def cards_shown(view: SeatView) -> frozenset[int]:
     """The cards a view shows as its seat's this round: in the hand or already played.
 
@@ -72,15 +86,9 @@ class RoundChecker:
         client saw of that round, if any; ``earlier``: other views of the round whose
         ``cards_shown`` or trump card differed from the view before them."""
         r = claimed.round
-
-        def fail(detail: str) -> CheckResult:
-            self.broken = True
-            return CheckResult(r, False, f"round {r}: {detail}")
-
-        if self.broken:
-            return CheckResult(r, False, f"round {r}: not checked after an earlier failure")
-        if r != self.replica.round + 1:
-            return fail(f"expected round {self.replica.round + 1} next")
+        fail = self._failing(r)
+        if (refused := self._refusal(r)) is not None:
+            return refused
         if exchange is None:
             return fail("this client lost its seed for the round, so it cannot check the deal")
         try:
@@ -88,6 +96,23 @@ class RoundChecker:
         except CommitRevealError as exc:
             return fail(exc.message.removeprefix(f"round {r}: "))
         return self._check_deck(shuffle_order(combined, 60), claimed, observed, earlier, fail)
+
+    def _failing(self, r: int) -> Callable[[str], CheckResult]:
+        """``fail(detail)``: round ``r`` failed, and no later round can be checked."""
+
+        def fail(detail: str) -> CheckResult:
+            self.broken = True
+            return CheckResult(r, False, f"round {r}: {detail}")
+
+        return fail
+
+    def _refusal(self, r: int) -> CheckResult | None:
+        """Why round ``r`` cannot be checked now, if it cannot."""
+        if self.broken:
+            return CheckResult(r, False, f"round {r}: not checked after an earlier failure")
+        if r != self.replica.round + 1:
+            return self._failing(r)(f"expected round {self.replica.round + 1} next")
+        return None
 
     def check_deck(
         self,
@@ -99,16 +124,26 @@ class RoundChecker:
         """The same check for a round whose deck is known otherwise: a private deal's
         final deck, opened with every seat's revealed keys (``private_client.py``)."""
         r = claimed.round
-
-        def fail(detail: str) -> CheckResult:
-            self.broken = True
-            return CheckResult(r, False, f"round {r}: {detail}")
-
-        if self.broken:
-            return CheckResult(r, False, f"round {r}: not checked after an earlier failure")
-        if r != self.replica.round + 1:
-            return fail(f"expected round {self.replica.round + 1} next")
+        fail = self._failing(r)
+        if (refused := self._refusal(r)) is not None:
+            return refused
         return self._check_deck(list(deck), claimed, observed, earlier, fail)
+
+    def follow(self, claimed: RoundResult) -> CheckResult:
+        """A round whose deal this client could not check (a bot of the host's played its
+        seat while it was away, and the round's envelopes never reached it): the replica
+        takes the host's record of it, so that the next rounds can be checked. Still
+        checked: the record is one deal of the deck, its plays legal, its scores theirs."""
+        r = claimed.round
+        fail = self._failing(r)
+        if (refused := self._refusal(r)) is not None:
+            return refused
+        deck = _deck_of(
+            claimed, self.config.players, (self.replica.dealer + 1) % self.config.players
+        )
+        if deck is None:
+            return fail("the host's record of the hands is not one deal of the deck")
+        return self._check_deck(deck, claimed, None, (), fail)
 
     def _check_deck(
         self,

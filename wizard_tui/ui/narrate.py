@@ -120,6 +120,8 @@ def chat_line(chat: ChatLine) -> Line:
 
 
 def verified_line(v: RoundVerified, g: Glyphs) -> Line:
+    if v.ok and not v.checked:  # played by a bot of the host's while we were away
+        return ((f"Round {v.round} not checked: {clean(v.detail)}", "text--muted"),)
     if v.ok:
         return ((f"{g.ok} Round {v.round} verified: {clean(v.detail)}", "text--ok"),)
     return ((f"{g.alarm} ALARM, round {v.round}: {clean(v.detail)}", "text--error"),)

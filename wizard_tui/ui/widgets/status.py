@@ -65,7 +65,9 @@ class StatusLine(LinesWidget):
         right = Text()
         if self.verified is not None:
             v = self.verified
-            if v.ok:
+            if v.ok and not v.checked:
+                right.append(f"r{v.round} not checked", self.style("text--muted"))
+            elif v.ok:
                 right.append(f"{g.ok} r{v.round} verified", self.style("text--ok"))
             else:
                 right.append(f"{g.alarm} r{v.round} FAILED", self.style("text--error"))
