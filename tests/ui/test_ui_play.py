@@ -304,6 +304,17 @@ async def test_verification_alarm_is_red_and_names_the_failure() -> None:
         assert app.checks == {1: False}
 
 
+async def test_a_round_not_checked_gets_no_mark_on_the_score_pad() -> None:
+    session = LocalSession(3, seed=2)
+    app = WizardApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.table is not None)
+        session._push(RoundVerified(1, True, "round 1: played by a stand-in", checked=False))
+        session._push(RoundVerified(2, True, "round 2: deal verified"))
+        await until(pilot, lambda: len(app.verifications) == 2)
+        assert app.checks == {2: True}
+
+
 async def test_refusal_is_shown() -> None:
     session = LocalSession(3, seed=2)
     app = WizardApp(session)

@@ -150,8 +150,10 @@ class WizardApp(App[int]):
 
     @property
     def checks(self) -> dict[int, bool]:
-        """Each verified round's outcome (True: the deal checked out)."""
-        return {v.round: v.ok for v in self.verifications}
+        """Each checked round's outcome (True: the deal checked out). A round this client
+        could not check (played by a stand-in while it was away) has no entry, so the
+        score pad marks it neither way."""
+        return {v.round: v.ok for v in self.verifications if v.checked}
 
     # ------------------------------------------------------------------ updates from the session
 
