@@ -11,7 +11,7 @@ from netplay import IdentityError, StaticIdentity
 
 from ..cli import UserError
 from ..net.addresses import join_hint
-from ..net.host import HostOptions
+from ..net.host import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions
 from ..net.hosting import hosting, wait_for_game
 from ..net.journal import JournalContents
 from ..net.keys import load_identity
@@ -67,6 +67,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=600.0,
         help="headless: end with an error when a player stays disconnected this long (seconds)",
     )
+    parser.add_argument(
+        "--deal-step-timeout",
+        type=float,
+        default=DEFAULT_DEAL_STEP_TIMEOUT,
+        metavar="SECONDS",
+        help="private deal: disconnect a player whose program does not send a deal message "
+        "it owes within this long, so a bot can take the seat over (0: wait forever; "
+        f"default: {DEFAULT_DEAL_STEP_TIMEOUT:g})",
+    )
     options.add_password(parser, host=True)
     resuming.add_arguments(parser)
     options.add_table_looks(parser)
@@ -81,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
     port = args.port if args.port is not None else DEFAULT_PORT
     if not 0 <= port < 65536:
         raise UserError("--port must be 0..65535")
+    if args.deal_step_timeout < 0:
+        raise UserError("--deal-step-timeout must be 0 seconds or more")
     host_options = HostOptions(
         players=args.players,
         bots=args.bots,
@@ -92,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         journal_dir=games_dir(),
         takeover_after=args.takeover_after,
         deal=args.deal,
+        deal_step_timeout=args.deal_step_timeout or None,
     )
     game = resuming.choose_game(args, interactive=not args.headless)
     password = options.room_password(args)

@@ -58,6 +58,9 @@ from .takeover import Takeover
 log = logging.getLogger("wizard_tui.host")
 
 
+DEFAULT_DEAL_STEP_TIMEOUT = 20.0  # seconds (HostOptions.deal_step_timeout)
+
+
 @dataclass
 class HostOptions:
     players: int = 4  # seats at the table when it starts by itself
@@ -79,6 +82,11 @@ class HostOptions:
     # How rounds are dealt: "commit-reveal" (docs/fairness.md: the host computes every hand)
     # or "private" (docs/private-deal.md: nobody, the host included, sees another's hand).
     deal: str = p.DEAL_COMMIT_REVEAL
+    # The private deal: seconds a connected player's program has to send a deal message it
+    # owes (its pass, key release or reveal) before the host disconnects it (`deal_timeout`)
+    # and treats the seat like one that left (None: wait forever). Bids and plays are people's
+    # and never time out.
+    deal_step_timeout: float | None = DEFAULT_DEAL_STEP_TIMEOUT
 
 
 @dataclass
@@ -215,6 +223,7 @@ class WizardHost:
         self._send_snapshot(session)
         if self.private is not None:
             self.private.send_transcript(session)  # the round's envelopes, to resume with
+            self.private.resume_step_timer()  # a step it owes: waited for again
         if self.table.over_msg is not None and self.server is not None:
             self.server.send(session, self.table.over_msg)  # it missed the end
             if session.seat is not None:
@@ -772,6 +781,8 @@ class WizardHost:
 
     async def close(self) -> None:
         self.takeover.close()
+        if self.private is not None:
+            self.private.close()
         if self._bot_task is not None:
             self._bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -29,6 +29,7 @@ from netplay.mental.protocol import (
     RELAY,
     decode_body,
 )
+from netplay.mental.protocol import Phase as DealPhase
 from netplay.signing import Envelope, SigningKey
 
 from ..game import Bid, IllegalAction, Phase, Play, SeatView
@@ -85,6 +86,9 @@ class PrivateDealing:
         # that comes back (they were away when it was announced), until the round is over.
         self._restart_void: dict[str, Any] | None = None
         self._told_void: set[int] = set()
+        # The deal-step timers (HostOptions.deal_step_timeout): per seat whose program owes
+        # the deal a message, the step it owes (attempt, what) and the timer of that wait.
+        self._step_timers: dict[int, tuple[tuple[Any, ...], asyncio.TimerHandle]] = {}
 
     @property
     def game(self) -> HiddenGame:
@@ -310,6 +314,7 @@ class PrivateDealing:
             if opened.seat == seat and opened.item == card:
                 self.host._after_change(self.game.apply(Play(seat, card)))
         self._progress(deal)
+        self._watch_steps()
 
     def _current(self, session: Session, msg: dict[str, Any]) -> HostDeal | None:
         host = self.host
@@ -336,6 +341,7 @@ class PrivateDealing:
             action()
         self._flush(deal)
         self._progress(deal)
+        self._watch_steps()
 
     def _flush(self, deal: HostDeal) -> None:
         """Send the relayed envelopes to their seats (a seat away gets the transcript when
@@ -404,7 +410,81 @@ class PrivateDealing:
         table.history_wire.append(wire)
         host._broadcast({"t": "round_end", "result": wire})
         self.deal = None
+        self._watch_steps()
         host._write_record()
+
+    # -- deal-step timeouts (HostOptions.deal_step_timeout) ---------------------------------------
+    # A connected player's program that owes the deal a message (docs/protocol.md, "A privately
+    # dealt round": its pass, its key release, its reveal) and does not send it in time is
+    # disconnected (`deal_timeout`): the seat is then one that left, and the takeover path
+    # (takeover.py, seat_taken_over) goes on from there. The host's bots never time out.
+
+    def owed_steps(self) -> dict[int, tuple[Any, ...]]:
+        """The seats whose program owes the deal a message now, each with the step it owes."""
+        deal = self.deal
+        if deal is None or deal.fault is not None:
+            return {}
+        view = deal.relay.view
+        phase = view.phase
+        attempt = (deal.round, deal.attempt)
+        owed: dict[int, tuple[Any, ...]] = {}
+        if self.voiding is not None or (phase is DealPhase.PLAY and self.game.round_complete):
+            owed = {s: (*attempt, "reveal") for s in view.missing_reveals()}
+        elif phase in (DealPhase.SHUFFLE, DealPhase.LOCK) and view.turn is not None:
+            owed = {view.turn: (*attempt, "pass", view.passes_done)}
+        elif phase is DealPhase.RELEASE:
+            owed = {
+                s: (*attempt, "release") for s in range(deal.setup.seats) if s not in view.released
+            }
+        return {s: step for s, step in owed.items() if s not in deal.bots}
+
+    def _watch_steps(self) -> None:
+        """Start the timer of each step newly owed; stop those of steps no longer owed."""
+        timeout = self.host.options.deal_step_timeout
+        owed = self.owed_steps() if timeout is not None else {}
+        for seat in list(self._step_timers):
+            if owed.get(seat) != self._step_timers[seat][0]:
+                self._step_timers.pop(seat)[1].cancel()
+        if timeout is None:
+            return
+        loop = asyncio.get_running_loop()
+        for seat, step in owed.items():
+            if seat not in self._step_timers:
+                timer = loop.call_later(timeout, self._step_timed_out, seat, step)
+                self._step_timers[seat] = (step, timer)
+
+    def resume_step_timer(self) -> None:
+        """A player is back: a step it owes whose wait ran out while it was away gets a new
+        wait (it replays the transcript first); one still running goes on, so leaving and
+        coming back does not stretch it."""
+        self._watch_steps()
+
+    def _step_timed_out(self, seat: int, step: tuple[Any, ...]) -> None:
+        entry = self._step_timers.get(seat)
+        if entry is None or entry[0] != step:
+            return
+        del self._step_timers[seat]
+        host, server = self.host, self.host.server
+        holder = host.seats[seat] if seat < len(host.seats) else None
+        session = holder.session if holder is not None else None
+        if self.owed_steps().get(seat) != step or server is None or session is None:
+            return
+        if not session.connected:
+            return  # it left: its takeover countdown runs; it gets a new wait if it is back
+        log.warning("seat %d (%s) did not send its deal step %r in time", seat, session.name, step)
+        server.error(
+            session,
+            p.DEAL_TIMEOUT,
+            "your program did not take its turn in the deal in time",
+            fatal=True,
+        )
+        text = f"{session.name}'s program did not take its turn in the deal: it was disconnected"
+        host._broadcast({"t": "chat", "seat": None, "name": "host", "text": text[:200]})
+
+    def close(self) -> None:
+        for _, timer in self._step_timers.values():
+            timer.cancel()
+        self._step_timers.clear()
 
     # -- voids ----------------------------------------------------------------------------------
 

@@ -110,6 +110,7 @@ DEALS = (DEAL_PRIVATE, DEAL_COMMIT_REVEAL)
 # Reason codes of the private deal's host side.
 BAD_ENVELOPE = "bad_envelope"  # an envelope that is not one, or not the play's open
 STALE_ATTEMPT = "stale_attempt"  # a deal message for an attempt that was voided
+DEAL_TIMEOUT = "deal_timeout"  # fatal: a player's program did not send a deal message it owed
 
 
 def bid_msg(seat: int, round_number: int, bid: int) -> dict[str, Any]:

@@ -1,0 +1,111 @@
+"""The deal-step timeout of a private deal (``HostOptions.deal_step_timeout``).
+
+A player's program that stays connected but never sends a deal message it owes (its pass,
+key release or reveal) would stall the round for everyone: when the timeout runs out the
+host disconnects it (``deal_timeout``), a bot of the host takes the seat over, the attempt
+is void and dealt again, and the game finishes with a record that verifies. A player who
+only thinks long over a bid or a card owes the deal nothing and is never disconnected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from net_helpers import play_bots, running_host, seat_sessions
+from private_helpers import assert_private_game_verified
+
+from netplay import LinkState
+from wizard_tui.net import protocol as p
+from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.private_host import LOST_KEYS
+
+
+def _private(players: int, bots: int, records: Path) -> HostOptions:
+    return HostOptions(
+        players=players,
+        bots=bots,
+        bot_level="random",
+        records_dir=records,
+        deal="private",
+        takeover_after=0.1,
+        deal_step_timeout=0.3,
+    )
+
+
+class SilentDealer(NetworkSession):
+    """Plays like anyone, but its ``deal`` messages never leave: the deal waits on it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.links: list[LinkState] = []
+        send = self.client.send
+
+        def swallow_deal(msg: dict[str, Any]) -> bool:
+            return True if msg.get("t") == "deal" else send(msg)
+
+        self.client.send = swallow_deal  # type: ignore[method-assign]
+
+    def _on_event(self, event: dict[str, Any] | LinkState) -> None:
+        if isinstance(event, LinkState):
+            self.links.append(event)
+        super()._on_event(event)
+
+
+async def test_a_program_that_never_deals_is_disconnected_and_taken_over(tmp_path: Path) -> None:
+    options = _private(4, 1, tmp_path)
+    async with asyncio.timeout(60), running_host(options) as host:
+        (silent,) = await seat_sessions(options.port, 1, cls=SilentDealer)
+        others = await seat_sessions(options.port, 2)
+        gone = asyncio.ensure_future(play_bots([silent]))
+        codes = await play_bots(others, seed=1)
+        await host.finished.wait()
+    await silent.close()
+    assert await gone == [1]
+    assert codes == [0, 0]
+    assert [s.code for s in silent.links if s.state == "closed"] == [p.DEAL_TIMEOUT]
+    assert host.seats[0] is not None and host.seats[0].stand_in is not None
+    # The first attempt waited on its keys: void as lost keys and dealt again with the bot's.
+    assert_private_game_verified(host, others, redeals=1)
+    record = host.table.recorder.record()  # type: ignore[union-attr]
+    (void,) = record.redeals
+    assert void.fault == LOST_KEYS and (void.round, void.attempt) == (1, 0)
+    (stand_in,) = record.stand_ins
+    assert (stand_in.round, stand_in.attempt, stand_in.seat) == (1, 1, 0)
+
+
+class SlowThinker(NetworkSession):
+    """Sends every deal message at once, but takes its time over the first bid of round 2."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.waited = False
+        send = self.client.send
+
+        async def later(msg: dict[str, Any]) -> None:
+            await asyncio.sleep(1.0)  # over three deal-step timeouts
+            send(msg)
+
+        def slow_bid(msg: dict[str, Any]) -> bool:
+            if msg.get("t") == "bid" and msg.get("round") == 2 and not self.waited:
+                self.waited = True
+                asyncio.get_running_loop().create_task(later(msg))
+                return True
+            return send(msg)
+
+        self.client.send = slow_bid  # type: ignore[method-assign]
+
+
+async def test_a_player_thinking_long_is_not_disconnected(tmp_path: Path) -> None:
+    options = _private(3, 1, tmp_path)
+    async with asyncio.timeout(60), running_host(options) as host:
+        (slow,) = await seat_sessions(options.port, 1, cls=SlowThinker)
+        (other,) = await seat_sessions(options.port, 1)
+        codes = await play_bots([slow, other])
+        await host.finished.wait()
+    assert slow.waited
+    assert codes == [0, 0]
+    assert all(s is not None and s.stand_in is None for s in host.seats)
+    assert_private_game_verified(host, [slow, other])
