@@ -35,6 +35,11 @@ WAIT = 30.0
 ROUNDS = 3  # played in full by keys; more if no illegal card has turned up by then
 
 
+def ui_view(app: WizardApp) -> object:
+    """The view the table screen last drew from, if any."""
+    return None if app.table is None else app.table.view
+
+
 def spy_on_sends(session: NetworkSession) -> list[dict[str, Any]]:
     """Every message the client sends the host, in order."""
     sent: list[dict[str, Any]] = []
@@ -81,6 +86,9 @@ async def test_rounds_by_keys_through_the_real_host(tmp_path: Path, deal: str) -
                         pilot, lambda p=panel: not p.is_open or p.view != session.view, timeout=WAIT
                     )
                 elif view.phase is Phase.PLAY and view.my_turn and isinstance(screen, TableScreen):
+                    # Keys go to the table as the UI has it: wait until it has drawn this
+                    # view (the session can be an update ahead of the screen).
+                    await until(pilot, lambda v=view: ui_view(app) == v, timeout=WAIT)
                     hand = screen.query_one(HandView)
                     await until(
                         pilot,

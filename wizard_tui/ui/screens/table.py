@@ -432,7 +432,9 @@ class TableScreen(Screen, inherit_bindings=False):
         if not view.my_turn:
             prompt.warn(f"Not your turn: {self._seat_name(view.turn)} is to play")
             return
-        if self._pending is not None:
+        # Sent already for this very decision. (Compared with the view, not just "is set":
+        # the watcher that clears it for a new state can run a moment after a key press.)
+        if self._pending == decision_key(view):
             return
         if card not in view.legal_cards:
             prompt.warn(self._why_not(card, view))
