@@ -12,10 +12,12 @@ uses (its hands and the trump card). That is as uniformly random a deal as a ful
 ``random.shuffle`` of the 60 cards, at a fraction of the cost; the engine still receives,
 and checks, a full permutation of the 60 card ids.
 
-    .venv/bin/python benchmarks/engine.py [--seconds S] [--players N] [--breakdown]
+    .venv/bin/python benchmarks/engine.py [--seconds S] [--players N] [--breakdown] [--floor]
 
 ``--breakdown`` also shows where a game's time goes: the deck shuffles and random picks
 (the benchmark's own work), the deals, the other actions, and the legal-move queries.
+``--floor`` also plays the same loop against ``NullGame``, an engine that does nothing:
+what is left of a game's time then is the benchmark's own.
 """
 
 from __future__ import annotations
@@ -37,8 +39,47 @@ from wizard_tui.game import Game, GameConfig, Phase
 DECK = list(range(60))
 
 
-def engine_game(players: int, rng: random.Random) -> list[int]:
-    game = Game(GameConfig(players, rng.randrange(players)))
+class NullGame:
+    """A do-nothing engine with ``Game``'s calls, for ``--floor``: it goes through the phases
+    of a game (a deal, the bids, the plays, round after round) but checks nothing, holds no
+    cards and offers the same three cards at every turn. Played by ``engine_game``, it shows
+    what a game costs the benchmark itself: the shuffles, the random picks, the loop and
+    the calls."""
+
+    CARDS = (0, 1, 2)
+
+    def __init__(self, config: GameConfig) -> None:
+        self.players = config.players
+        self.rounds = 60 // config.players
+        self.phase, self.round, self.turn, self.totals = Phase.DEAL, 0, 0, [0] * config.players
+        self._left = 0  # actions left in this phase
+
+    def deal(self, deck: list[int]) -> None:
+        self.round += 1
+        self.phase, self._left = Phase.BID, self.players
+
+    def legal_bids(self) -> list[int]:
+        return list(range(self.round + 1))
+
+    def bid(self, seat: int, bid: int) -> None:
+        self._left -= 1
+        if not self._left:
+            self.phase, self._left = Phase.PLAY, self.players * self.round
+
+    def legal_plays(self) -> tuple[int, ...]:
+        return self.CARDS
+
+    def play(self, seat: int, card: int) -> None:
+        self._left -= 1
+        if not self._left:
+            self.phase = Phase.DEAL if self.round < self.rounds else Phase.GAME_OVER
+
+    def choose_trump(self, seat: int, suit: int) -> None:
+        raise AssertionError("a null game never turns up a Wizard")
+
+
+def engine_game(players: int, rng: random.Random, game_class: type = Game) -> list[int]:
+    game = game_class(GameConfig(players, rng.randrange(players)))
     deck = DECK[:]
     pick = rng.random
     play, bid = game.play, game.bid
@@ -59,6 +100,10 @@ def engine_game(players: int, rng: random.Random) -> list[int]:
             game.choose_trump(game.turn, int(pick() * 4))
         else:
             return game.totals
+
+
+def null_game(players: int, rng: random.Random) -> list[int]:
+    return engine_game(players, rng, NullGame)
 
 
 def games_per_second(play_one, players: int, seconds: float, seed: int) -> float:
@@ -227,6 +272,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="alternating runs of each")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--breakdown", action="store_true", help="where a game's time goes")
+    parser.add_argument(
+        "--floor", action="store_true", help="also the benchmark's own cost, with a null engine"
+    )
     args = parser.parse_args()
     ours, naive = [], []
     for i in range(args.repeats):  # alternate, so both see the same machine load
@@ -244,6 +292,15 @@ def main() -> None:
     print(f"legal-play queries: {queries:,.0f} per second")
     print("decks: naive_engine.shuffle_prefix for both (a partial Fisher-Yates of the cards dealt)")
     print("goal: >= 2,500 games/s (4 players)")
+    if args.floor:
+        floor = statistics.median(
+            games_per_second(null_game, args.players, args.seconds, i) for i in range(args.repeats)
+        )
+        print(
+            f"a do-nothing engine in the same loop: {floor:.0f} games/s, so the benchmark's own"
+            f" shuffles, picks, loop and calls take {1e6 / floor:.0f} us of a game's"
+            f" {1e6 / ours_med:.0f} us"
+        )
     if args.breakdown:
         breakdown(args.players, 10)
 

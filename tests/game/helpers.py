@@ -151,10 +151,13 @@ def _copied(value: object) -> object:
 
 
 def snapshot(game: Game) -> dict[str, Any]:
-    """Everything observable about a game: every slot, every public query, every seat's view."""
-    snap: dict[str, Any] = {f"slot.{name}": _copied(getattr(game, name)) for name in Game.__slots__}
+    """Everything observable about a game: every public query, every seat's view, every slot.
+
+    The slots are read last: a query may fill a cache (``results`` builds the rounds'
+    ``RoundResult``s on first use), which changes a slot but nothing a caller can see.
+    """
     n = game.players
-    snap.update(
+    snap: dict[str, Any] = dict(
         phase=game.phase,
         round=game.round,
         dealer=game.dealer,
@@ -181,4 +184,5 @@ def snapshot(game: Game) -> dict[str, Any]:
         actions=tuple(game.actions),
         views=[seat_view(game, s) for s in range(n)],
     )
+    snap.update((f"slot.{name}", _copied(getattr(game, name))) for name in Game.__slots__)
     return snap

@@ -54,11 +54,12 @@ def test_hand_tables_list_the_set_bits_of_every_mask() -> None:
     assert (engine._C0, engine._C1, engine._C2, engine._C3, engine._C4) == engine._CARDS
 
 
-def test_place_is_where_plus_the_card_itself() -> None:
+def test_place_is_where_plus_the_card_itself_and_the_led_suit_after_it() -> None:
     for card in range(60):
-        part, bit, same = engine._PLACE[card]
+        part, bit, same, led_after = engine._PLACE[card]
         assert (part, bit) == engine._WHERE[card]
         assert same is card
+        assert led_after == engine._LED_AFTER[card]
 
 
 def test_importing_the_engine_does_not_build_the_hand_tables() -> None:
@@ -140,6 +141,7 @@ def test_the_full_card_check_agrees_with_the_one_lookup_check(
     fast = [_random_game(seed, players) for seed, players in [(1, 3), (2, 4), (3, 6)]]
     refusals = {entry[2] for log in fast for entry in log if entry[0] == "refused"}
     assert Reason.NOT_A_CARD in refusals
-    monkeypatch.setattr(engine, "_PLACE", tuple((p, b, object()) for p, b in engine._WHERE))
+    fallback = tuple((p, b, object(), led) for p, b, _, led in engine._PLACE)
+    monkeypatch.setattr(engine, "_PLACE", fallback)
     slow = [_random_game(seed, players) for seed, players in [(1, 3), (2, 4), (3, 6)]]
     assert slow == fast

@@ -138,17 +138,18 @@ _WHERE = tuple(
     for c in range(DECK_SIZE)
     for p in [min(c // RANKS_PER_SUIT, SPECIALS)]
 )
-# _PLACE[card] = (part, bit, card): ``_WHERE``'s entry and the card id itself. ``_play`` takes
-# a card's entry and checks it with one lookup: the entry's card is the very object ``card``
-# for the ints 0..59, which CPython keeps one shared object each of, and for nothing else
-# (True indexes as 1, -1 from the end, but neither is that object).
-_PLACE = tuple((part, bit, card) for card, (part, bit) in enumerate(_WHERE))
 _SUIT_PART = (1 << RANKS_PER_SUIT) - 1
 # The led-suit marker after an open trick's card: its suit, Wizard, or still open (Jester).
 _LED_AFTER = tuple(
     c // RANKS_PER_SUIT if c < FIRST_WIZARD else LED_WIZARD if c < FIRST_JESTER else LED_OPEN
     for c in range(DECK_SIZE)
 )
+# _PLACE[card] = (part, bit, card, led after it): ``_WHERE``'s entry, the card id itself and
+# ``_LED_AFTER``'s entry. ``_play`` takes a card's entry and checks it with one lookup: the
+# entry's card is the very object ``card`` for the ints 0..59, which CPython keeps one shared
+# object each of, and for nothing else (True indexes as 1, -1 from the end, but neither is
+# that object).
+_PLACE = tuple((part, bit, card, _LED_AFTER[card]) for card, (part, bit) in enumerate(_WHERE))
 
 
 def _part_table(offset: int, width: int) -> tuple[tuple[int, ...], ...]:
@@ -281,14 +282,14 @@ class Game:
         "_hands",
         "_led",
         "_next",
+        "_played",
         "_restricted",
         "_results",
         "_rows",
-        "_trick_cards",
         "_trick_leader",
-        "_tricks",
         "_win_row",
         "_win_seat",
+        "_winners",
         "config",
         "dealer",
         "num_rounds",
@@ -315,7 +316,9 @@ class Game:
         self.dealer = (config.first_dealer - 1) % n  # advanced by each deal
         self.turn = -1
         self.totals = [0] * n
-        self._results: list[RoundResult] = []
+        # Finished rounds: a ``RoundResult``, or the tuple of its fields that ``_finish_round``
+        # stores (see ``results``).
+        self._results: list[RoundResult | tuple] = []
         self._decks: list[tuple[int, ...]] = []  # every round's deck, for ``actions``
         self._start_round([[0] * 5 for _ in range(n)], [()] * n, None, NO_TRUMP)
 
@@ -335,8 +338,11 @@ class Game:
         self._rows = _BEATS_ROWS[trump + 1]
         self._bids: list[int | None] = [None] * n
         self.tricks_won = [0] * n
-        self._tricks: list[Trick] = []
-        self._trick_cards: list[int] = []
+        # The round's tricks as two flat lists rather than a ``Trick`` per trick (``play`` is
+        # the hot path of every simulation): every card played this round, in order, and the
+        # winner of each completed trick. Trick k is ``_played[k * n : (k + 1) * n]``.
+        self._played: list[int] = []
+        self._winners: list[int] = []
         self._trick_leader = -1
         self._led = LED_OPEN
         self._win_seat = -1
@@ -354,7 +360,13 @@ class Game:
 
     @property
     def results(self) -> tuple[RoundResult, ...]:
-        return tuple(self._results)
+        # ``_finish_round`` stores each round as a tuple of its fields; the ``RoundResult`` is
+        # built here, once, on first use (a simulation never asks).
+        results = self._results
+        for i, result in enumerate(results):
+            if type(result) is tuple:
+                results[i] = _round_result(*result)
+        return tuple(results)  # type: ignore[arg-type]
 
     @property
     def is_over(self) -> bool:
@@ -381,7 +393,8 @@ class Game:
     def trick(self) -> tuple[tuple[int, int], ...]:
         """The trick in progress: (seat, card) in play order."""
         n = self.players
-        return tuple(((self._trick_leader + i) % n, c) for i, c in enumerate(self._trick_cards))
+        cards = self._played[len(self._winners) * n :]
+        return tuple(((self._trick_leader + i) % n, c) for i, c in enumerate(cards))
 
     @property
     def trick_leader(self) -> int:
@@ -399,12 +412,12 @@ class Game:
     @property
     def trick_winner(self) -> int | None:
         """The seat whose card currently wins the trick in progress."""
-        return self._win_seat if self._trick_cards else None
+        return self._win_seat if len(self._played) > len(self._winners) * self.players else None
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The tricks completed in this round."""
-        return tuple(self._tricks)
+        return _tricks_of(self._played, self._winners, self._next[self.dealer], self.players)
 
     def legal_play_mask(self) -> int:
         """Cards the player on turn may play, as a mask (0 outside the play phase)."""
@@ -468,10 +481,10 @@ class Game:
         rounds: list[tuple[int, int | None, Suit | None, Sequence[int | None], list[Plays]]]
         rounds = [
             (r.dealer, r.trump_card, r.trump_suit, r.bids, [t.plays for t in r.tricks])
-            for r in self._results
+            for r in self.results
         ]
         if len(self._decks) > len(self._results):  # a round in progress
-            plays = [t.plays for t in self._tricks] + [self.trick]
+            plays = [t.plays for t in self.tricks] + [self.trick]
             rounds.append((self.dealer, self.trump_card, self.trump_suit, self._bids, plays))
         n = self.players
         out: list[Action] = []
@@ -528,8 +541,8 @@ class Game:
         other._rows = self._rows
         other._bids = self._bids[:]
         other.tricks_won = self.tricks_won[:]
-        other._tricks = self._tricks[:]
-        other._trick_cards = self._trick_cards[:]
+        other._played = self._played[:]
+        other._winners = self._winners[:]
         other._trick_leader = self._trick_leader
         other._led = self._led
         other._win_seat = self._win_seat
@@ -666,13 +679,13 @@ class Game:
             self._check_turn(Phase.PLAY, seat)
         # The card's place in a hand and its check in one lookup: see ``_PLACE``.
         try:
-            part, bit, same = _PLACE[card]
+            part, bit, same, led_after = _PLACE[card]
         except (IndexError, TypeError):  # past the deck, or not an int at all
             raise IllegalAction(Reason.NOT_A_CARD, f"not a card: {card!r}") from None
         if same is not card:
             if type(card) is not int or not 0 <= card < DECK_SIZE:
                 raise IllegalAction(Reason.NOT_A_CARD, f"not a card: {card!r}")
-            part, bit = _WHERE[card]  # a card id after all, as an int object of its own
+            # A card id after all, as an int object of its own: the entry is still its entry.
         hand = self._hands[seat]
         held = hand[part]
         led = self._led
@@ -680,8 +693,9 @@ class Game:
             raise IllegalAction(Reason.CARD_NOT_IN_HAND, f"{card_name(card)} is not in your hand")
         # A suit card off the led suit, while the hand holds the led suit (Wizards and
         # Jesters may always be played): tested in the order that settles the usual cases
-        # (following suit, leading) with the fewest comparisons.
-        if part != led and led >= 0 and part != SPECIALS and hand[led]:
+        # (following suit, leading) with the fewest comparisons. 4 is ``SPECIALS`` (a literal
+        # is cheaper than a name), as -1 below is ``LED_OPEN``.
+        if part != led and led >= 0 and part != 4 and hand[led]:
             raise IllegalAction(
                 Reason.MUST_FOLLOW_SUIT,
                 f"you must follow {Suit(led).label} (or play a Wizard or Jester)",
@@ -690,9 +704,9 @@ class Game:
         if self._win_row[card]:  # it beats the card winning so far (or is the first card)
             self._win_seat = seat
             self._win_row = self._rows[card]
-        self._trick_cards.append(card)
-        if led == LED_OPEN:  # nothing but Jesters so far: this card may set the led suit
-            self._led = _LED_AFTER[card]
+        self._played.append(card)
+        if led == -1:  # nothing but Jesters so far: this card may set the led suit
+            self._led = led_after
         if events is not None:
             events.append(CardPlayed(seat, card))
         nxt = self._next[seat]
@@ -702,18 +716,15 @@ class Game:
         # Back to the leader: the trick is complete. Finished here rather than in a method
         # of its own, which would cost a call for every trick.
         winner = self._win_seat
-        tricks = self._tricks
-        # tuple.__new__ skips the NamedTuple's Python-level __new__ (half the cost).
-        trick = _new_tuple(Trick, (self._trick_leader, tuple(self._trick_cards), winner))
-        tricks.append(trick)
+        winners = self._winners
+        winners.append(winner)
         self.tricks_won[winner] += 1
         if events is not None:
-            events.append(TrickWon(len(tricks) - 1, winner, trick.plays))
-        self._trick_cards = []
+            events.append(TrickWon(len(winners) - 1, winner, self.tricks[-1].plays))
         self._led = LED_OPEN
         self._win_row = _FIRST_ROW
         self._trick_leader = self.turn = winner
-        if len(tricks) == self.round:
+        if len(winners) == self.round:
             self._finish_round(events)
 
     # ``play(seat, card)``: the same function with no event list, so the hot path of every
@@ -726,16 +737,18 @@ class Game:
         points = tuple(map(score, bids, won))
         totals = tuple(map(add, self.totals, points))
         self.totals = list(totals)
-        # Positional arguments: a frozen dataclass's keyword call costs a quarter more.
+        # The fields of the ``RoundResult``, which ``results`` builds on first use. The round's
+        # lists are stored as they are: the next deal replaces them rather than clearing them.
         self._results.append(
-            RoundResult(
+            (
                 self.round,
                 self.dealer,
                 tuple(self._dealt),  # hands
                 self.trump_card,
                 _SUIT_OR_NONE[self.trump + 1],  # trump_suit
-                bids,  # type: ignore[arg-type]
-                tuple(self._tricks),
+                bids,
+                self._played,
+                self._winners,
                 won,
                 points,
                 totals,
@@ -752,6 +765,39 @@ class Game:
             self.phase = _DEAL_PHASE
 
 
+def _tricks_of(
+    played: Sequence[int], winners: Sequence[int], leader: int, n: int
+) -> tuple[Trick, ...]:
+    """The ``Trick``s of a round from its flat record (see ``Game._played``); ``leader`` led
+    the first trick."""
+    tricks = []
+    for k, winner in enumerate(winners):
+        tricks.append(Trick(leader, tuple(played[k * n : k * n + n]), winner))
+        leader = winner
+    return tuple(tricks)
+
+
+def _round_result(
+    round_number: int,
+    dealer: int,
+    hands: tuple[tuple[int, ...], ...],
+    trump_card: int | None,
+    trump_suit: Suit | None,
+    bids: tuple[int, ...],
+    played: Sequence[int],
+    winners: Sequence[int],
+    won: tuple[int, ...],
+    points: tuple[int, ...],
+    totals: tuple[int, ...],
+) -> RoundResult:
+    """A ``RoundResult`` from the tuple ``Game._finish_round`` stores."""
+    n = len(bids)
+    tricks = _tricks_of(played, winners, (dealer + 1) % n, n)
+    return RoundResult(
+        round_number, dealer, hands, trump_card, trump_suit, bids, tricks, won, points, totals
+    )
+
+
 _new_game = object.__new__
 # Per rule, per round number: is the last bid restricted? (Asked for every dealer's bid.)
 _RESTRICTED_ROUNDS = {
@@ -759,7 +805,6 @@ _RESTRICTED_ROUNDS = {
     for rule in RestrictLastBid
 }
 _BID_RANGES = tuple(tuple(range(r + 1)) for r in range(DECK_SIZE + 1))
-_new_tuple = tuple.__new__
 # The trump a turned-up card makes: its suit, or none for a Wizard (until chosen) or Jester.
 _TRUMP_OF = tuple(c // RANKS_PER_SUIT if c < FIRST_WIZARD else NO_TRUMP for c in range(DECK_SIZE))
 _SUIT_OR_NONE = (None, *Suit)  # indexed by trump + 1
