@@ -277,6 +277,7 @@ class Game:
 
     __slots__ = (
         "_bids",
+        "_built_tricks",
         "_dealt",
         "_decks",
         "_hands",
@@ -343,6 +344,7 @@ class Game:
         # winner of each completed trick. Trick k is ``_played[k * n : (k + 1) * n]``.
         self._played: list[int] = []
         self._winners: list[int] = []
+        self._built_tricks: list[Trick] = []  # ``tricks``'s cache: the first few, as ``Trick``s
         self._trick_leader = -1
         self._led = LED_OPEN
         self._win_seat = -1
@@ -417,7 +419,13 @@ class Game:
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The tricks completed in this round."""
-        return _tricks_of(self._played, self._winners, self._next[self.dealer], self.players)
+        # Built on first use and kept (the host asks after every action for its views).
+        built, winners = self._built_tricks, self._winners
+        if len(built) < len(winners):
+            leader = built[-1].winner if built else self._next[self.dealer]
+            new = _tricks_of(self._played, winners, leader, self.players, len(built))
+            built.extend(new)
+        return tuple(built)
 
     def legal_play_mask(self) -> int:
         """Cards the player on turn may play, as a mask (0 outside the play phase)."""
@@ -543,6 +551,7 @@ class Game:
         other.tricks_won = self.tricks_won[:]
         other._played = self._played[:]
         other._winners = self._winners[:]
+        other._built_tricks = self._built_tricks[:]
         other._trick_leader = self._trick_leader
         other._led = self._led
         other._win_seat = self._win_seat
@@ -682,10 +691,10 @@ class Game:
             part, bit, same, led_after = _PLACE[card]
         except (IndexError, TypeError):  # past the deck, or not an int at all
             raise IllegalAction(Reason.NOT_A_CARD, f"not a card: {card!r}") from None
-        if same is not card:
-            if type(card) is not int or not 0 <= card < DECK_SIZE:
-                raise IllegalAction(Reason.NOT_A_CARD, f"not a card: {card!r}")
-            # A card id after all, as an int object of its own: the entry is still its entry.
+        # Not the entry's own object: a card id only if a plain int in range (an int object of
+        # its own, then, whose entry is still its entry).
+        if same is not card and (type(card) is not int or not 0 <= card < DECK_SIZE):
+            raise IllegalAction(Reason.NOT_A_CARD, f"not a card: {card!r}")
         hand = self._hands[seat]
         held = hand[part]
         led = self._led
@@ -766,15 +775,16 @@ class Game:
 
 
 def _tricks_of(
-    played: Sequence[int], winners: Sequence[int], leader: int, n: int
-) -> tuple[Trick, ...]:
-    """The ``Trick``s of a round from its flat record (see ``Game._played``); ``leader`` led
-    the first trick."""
+    played: Sequence[int], winners: Sequence[int], leader: int, n: int, start: int = 0
+) -> list[Trick]:
+    """The ``Trick``s of a round from its flat record (see ``Game._played``), from trick
+    number ``start`` (counting from 0), which ``leader`` led."""
     tricks = []
-    for k, winner in enumerate(winners):
+    for k in range(start, len(winners)):
+        winner = winners[k]
         tricks.append(Trick(leader, tuple(played[k * n : k * n + n]), winner))
         leader = winner
-    return tuple(tricks)
+    return tricks
 
 
 def _round_result(
@@ -792,7 +802,7 @@ def _round_result(
 ) -> RoundResult:
     """A ``RoundResult`` from the tuple ``Game._finish_round`` stores."""
     n = len(bids)
-    tricks = _tricks_of(played, winners, (dealer + 1) % n, n)
+    tricks = tuple(_tricks_of(played, winners, (dealer + 1) % n, n))
     return RoundResult(
         round_number, dealer, hands, trump_card, trump_suit, bids, tricks, won, points, totals
     )
