@@ -1,0 +1,452 @@
+"""``parse_record``: untrusted JSON into a typed ``GameRecord``, or a ``RecordError`` that
+names where the document is wrong."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from netplay.errors import ProtocolError
+from netplay.mental import PROTOCOL as PRIVATE_PROTOCOL
+from netplay.mental import DealSetup
+from netplay.signing import Envelope
+
+from ..game import DECK_SIZE, RestrictLastBid, Suit
+from .model import (
+    FORMAT,
+    GAME_ID_BYTES,
+    HASH_BYTES,
+    PLAYER_KINDS,
+    PROTOCOLS,
+    SIGNING_KEY_BYTES,
+    SUIT_NAMES,
+    GameRecord,
+    PlayerEntry,
+    PrivateDealRecord,
+    RecordedRound,
+    RecordedTrick,
+    RecordError,
+    Redeal,
+    StandIn,
+    VerificationFailure,
+)
+
+_TOP_FIELDS = (
+    "format",
+    "game_id",
+    "protocol",
+    "players",
+    "rules",
+    "first_dealer",
+    "rounds",
+    "complete",
+    "winners",
+)
+_ROUND_FIELDS = (
+    "round",
+    "dealer",
+    "commitments",
+    "seeds",
+    "hands",
+    "trump_card",
+    "trump_suit",
+    "bids",
+    "tricks",
+    "tricks_won",
+    "points",
+    "totals",
+)
+_PRIVATE_ROUND_FIELDS = tuple(
+    "private_deal" if k == "commitments" else k for k in _ROUND_FIELDS if k != "seeds"
+)
+_EXTRA_TOP = ("redeals", "verification_failures")
+
+
+class _Reader:
+    """Typed access to untrusted JSON; every complaint names its JSON path and place."""
+
+    def __init__(self, round_number: int | None = None) -> None:
+        self.round = round_number
+
+    def fail(self, rule: str, detail: str, **where: int | None) -> RecordError:
+        return RecordError(rule, detail, round=where.pop("round", self.round), **where)
+
+    def obj(self, value: object, path: str, **where: int | None) -> dict[str, Any]:
+        if type(value) is not dict:
+            raise self.fail(
+                "wrong-type", f"{path} must be an object, found {_kind(value)}", **where
+            )
+        return value
+
+    def get(self, obj: dict[str, Any], key: str, path: str, **where: int | None) -> Any:
+        if key not in obj:
+            raise self.fail("missing-field", f"{path} has no field {key!r}", **where)
+        return obj[key]
+
+    def integer(self, value: object, path: str, **where: int | None) -> int:
+        if type(value) is not int:
+            raise self.fail(
+                "wrong-type", f"{path} must be an integer, found {_show(value)}", **where
+            )
+        return value
+
+    def seat(self, value: object, n: int, path: str, **where: int | None) -> int:
+        seat = self.integer(value, path, **where)
+        if not 0 <= seat < n:
+            raise self.fail("bad-value", f"{path} is {seat}, not a seat 0..{n - 1}", **where)
+        return seat
+
+    def card(self, value: object, path: str, **where: int | None) -> int:
+        card = self.integer(value, path, **where)
+        if not 0 <= card < DECK_SIZE:
+            raise self.fail("bad-value", f"{path} is {card}, not a card id 0..59", **where)
+        return card
+
+    def string(self, value: object, path: str, **where: int | None) -> str:
+        if type(value) is not str:
+            raise self.fail("wrong-type", f"{path} must be a string, found {_show(value)}", **where)
+        return value
+
+    def hexbytes(self, value: object, size: int, path: str, **where: int | None) -> bytes:
+        text = self.string(value, path, **where)
+        if len(text) != 2 * size or not all(c in "0123456789abcdefABCDEF" for c in text):
+            raise self.fail(
+                "bad-value", f"{path} must be {2 * size} hex digits, found {_show(text)}", **where
+            )
+        return bytes.fromhex(text)
+
+    def array(
+        self, value: object, path: str, length: int | None = None, **where: int | None
+    ) -> list[Any]:
+        if type(value) is not list:
+            raise self.fail("wrong-type", f"{path} must be a list, found {_kind(value)}", **where)
+        if length is not None and len(value) != length:
+            raise self.fail(
+                "wrong-length", f"{path} has {len(value)} entries, expected {length}", **where
+            )
+        return value
+
+    def per_seat(self, value: object, n: int, path: str) -> list[Any]:
+        return self.array(value, path, n)
+
+
+def parse_record(doc: object) -> GameRecord:
+    """Check a decoded JSON value against the record format and return it typed.
+
+    Checks shapes, types, hex lengths, enum values, per-seat list lengths and id ranges;
+    not whether the game was played by the rules (``wizard_tui.verify`` does that).
+    """
+    rd = _Reader()
+    top = rd.obj(doc, "the record")
+    fmt = rd.get(top, "format", "the record")
+    if fmt != FORMAT:
+        raise RecordError("format", f"format is {_show(fmt)}, expected {FORMAT!r}")
+    for key in _TOP_FIELDS:
+        rd.get(top, key, "the record")
+    protocol = top["protocol"]
+    if protocol not in PROTOCOLS:
+        expected = " or ".join(map(repr, PROTOCOLS))
+        raise RecordError("protocol", f"protocol is {_show(protocol)}, expected {expected}")
+    private = protocol == PRIVATE_PROTOCOL
+    game_id = rd.hexbytes(top["game_id"], GAME_ID_BYTES, "game_id")
+
+    players_raw = rd.array(top["players"], "players")
+    players = []
+    for seat, raw in enumerate(players_raw):
+        p = rd.obj(raw, f"players[{seat}]", seat=seat)
+        name = rd.string(rd.get(p, "name", f"players[{seat}]", seat=seat), f"players[{seat}].name")
+        kind = rd.get(p, "kind", f"players[{seat}]", seat=seat)
+        if kind not in PLAYER_KINDS:
+            raise RecordError(
+                "bad-value", f"players[{seat}].kind is {_show(kind)}, not human or bot", seat=seat
+            )
+        players.append(PlayerEntry(name, kind))
+    n = len(players)
+    if not 3 <= n <= 6:
+        raise RecordError("players", f"{n} players: Wizard is played by 3 to 6")
+
+    rules = rd.obj(top["rules"], "rules")
+    restrict_raw = rd.get(rules, "restrict_last_bid", "rules")
+    try:
+        restrict = RestrictLastBid(restrict_raw)
+    except ValueError:
+        choices = ", ".join(m.value for m in RestrictLastBid)
+        raise RecordError(
+            "bad-value", f"rules.restrict_last_bid is {_show(restrict_raw)}, not one of {choices}"
+        ) from None
+
+    first_dealer = rd.seat(top["first_dealer"], n, "first_dealer")
+    signing_keys: tuple[bytes, ...] = ()
+    if private:
+        keys_raw = rd.per_seat(rd.get(top, "signing_keys", "the record"), n, "signing_keys")
+        signing_keys = tuple(
+            rd.hexbytes(k, SIGNING_KEY_BYTES, f"signing_keys[{s}]", seat=s)
+            for s, k in enumerate(keys_raw)
+        )
+    rounds = tuple(
+        _parse_round(raw, i, n, private) for i, raw in enumerate(rd.array(top["rounds"], "rounds"))
+    )
+    complete = top["complete"]
+    if type(complete) is not bool:
+        raise RecordError("wrong-type", f"complete must be true or false, found {_show(complete)}")
+    winners_raw = rd.array(top["winners"], "winners")
+    winner_seats = tuple(rd.seat(w, n, f"winners[{i}]") for i, w in enumerate(winners_raw))
+
+    redeals = _parse_redeals(top.get("redeals", []), n, private)
+    failures = _parse_failures(top.get("verification_failures", []), n)
+    stand_ins = _parse_stand_ins(top.get("stand_ins", []), n) if private else ()
+    known = (*_TOP_FIELDS, *_EXTRA_TOP, *(("signing_keys", "stand_ins") if private else ()))
+    extra = {k: v for k, v in top.items() if k not in known}
+    return GameRecord(
+        game_id=game_id,
+        players=tuple(players),
+        restrict_last_bid=restrict,
+        first_dealer=first_dealer,
+        rounds=rounds,
+        complete=complete,
+        winners=winner_seats,
+        redeals=redeals,
+        verification_failures=failures,
+        extra=extra,
+        protocol=protocol,
+        signing_keys=signing_keys,
+        stand_ins=stand_ins,
+    )
+
+
+def _parse_stand_ins(raw: object, n: int) -> tuple[StandIn, ...]:
+    rd = _Reader()
+    out = []
+    for i, entry in enumerate(rd.array(raw, "stand_ins")):
+        at = f"stand_ins[{i}]"
+        d = rd.obj(entry, at)
+        for key in ("round", "attempt", "seat", "key"):
+            rd.get(d, key, at)
+        key_hex = d["key"]
+        out.append(
+            StandIn(
+                rd.integer(d["round"], f"{at}.round"),
+                rd.integer(d["attempt"], f"{at}.attempt"),
+                rd.seat(d["seat"], n, f"{at}.seat"),
+                None if key_hex is None else rd.hexbytes(key_hex, SIGNING_KEY_BYTES, f"{at}.key"),
+            )
+        )
+    return tuple(out)
+
+
+def _parse_round(raw: object, index: int, n: int, private: bool = False) -> RecordedRound:
+    at = f"rounds[{index}]"
+    rd = _Reader(index + 1)  # failures name the round by its position in the list
+    r = rd.obj(raw, at)
+    fields = _PRIVATE_ROUND_FIELDS if private else _ROUND_FIELDS
+    for key in fields:
+        rd.get(r, key, at)
+    number = rd.integer(r["round"], f"{at}.round")
+    dealer = rd.seat(r["dealer"], n, f"{at}.dealer")
+
+    def seat_list(key: str) -> list[Any]:
+        return rd.per_seat(r[key], n, f"{at}.{key}")
+
+    commitments: tuple[bytes, ...] = ()
+    seeds: tuple[bytes, ...] = ()
+    private_deal = None
+    if private:
+        private_deal = _parse_private_deal(rd, r["private_deal"], f"{at}.private_deal")
+    else:
+        commitments = tuple(
+            rd.hexbytes(c, HASH_BYTES, f"{at}.commitments[{s}]", seat=s)
+            for s, c in enumerate(seat_list("commitments"))
+        )
+        seeds = tuple(
+            rd.hexbytes(c, HASH_BYTES, f"{at}.seeds[{s}]", seat=s)
+            for s, c in enumerate(seat_list("seeds"))
+        )
+    hands = tuple(
+        tuple(
+            rd.card(c, f"{at}.hands[{s}][{k}]", seat=s)
+            for k, c in enumerate(rd.array(h, f"{at}.hands[{s}]", seat=s))
+        )
+        for s, h in enumerate(seat_list("hands"))
+    )
+    trump_card = None if r["trump_card"] is None else rd.card(r["trump_card"], f"{at}.trump_card")
+    suit_raw = r["trump_suit"]
+    if suit_raw is None:
+        trump_suit = None
+    elif suit_raw in SUIT_NAMES:
+        trump_suit = Suit(SUIT_NAMES.index(suit_raw))
+    else:
+        raise rd.fail(
+            "bad-value",
+            f"{at}.trump_suit is {_show(suit_raw)}, not one of {', '.join(SUIT_NAMES)} or null",
+        )
+
+    def ints(key: str) -> tuple[int, ...]:
+        return tuple(
+            rd.integer(v, f"{at}.{key}[{s}]", seat=s) for s, v in enumerate(seat_list(key))
+        )
+
+    bids = ints("bids")
+    tricks = []
+    for t, raw_trick in enumerate(rd.array(r["tricks"], f"{at}.tricks")):
+        tat = f"{at}.tricks[{t}]"
+        trick = rd.obj(raw_trick, tat, trick=t + 1)
+        leader = rd.seat(rd.get(trick, "leader", tat, trick=t + 1), n, f"{tat}.leader", trick=t + 1)
+        plays = []
+        for k, play in enumerate(
+            rd.array(rd.get(trick, "plays", tat, trick=t + 1), f"{tat}.plays")
+        ):
+            pat = f"{tat}.plays[{k}]"
+            pair = rd.array(play, pat, 2, trick=t + 1)
+            seat = rd.seat(pair[0], n, f"{pat}[0]", trick=t + 1)
+            plays.append((seat, rd.card(pair[1], f"{pat}[1]", trick=t + 1, seat=seat)))
+        winner = rd.seat(rd.get(trick, "winner", tat, trick=t + 1), n, f"{tat}.winner", trick=t + 1)
+        tricks.append(RecordedTrick(leader, tuple(plays), winner))
+    return RecordedRound(
+        round=number,
+        dealer=dealer,
+        commitments=commitments,
+        seeds=seeds,
+        hands=hands,
+        trump_card=trump_card,
+        trump_suit=trump_suit,
+        bids=bids,
+        tricks=tuple(tricks),
+        tricks_won=ints("tricks_won"),
+        points=ints("points"),
+        totals=ints("totals"),
+        extra={k: v for k, v in r.items() if k not in fields},
+        private_deal=private_deal,
+    )
+
+
+def _parse_private_deal(rd: _Reader, raw: object, at: str) -> PrivateDealRecord:
+    """``private_deal``: the setup (checked for shape here, against the game by
+    ``verify``) and the envelopes (their signatures are ``verify``'s too)."""
+    deal = rd.obj(raw, at)
+    setup_raw = rd.obj(rd.get(deal, "setup", at), f"{at}.setup")
+    try:
+        setup = DealSetup.from_json(setup_raw)
+    except ProtocolError as exc:
+        raise rd.fail("bad-value", f"{at}.setup: {exc.message}") from None
+    envelopes = []
+    for i, env in enumerate(rd.array(rd.get(deal, "envelopes", at), f"{at}.envelopes")):
+        try:
+            envelopes.append(Envelope.from_json(env))
+        except ProtocolError as exc:
+            raise rd.fail("bad-value", f"{at}.envelopes[{i}]: {exc.message}") from None
+    return PrivateDealRecord(setup, tuple(envelopes))
+
+
+def _parse_redeals(raw: object, n: int, private: bool = False) -> tuple[Redeal, ...]:
+    rd = _Reader()
+    out = []
+    for i, entry in enumerate(rd.array(raw, "redeals")):
+        at = f"redeals[{i}]"
+        d = rd.obj(entry, at)
+        if private:
+            out.append(_parse_private_redeal(rd, d, at, n))
+            continue
+        for key in ("round", "attempt", "reason", "commitments", "seeds"):
+            rd.get(d, key, at)
+        round_number = rd.integer(d["round"], f"{at}.round")
+        commitments = tuple(
+            rd.hexbytes(c, HASH_BYTES, f"{at}.commitments[{s}]", round=round_number, seat=s)
+            for s, c in enumerate(rd.array(d["commitments"], f"{at}.commitments", n))
+        )
+        seeds = tuple(
+            None
+            if s is None
+            else rd.hexbytes(s, HASH_BYTES, f"{at}.seeds[{k}]", round=round_number, seat=k)
+            for k, s in enumerate(rd.array(d["seeds"], f"{at}.seeds", n))
+        )
+        out.append(
+            Redeal(
+                round_number,
+                rd.integer(d["attempt"], f"{at}.attempt"),
+                rd.string(d["reason"], f"{at}.reason"),
+                commitments,
+                seeds,
+            )
+        )
+    return tuple(out)
+
+
+def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Redeal:
+    """A voided attempt of a private deal (docs/private-deal.md section 11)."""
+    for key in ("round", "attempt", "reason", "private_deal", "fault", "culprit"):
+        rd.get(d, key, at)
+    round_number = rd.integer(d["round"], f"{at}.round")
+    fault = d["fault"]
+    if fault is not None:
+        fault = rd.string(fault, f"{at}.fault")
+    culprit = d["culprit"]
+    if culprit is not None:
+        culprit = rd.integer(culprit, f"{at}.culprit")
+        if not -1 <= culprit < n:
+            raise rd.fail("bad-value", f"{at}.culprit is {culprit}: a seat, or -1 (the relay)")
+    evidence = None
+    if d.get("evidence") is not None:
+        try:
+            evidence = Envelope.from_json(d["evidence"])
+        except ProtocolError as exc:
+            raise rd.fail("bad-value", f"{at}.evidence: {exc.message}") from None
+    actions = []
+    for k, raw in enumerate(rd.array(d.get("actions", []), f"{at}.actions")):
+        item = rd.array(raw, f"{at}.actions[{k}]")
+        if len(item) != 3 or item[0] not in ("trump", "bid"):
+            raise rd.fail("bad-value", f"{at}.actions[{k}] is not [trump|bid, seat, value]")
+        actions.append(
+            (
+                item[0],
+                rd.seat(item[1], n, f"{at}.actions[{k}][1]"),
+                rd.integer(item[2], f"{at}.actions[{k}][2]"),
+            )
+        )
+    return Redeal(
+        round_number,
+        rd.integer(d["attempt"], f"{at}.attempt"),
+        rd.string(d["reason"], f"{at}.reason"),
+        private_deal=_parse_private_deal(rd, d["private_deal"], f"{at}.private_deal"),
+        fault=fault,
+        culprit=culprit,
+        evidence=evidence,
+        actions=tuple(actions),
+    )
+
+
+def _parse_failures(raw: object, n: int) -> tuple[VerificationFailure, ...]:
+    rd = _Reader()
+    out = []
+    for i, entry in enumerate(rd.array(raw, "verification_failures")):
+        at = f"verification_failures[{i}]"
+        f = rd.obj(entry, at)
+        for key in ("round", "seat", "detail"):
+            rd.get(f, key, at)
+        seat = None if f["seat"] is None else rd.seat(f["seat"], n, f"{at}.seat")
+        out.append(
+            VerificationFailure(
+                rd.integer(f["round"], f"{at}.round"), seat, rd.string(f["detail"], f"{at}.detail")
+            )
+        )
+    return tuple(out)
+
+
+def _kind(value: object) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+    if value is None:
+        return "null"
+    return names.get(type(value), f"the number {value!r}" if type(value) in (int, float) else "?")
+
+
+def _show(value: object) -> str:
+    """A short, safe rendering of an unexpected value for an error message."""
+    text = json.dumps(value, ensure_ascii=True) if _jsonable(value) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _jsonable(value: object) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True

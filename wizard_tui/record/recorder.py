@@ -1,0 +1,174 @@
+"""``GameRecorder``: a record built round by round from the engine's results, as the host
+and ``simulate`` play."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from netplay.mental import PROTOCOL as PRIVATE_PROTOCOL
+from netplay.mental import DealSetup
+from netplay.signing import Envelope
+
+from ..game import GameConfig, RoundResult, rounds_for, winners
+from .model import (
+    GAME_ID_BYTES,
+    PROTOCOL,
+    PROTOCOLS,
+    GameRecord,
+    PlayerEntry,
+    PrivateDealRecord,
+    RecordedRound,
+    RecordedTrick,
+    Redeal,
+    StandIn,
+    VerificationFailure,
+)
+
+
+def recorded_round(
+    result: RoundResult,
+    commitments: Sequence[bytes],
+    seeds: Sequence[bytes],
+    private_deal: PrivateDealRecord | None = None,
+) -> RecordedRound:
+    """One finished round of the engine, with the commitments and seeds that dealt it (or,
+    privately dealt, with its setup and transcript and no commitments or seeds)."""
+    return RecordedRound(
+        round=result.round,
+        dealer=result.dealer,
+        commitments=tuple(commitments),
+        seeds=tuple(seeds),
+        private_deal=private_deal,
+        hands=result.hands,
+        trump_card=result.trump_card,
+        trump_suit=result.trump_suit,
+        bids=result.bids,
+        tricks=tuple(RecordedTrick(t.leader, t.plays, t.winner) for t in result.tricks),
+        tricks_won=result.tricks_won,
+        points=result.points,
+        totals=result.totals,
+    )
+
+
+class GameRecorder:
+    """Collects a game's record round by round; the host writes it after every round.
+
+    >>> recorder = GameRecorder(game_id, players, game.config)
+    >>> recorder.add_round(game.results[-1], commitments, seeds)   # after each round
+    >>> write_record(directory, recorder.record())
+    """
+
+    def __init__(
+        self,
+        game_id: bytes,
+        players: Sequence[PlayerEntry],
+        config: GameConfig,
+        *,
+        protocol: str = PROTOCOL,
+        signing_keys: Sequence[bytes] = (),
+    ) -> None:
+        if protocol not in PROTOCOLS:
+            raise ValueError(f"unknown deal protocol {protocol!r}")
+        if (protocol == PRIVATE_PROTOCOL) != bool(signing_keys) or (
+            signing_keys and len(signing_keys) != config.players
+        ):
+            raise ValueError("a private deal's record needs one signing key per seat, and only it")
+        if len(game_id) != GAME_ID_BYTES:
+            raise ValueError(f"a game id is {GAME_ID_BYTES} bytes, got {len(game_id)}")
+        if len(players) != config.players:
+            raise ValueError(f"{len(players)} player entries for {config.players} seats")
+        self.game_id = game_id
+        self.players = tuple(players)
+        self.config = config
+        self.protocol = protocol
+        self.signing_keys = tuple(signing_keys)
+        self.rounds: list[RecordedRound] = []
+        self.redeals: list[Redeal] = []
+        self.verification_failures: list[VerificationFailure] = []
+        self.stand_ins: list[StandIn] = []
+
+    def add_round(
+        self, result: RoundResult, commitments: Sequence[bytes], seeds: Sequence[bytes]
+    ) -> None:
+        if result.round != len(self.rounds) + 1:
+            raise ValueError(f"round {result.round} recorded after {len(self.rounds)} rounds")
+        if self.protocol != PROTOCOL:
+            raise ValueError("commitments and seeds recorded for a private deal")
+        self.rounds.append(recorded_round(result, commitments, seeds))
+
+    def add_private_round(
+        self, result: RoundResult, setup: DealSetup, envelopes: Sequence[Envelope]
+    ) -> None:
+        """A privately dealt round: its setup and the relay's transcript of it."""
+        if self.protocol != PRIVATE_PROTOCOL:
+            raise ValueError("a private deal recorded in a commit-reveal game")
+        if result.round != len(self.rounds) + 1:
+            raise ValueError(f"round {result.round} recorded after {len(self.rounds)} rounds")
+        deal = PrivateDealRecord(setup, tuple(envelopes))
+        self.rounds.append(recorded_round(result, (), (), deal))
+
+    def add_redeal(
+        self,
+        round_number: int,
+        commitments: Sequence[bytes],
+        seeds: Sequence[bytes | None],
+        reason: str,
+    ) -> None:
+        """Record a deal that was thrown away after commitments were fixed."""
+        attempt = 1 + sum(d.round == round_number for d in self.redeals)
+        self.redeals.append(Redeal(round_number, attempt, reason, tuple(commitments), tuple(seeds)))
+
+    def add_private_redeal(
+        self,
+        round_number: int,
+        setup: DealSetup,
+        envelopes: Sequence[Envelope],
+        reason: str,
+        *,
+        fault: str | None = None,
+        culprit: int | None = None,
+        evidence: Envelope | None = None,
+        actions: Sequence[Sequence[Any]] = (),
+    ) -> None:
+        """Record a voided attempt of a private deal: whatever it produced, and why."""
+        if self.protocol != PRIVATE_PROTOCOL:
+            raise ValueError("a private deal recorded in a commit-reveal game")
+        self.redeals.append(
+            Redeal(
+                round_number,
+                setup.attempt,
+                reason,
+                private_deal=PrivateDealRecord(setup, tuple(envelopes)),
+                fault=fault,
+                culprit=culprit,
+                evidence=evidence,
+                actions=tuple((str(k), int(s), int(v)) for k, s, v in actions),
+            )
+        )
+
+    def add_stand_in(self, round_number: int, attempt: int, seat: int, key: bytes | None) -> None:
+        """Private deal: seat ``seat`` signs with ``key`` from this attempt on (None: with
+        the player's own key again)."""
+        self.stand_ins.append(StandIn(round_number, attempt, seat, key))
+
+    def add_verification_failure(self, round_number: int, seat: int | None, detail: str) -> None:
+        self.verification_failures.append(VerificationFailure(round_number, seat, detail))
+
+    def record(self) -> GameRecord:
+        """The record so far: ``complete`` once every round is in, ``winners`` then too."""
+        complete = len(self.rounds) == rounds_for(self.config.players)
+        return GameRecord(
+            game_id=self.game_id,
+            players=self.players,
+            restrict_last_bid=self.config.restrict_last_bid,
+            first_dealer=self.config.first_dealer,
+            rounds=tuple(self.rounds),
+            complete=complete,
+            winners=tuple(winners(self.rounds[-1].totals)) if complete else (),
+            redeals=tuple(self.redeals),
+            verification_failures=tuple(self.verification_failures),
+            protocol=self.protocol,
+            signing_keys=self.signing_keys,
+            stand_ins=tuple(self.stand_ins),
+        )
