@@ -364,10 +364,13 @@ class Game:
     def results(self) -> tuple[RoundResult, ...]:
         # ``_finish_round`` stores each round as a tuple of its fields; the ``RoundResult`` is
         # built here, once, on first use (a simulation never asks).
+        # The ones not built yet are always the last few (every call builds them all).
         results = self._results
-        for i, result in enumerate(results):
-            if type(result) is tuple:
-                results[i] = _round_result(*result)
+        first = len(results)
+        while first and type(results[first - 1]) is tuple:
+            first -= 1
+        for i in range(first, len(results)):
+            results[i] = _round_result(*results[i])  # type: ignore[misc]
         return tuple(results)  # type: ignore[arg-type]
 
     @property
