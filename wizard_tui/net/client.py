@@ -94,6 +94,7 @@ class NetworkSession:
         self.seats: tuple[SeatInfo, ...] = ()
         self._seats_wire: list[Any] | None = None  # what ``seats`` was parsed from
         self.view: SeatView | None = None
+        self._views = p.ViewReader()  # checks each state's view, the round's tricks once
         self.history: list[RoundResult] = []
         self.checker: RoundChecker | None = None
         self.recorder: GameRecorder | None = None
@@ -281,6 +282,7 @@ class NetworkSession:
         self._dealt_views.clear()
         self._last_shown = None
         self.view = None
+        self._views = p.ViewReader()
         self.private.game(msg, len(entries))
         if self.seat is not None:
             self.checker = RoundChecker(config, self.seat)
@@ -332,7 +334,7 @@ class NetworkSession:
         self.client.send(exchange.seed_message())
 
     def _on_state(self, msg: dict[str, Any]) -> None:
-        view = p.view_from_wire(msg.get("view"), tuple(self.history))
+        view = self._views.read(msg.get("view"), tuple(self.history))
         self._set_seats(msg.get("seats"))
         events_wire = msg.get("events")
         p._expect(type(events_wire) is list, "events")

@@ -306,47 +306,97 @@ def _trick_from_wire(value: Any, players: int) -> Trick:
     return Trick(leader, cards, winner)
 
 
+# Enum members by wire value: a dict lookup is several times cheaper than ``Phase(value)``
+# (an unknown or unhashable value raises KeyError or TypeError, caught like the enum's own).
+_PHASES = {phase.value: phase for phase in Phase}
+_RESTRICTS = {rule.value: rule for rule in RestrictLastBid}
+_SUITS = tuple(Suit)
+
+
+def _opt_suit(value: Any, what: str) -> Suit | None:
+    return None if value is None else _SUITS[_int(value, 0, 3, what)]
+
+
 def view_from_wire(d: Any, history: tuple[RoundResult, ...]) -> SeatView:
-    _expect(type(d) is dict, "a view must be a map")
-    try:
+    """A view the host sent, checked (one view alone; a session reads its stream of views
+    with a ``ViewReader``)."""
+    return ViewReader().read(d, history)
+
+
+class ViewReader:
+    """Checks and builds the views one host sends to one client, in the order they come.
+
+    Every value of every view is checked as ``docs/protocol.md`` says, except that the
+    completed tricks of the round are checked once: the host resends them in every view,
+    and a view whose first tricks equal (as values) those of the last view this reader
+    checked, at the same table size, reuses the ``Trick``s checked then and checks only
+    the tricks after them. So a view is still built only from values that passed every
+    check, and the client's part of the latency path (``docs/performance.md``) does not
+    redo them. Only tricks that passed their checks are ever kept.
+    """
+
+    def __init__(self) -> None:
+        self._players = 0
+        self._tricks_wire: list[list[Any]] = []  # the wire form of ``_tricks``: our copy
+        self._tricks: tuple[Trick, ...] = ()
+
+    def read(self, d: Any, history: tuple[RoundResult, ...]) -> SeatView:
+        _expect(type(d) is dict, "a view must be a map")
+        try:
+            return self._read(d, history)
+        except (KeyError, IndexError, ValueError, TypeError) as exc:
+            if isinstance(exc, ProtocolError):
+                raise
+            raise ProtocolError(
+                BAD_MESSAGE, f"the host sent a malformed view: {exc!r:.80}"
+            ) from None
+
+    def _read(self, d: dict[str, Any], history: tuple[RoundResult, ...]) -> SeatView:
         players = _int(d["players"], 3, 6, "players")
-        seat = _int(d["seat"], 0, players - 1, "seat")
+        last_seat = players - 1
         n_rounds = 60 // players
-        leader = _int(d["leader"], -1, players - 1, "leader")
+        leader = _int(d["leader"], -1, last_seat, "leader")
         trick_cards = _ints(d["trick"], 0, 59, "trick", players)
-        trick = tuple(((leader + i) % players, c) for i, c in enumerate(trick_cards))
-        led = d["led"]
         bids = d["bids"]
         _expect(type(bids) is list and len(bids) == players, "bids must be one per seat")
         return SeatView(
-            seat=seat,
+            seat=_int(d["seat"], 0, last_seat, "seat"),
             players=players,
             num_rounds=n_rounds,
-            restrict_last_bid=RestrictLastBid(d["restrict"]),
+            restrict_last_bid=_RESTRICTS[d["restrict"]],
             round=_int(d["round"], 0, n_rounds, "round"),
-            dealer=_int(d["dealer"], 0, players - 1, "dealer"),
-            phase=Phase(d["phase"]),
-            turn=_int(d["turn"], -1, players - 1, "turn"),
+            dealer=_int(d["dealer"], 0, last_seat, "dealer"),
+            phase=_PHASES[d["phase"]],
+            turn=_int(d["turn"], -1, last_seat, "turn"),
             hand=_ints(d["hand"], 0, 59, "hand", 20),
             trump_card=_opt_int(d["trump_card"], 0, 59, "trump card"),
-            trump_suit=None if d["trump_suit"] is None else Suit(_int(d["trump_suit"], 0, 3, "s")),
-            bids=tuple(_opt_int(b, 0, 20, "bid") for b in bids),
+            trump_suit=_opt_suit(d["trump_suit"], "trump suit"),
+            bids=tuple([_opt_int(b, 0, 20, "bid") for b in bids]),
             tricks_won=_ints(d["tricks_won"], 0, 20, "tricks won", players),
             totals=_ints(d["totals"], -_BIG, _BIG, "totals", players),
             trick_leader=leader,
-            trick=trick,
-            led_suit=None if led is None else Suit(_int(led, 0, 3, "led suit")),
-            trick_winner=_opt_int(d["winning"], 0, players - 1, "winning seat"),
-            tricks=tuple(_trick_from_wire(t, players) for t in _list(d["tricks"], 20)),
+            trick=tuple([((leader + i) % players, c) for i, c in enumerate(trick_cards)]),
+            led_suit=_opt_suit(d["led"], "led suit"),
+            trick_winner=_opt_int(d["winning"], 0, last_seat, "winning seat"),
+            tricks=self._completed(d["tricks"], players),
             history=history,
             legal_cards=_ints(d["legal_cards"], 0, 59, "legal cards", 20),
             legal_bids=_ints(d["legal_bids"], 0, 20, "legal bids", 21),
             forbidden_bid=_opt_int(d["forbidden_bid"], 0, 20, "forbidden bid"),
         )
-    except (KeyError, ValueError, TypeError) as exc:
-        if isinstance(exc, ProtocolError):
-            raise
-        raise ProtocolError(BAD_MESSAGE, f"the host sent a malformed view: {exc!r:.80}") from None
+
+    def _completed(self, value: Any, players: int) -> tuple[Trick, ...]:
+        """The round's completed tricks: those the last view had, then any new ones."""
+        _list(value, 20)
+        known = len(self._tricks_wire)
+        if players != self._players or len(value) < known or value[:known] != self._tricks_wire:
+            self._players, self._tricks_wire, self._tricks = players, [], ()  # a new round
+            known = 0
+        if len(value) > known:
+            new = tuple([_trick_from_wire(t, players) for t in value[known:]])
+            self._tricks += new
+            self._tricks_wire += [trick_wire(t) for t in new]
+        return self._tricks
 
 
 def _list(value: Any, max_len: int) -> list[Any]:

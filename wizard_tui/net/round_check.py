@@ -58,9 +58,15 @@ def cards_shown(view: SeatView) -> frozenset[int]:
     The same in every view of a round (it is the seat's dealt hand), so a change is news;
     a view of a trick in progress counts the seat's card on the table too.
     """
-    mine = {card for trick in view.tricks for seat, card in trick.plays if seat == view.seat}
-    mine.update(card for seat, card in view.trick if seat == view.seat)
-    mine.update(view.hand)
+    seat = view.seat
+    mine = set(view.hand)
+    for trick in view.tricks:  # the seat's card of each, as ``trick.plays`` places them
+        cards = trick.cards
+        if cards and seat < len(cards):
+            mine.add(cards[(seat - trick.leader) % len(cards)])
+    for player, card in view.trick:
+        if player == seat:
+            mine.add(card)
     return frozenset(mine)
 
 
