@@ -107,7 +107,10 @@ async def test_rounds_by_keys_through_the_real_host(tmp_path: Path, deal: str) -
                         assert screen.query_one(PromptLine).error.startswith("You must follow")
                         assert session.view == view
                         refused_locally = True
-                        await pilot.press("right" if hand.cursor == 0 else "left")
+                        # Back onto a playable card (one step aside may be dimmed too).
+                        legal = next(i for i, c in enumerate(hand.cards) if c in hand.playable)
+                        while hand.cursor != legal:
+                            await pilot.press("left" if hand.cursor > legal else "right")
                         continue
                     count, chosen = len(sent), hand.selected
                     await pilot.press("enter")
