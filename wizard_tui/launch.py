@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from pathlib import Path
 
 from netplay import IdentityError, KnownHosts, StaticIdentity
 from netplay.errors import NetplayError, ServerError
@@ -29,7 +30,7 @@ from .net.journal import JournalContents
 from .net.keys import load_identity, load_known_hosts, load_signing_key, round_secrets_dir
 from .net.private_client import SecretStore
 from .net.protocol import DEFAULT_PORT
-from .paths import default_records_dir
+from .paths import default_joined_records_dir, default_records_dir
 
 
 def _table_options(args: argparse.Namespace) -> dict[str, object]:
@@ -73,6 +74,7 @@ async def _connect(
     server_key: bytes | None = None,
     token: str | None = None,
     persistent: bool = True,
+    records_dir: Path | None = None,
 ) -> NetworkSession:
     # persistent: this installation's signing key and round secrets (a player's own table);
     # the solo table's throwaway ones otherwise.
@@ -86,6 +88,7 @@ async def _connect(
         known_hosts=known_hosts,
         password=password,
         server_key=server_key,
+        records_dir=records_dir,
         signing_key=signing_key,
         secret_store=store,
     )
@@ -178,6 +181,14 @@ def run_hosted_table(
     return asyncio.run(_hosted_table(options, bind, port, args, identity, password, resume))
 
 
+def joined_records(args: argparse.Namespace) -> Path | None:
+    """``join``'s own record of the game: ``--records DIR``, else the user data directory's
+    ``joined`` folder; ``--no-records`` keeps it in memory only."""
+    if getattr(args, "no_records", False):
+        return None
+    return getattr(args, "records", None) or default_joined_records_dir()
+
+
 def run_joined_table(
     host: str, port: int, *, args: argparse.Namespace, password: str | None = None
 ) -> int:
@@ -193,6 +204,7 @@ def run_joined_table(
             identity=identity,
             known_hosts=known_hosts,
             password=password,
+            records_dir=joined_records(args),
         )
         # The table shows the host's fingerprint (its journal and the lobby).
         return await run_table_async(session, **_table_options(args))  # type: ignore[arg-type]

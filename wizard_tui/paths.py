@@ -18,6 +18,12 @@ def default_records_dir() -> Path:
     return data_dir() / "records"
 
 
+def default_joined_records_dir() -> Path:
+    """Where ``join`` keeps each player's own record of the games it joined (apart from
+    the records of games this installation hosted, which the host writes)."""
+    return data_dir() / "joined"
+
+
 def login_name() -> str:
     try:
         name = getpass.getuser()

@@ -125,7 +125,8 @@ async def test_cheating_host_is_caught_by_every_client(tmp_path: Path, case: str
 
     async with asyncio.timeout(20), running_host(options, host_cls=host_cls) as host:
         sessions = await seat_sessions(options.port, 3)
-        for session in sessions:
+        for i, session in enumerate(sessions):
+            session.records_dir = tmp_path / f"player{i}"  # each player's own record
             caught.append(asyncio.Event())
             _when_caught(session, caught[-1])
         game = asyncio.ensure_future(play_bots(sessions))
@@ -150,10 +151,21 @@ async def test_cheating_host_is_caught_by_every_client(tmp_path: Path, case: str
             session.seat,
             first_failure.detail,
         )
+        # Each player's own record, written after every round, keeps the failure too.
+        assert session.record_path is not None
+        assert session.record_path.parent == tmp_path / f"player{session.seat}"
+        own = verify_path(session.record_path).record  # type: ignore[union-attr]
+        assert own is not None and own.verification_failures
+        first = own.verification_failures[0]
+        assert (first.round, first.seat, first.detail) == (ROUND, session.seat, written.detail)
     if case in ("seed swapped", "another deck"):
-        # The host's own record keeps the evidence: ``verify`` rejects it too.
+        # The host's own record keeps the evidence: ``verify`` rejects it too, and each
+        # player's own copy of the bad round, as the host published it.
         assert host.table is not None and host.table.record_path is not None
         assert not verify_path(host.table.record_path).ok
+        for session in sessions:
+            mine = verify_path(session.record_path)  # type: ignore[arg-type]
+            assert mine.failure is not None and mine.failure.round == ROUND, mine.line()
 
 
 def _when_caught(session: NetworkSession, event: asyncio.Event) -> None:

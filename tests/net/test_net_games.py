@@ -7,6 +7,7 @@ One test runs the real command-line programs, as a person would on a LAN.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import re
 import sys
@@ -17,6 +18,7 @@ from net_helpers import assert_game_verified, play_bots, running_host, seat_sess
 
 from wizard_tui.game import RestrictLastBid
 from wizard_tui.net.host import HostOptions
+from wizard_tui.record import RecordedRound
 from wizard_tui.verify import verify_path
 
 
@@ -62,6 +64,15 @@ def _machine(home: Path) -> dict[str, str]:
     """The environment of one program as if on its own computer: its own data directory
     (keys, known hosts, records), so nothing lands in the tester's."""
     return {**os.environ, "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home)}
+
+
+def _public(r: RecordedRound) -> tuple[object, ...]:
+    """A recorded round as two copies of one game must agree on it: everything, but that a
+    private deal's envelopes are in the order each program saw them (any order verifies)."""
+    if r.private_deal is None:
+        return (r,)
+    envelopes = sorted((e.sender, e.seq, e.body, e.sig) for e in r.private_deal.envelopes)
+    return (dataclasses.replace(r, private_deal=None), r.private_deal.setup, envelopes)
 
 
 @pytest.mark.parametrize("deal", [None, "commit-reveal"])
@@ -121,3 +132,15 @@ async def test_cli_host_and_three_joins(tmp_path: Path, deal: str | None) -> Non
         "p1",
         "p2",
     ]
+    # Each player's program kept its own record of the game, in its own data directory:
+    # the same game as the host's, and it verifies on its own.
+    for i, (out, _) in enumerate(outputs[1:]):
+        [own] = (tmp_path / f"player{i}" / "data" / "wizard-tui" / "joined").glob("*.json")
+        assert f"your record of the game: {own}" in out.decode()
+        mine = verify_path(own)
+        assert mine.ok, mine.line()
+        assert mine.record is not None and mine.record.complete
+        assert mine.record.game_id == verdict.record.game_id
+        assert [_public(r) for r in mine.record.rounds] == [
+            _public(r) for r in verdict.record.rounds
+        ]

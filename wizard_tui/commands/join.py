@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import random
+from pathlib import Path
 
 from ..bots import LEVELS, make_bot
 from ..cli import UserError
@@ -28,6 +29,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"play headless as a bot ({', '.join(LEVELS)}); exits 0 when the game ends "
         "with every round verified",
     )
+    records = parser.add_mutually_exclusive_group()
+    records.add_argument(
+        "--records",
+        type=Path,
+        metavar="DIR",
+        help="where to write your own record of the game, after every round (default: "
+        "the user data directory's 'joined' folder)",
+    )
+    records.add_argument(
+        "--no-records", action="store_true", help="keep your record of the game in memory only"
+    )
     options.add_password(parser, host=False)
     options.add_table_looks(parser)
 
@@ -46,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run_bot(host: str, port: int, args: argparse.Namespace, password: str | None) -> int:
-    from ..launch import connect_session, player_keys, player_signing
+    from ..launch import connect_session, joined_records, player_keys, player_signing
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     identity, known_hosts = player_keys()
@@ -60,6 +72,7 @@ async def _run_bot(host: str, port: int, args: argparse.Namespace, password: str
         password=password,
         signing_key=signing_key,
         secret_store=secret_store,
+        records_dir=joined_records(args),
     )
     await connect_session(session, host, port)
     print(f"joined {host}:{port} as {args.name} (seat {session.seat})", flush=True)

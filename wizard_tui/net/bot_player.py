@@ -57,6 +57,8 @@ async def play_as_bot(session: NetworkSession, bot: Bot, *, quiet: bool = False)
             # reconnect may show the same decision again, and it must be answered.
             answered = None
     await session.close()
+    if session.record_path is not None and not quiet:
+        print(f"your record of the game: {session.record_path}", flush=True)
     return 0 if session.all_verified else 1
 
 

@@ -21,6 +21,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from netplay import Client, KnownHosts, Limits, LinkState, StaticIdentity
@@ -30,7 +31,7 @@ from netplay.fairdeal import new_seed as default_new_seed
 from netplay.signing import SigningKey
 
 from ..game import GameConfig, RestrictLastBid, RoundResult, SeatView, Suit
-from ..record import PRIVATE_PROTOCOL, GameRecorder, PlayerEntry
+from ..record import PRIVATE_PROTOCOL, GameRecorder, PlayerEntry, write_record
 from ..session import (
     ActionRefused,
     ChatLine,
@@ -67,9 +68,14 @@ class NetworkSession:
         server_key: bytes | None = None,
         signing_key: SigningKey | None = None,
         secret_store: SecretStore | None = None,
+        records_dir: Path | None = None,
     ) -> None:
         # host_key: the secret that makes this table the host's own (claim_host);
         # server_key: the host's static public key when known in advance (checked like a pin).
+        # records_dir: where this player's own record of the game is written after every
+        # round (None: kept in memory only, as on the host's own table, whose host writes it).
+        self.records_dir = records_dir
+        self.record_path: Path | None = None  # where it was last written
         self.client = Client(
             host,
             port,
@@ -388,8 +394,11 @@ class NetworkSession:
             if away is not None:
                 detail += " (dealt while you were away: the host drew your seat's seed)"
             self._verification(RoundVerified(outcome.round, outcome.ok, detail))
-            if self.recorder is not None and outcome.ok:
-                self.recorder.add_round(result, self._commitments[result.round], seeds)
+            # Recorded as published, verified or not (a failure is in the record too, and
+            # ``verify`` then finds it again); not without the commitments we saw.
+            commitments = self._commitments.get(result.round)
+            if commitments is not None:
+                self.record_round(result.round, lambda r: r.add_round(result, commitments, seeds))
         if self.view is not None:
             self.view = _with_history(self.view, tuple(self.history))
 
@@ -398,7 +407,32 @@ class NetworkSession:
         if not result.ok and self.recorder is not None:
             # docs/fairness.md: a failure is shown to the player and written to the record.
             self.recorder.add_verification_failure(result.round, self.seat, result.detail)
+            self.save_record()
         self._emit(result)
+
+    def record_round(self, round_number: int, add: Callable[[GameRecorder], None]) -> None:
+        """Add a finished round to this player's own record (``add(recorder)``) and write
+        it. A record's rounds run 1, 2, 3... without a gap: a round this program could not
+        record (dealt while it was away, or a private round that did not verify) ends the
+        record there, and later rounds are left out rather than refused."""
+        recorder = self.recorder
+        if recorder is None or round_number != len(recorder.rounds) + 1:
+            return
+        add(recorder)
+        self.save_record()
+
+    def save_record(self) -> None:
+        """Write this player's own record to ``records_dir`` (atomically), once it has a
+        round. A disk that refuses is reported once and the game goes on."""
+        if self.records_dir is None or self.recorder is None or not self.recorder.rounds:
+            return
+        try:
+            self.records_dir.mkdir(parents=True, exist_ok=True)
+            self.record_path = write_record(self.records_dir, self.recorder.record())
+        except OSError as exc:
+            log.warning("could not write the game record in %s: %s", self.records_dir, exc)
+            self._emit(ChatLine(None, "record", f"the game record could not be written: {exc}"))
+            self.records_dir = None
 
     def _on_refused(self, msg: dict[str, Any]) -> None:
         self._emit(ActionRefused(str(msg.get("code", "?"))[:64], str(msg.get("message", ""))[:300]))
@@ -500,6 +534,7 @@ class NetworkSession:
         ):
             reason = msg.get("reason")
             self.recorder.add_redeal(r, commitments, seeds, reason if type(reason) is str else "")
+            self.save_record()
 
     def _missed_round(self, r: int, wire: dict[str, Any]) -> None:
         """A round that ended while we were away: if our program took no part in its deal

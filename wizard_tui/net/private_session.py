@@ -372,8 +372,10 @@ class PrivateSeat:
         last = session._round_views.get(r)
         outcome = checker.check_deck(deck, result, last, shown)
         session._verification(RoundChecked(outcome.round, outcome.ok, outcome.detail))
-        if outcome.ok and session.recorder is not None:
-            session.recorder.add_private_round(result, deal.setup, deal.transcript)
+        if outcome.ok:
+            session.record_round(
+                r, lambda rec: rec.add_private_round(result, deal.setup, deal.transcript)
+            )
 
     def _stand_in_round(self, result: RoundResult) -> None:
         """A round a bot of the host played for us (or that ended while we were away):
@@ -412,8 +414,10 @@ class PrivateSeat:
         outcome = session.checker.check_deck(deck, result, None, ())
         detail = outcome.detail + (" (a bot of the host played your seat)" if outcome.ok else "")
         session._verification(RoundChecked(outcome.round, outcome.ok, detail))
-        if outcome.ok and session.recorder is not None:
-            session.recorder.add_private_round(result, watch.setup, list(watch.transcript))
+        if outcome.ok:
+            session.record_round(
+                r, lambda rec: rec.add_private_round(result, watch.setup, list(watch.transcript))
+            )
 
     def _watch_stand_in(self, r: int, attempt: int, transcript: list[Envelope]) -> None:
         """We are back while a bot of the host plays our seat in this attempt: the host
