@@ -379,6 +379,10 @@ class Server:
             self._resume(client, hello.token)
             return
         assert client.secure.remote_static is not None
+        returning = self.sessions.returning(client.secure.remote_static)
+        if returning is not None:  # its program restarted: back to its own session and seat
+            self._take_back(client, returning)
+            return
         session = self.sessions.create(hello.name, client.secure.remote_static)
         self._attach(client, session)
         client.pending = []
@@ -422,6 +426,10 @@ class Server:
                 "joined with another identity key): join again as a new player",
             )
             return
+        self._take_back(client, session)
+
+    def _take_back(self, client: _Client, session: Session) -> None:
+        """``client`` resumes ``session`` (its token and static key checked, or its key)."""
         old = self._by_session.get(session.id)
         if old is not None:
             # Most likely a dead link not yet noticed; the newcomer holds the token and key.

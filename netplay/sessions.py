@@ -3,7 +3,9 @@
 A session outlives its connection: when a client drops and comes back it gets the same
 ``Session`` object, id and seat. Coming back takes two things: the session's token (which
 session) and the same static key the session joined with, proven by the Noise handshake
-(who). A token on its own, seen or stolen, resumes nothing. No I/O here.
+(who). A token on its own, seen or stolen, resumes nothing. A client that lost its token (its
+program restarted) but kept its static key takes back its disconnected session by the key
+alone (``returning``). No I/O here.
 """
 
 from __future__ import annotations
@@ -73,6 +75,15 @@ class SessionTable:
             if token_ok & key_ok and session.key:
                 found = session
         return found
+
+    def returning(self, key: bytes) -> Session | None:
+        """The first disconnected session that joined with static key ``key``, or None: a
+        client that restarted has lost its token, not the key it keeps on disk, and the
+        handshake has just proven it holds that key."""
+        for session in self._sessions.values():
+            if not session.connected and session.key and hmac.compare_digest(session.key, key):
+                return session
+        return None
 
     def by_token(self, token: str) -> Session | None:
         """The session with ``token`` whatever its key (for apps and tests; the server

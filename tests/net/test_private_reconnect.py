@@ -20,6 +20,7 @@ from private_helpers import assert_private_game_verified
 from test_net_reconnect import DropMidTrick, DroppingSession
 
 from wizard_tui.game import SeatView
+from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.host import HostOptions
 from wizard_tui.net.private_client import SecretStore
 from wizard_tui.net.private_host import LOST_KEYS
@@ -259,3 +260,36 @@ async def test_a_round_played_while_away_is_no_failure(tmp_path: Path) -> None:
     assert all(v.ok for v in leaver.verifications)  # (a later round may end before it is back)
     assert leaver.verifications[-1].checked  # it played the last rounds itself
     assert leaver.all_verified
+
+
+async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path) -> None:
+    """A player's program dies mid-trick and a new run of it (the same static and signing
+    keys, kept on disk, but no token and no round keys) joins: it gets its seat back from
+    the bot, the round in progress is the bot's, and it plays the rest of the game."""
+    options = _private(4, 1, tmp_path)
+    options.takeover_after = 0.05
+    async with asyncio.timeout(60), running_host(options) as host:
+        (leaver,) = await seat_sessions(options.port, 1, cls=LeavesMidTrick)
+        others = await seat_sessions(options.port, 2)
+        staying = asyncio.ensure_future(play_bots(others, seed=1))
+        dead = asyncio.ensure_future(play_bots([leaver]))  # gated: never comes back
+        await leaver.dropped.wait()
+        await wait_until(lambda: host.private is not None and host.private.stand_in_signers)
+        returner = NetworkSession(
+            "127.0.0.1",
+            options.port,
+            name="another name",
+            identity=leaver.client.identity,
+            signing_key=leaver.private.signing_key,
+        )
+        await returner.connect()
+        assert returner.seat == leaver.seat == 0
+        codes = await play_bots([returner], seed=2) + await staying
+        await host.finished.wait()
+        dead.cancel()
+        await leaver.close()
+    assert codes == [0, 0, 0]
+    assert all(v.ok for v in returner.verifications)
+    record = host.table.recorder.record()  # type: ignore[union-attr]
+    assert record.stand_ins[-1].seat == 0 and record.stand_ins[-1].key is None  # back
+    assert verify_path(host.table.record_path).ok  # type: ignore[union-attr]

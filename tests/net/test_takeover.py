@@ -165,6 +165,46 @@ async def test_bot_plays_a_dropped_seat_and_hands_it_back(tmp_path: Path) -> Non
     assert wires[-1] == {"name": "dropper", "kind": "human", "connected": True}
 
 
+async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path) -> None:
+    # The dropper's program "dies" mid-trick (its socket goes, it never reconnects) and a
+    # new program with the same static key (the identity kept on disk) but no token joins:
+    # it gets the same seat back from the bot, catches up from the snapshot and finishes.
+    options = HostOptions(
+        players=3, bot_level="random", records_dir=tmp_path, takeover_after=0.3, bot_delay=0.05
+    )
+    async with asyncio.timeout(60), running_host(options) as host:
+        watcher = await seat(CapturingSession, options.port, "watcher")
+        dropper = await seat(DropOnTurnMidTrick, options.port, "dropper")
+        other = await seat(CapturingSession, options.port, "other")
+        b = dropper.seat
+        assert b is not None
+        staying = asyncio.ensure_future(play_bots([watcher, other]))
+        dead = asyncio.ensure_future(play_bots([dropper]))  # gated: never comes back
+        await dropper.dropped.wait()
+        await wait_until(lambda: host.seats[b].stand_in is not None)  # type: ignore[union-attr]
+        returner = CapturingSession(
+            LOOPBACK, options.port, name="new name", limits=LIMITS, identity=dropper.client.identity
+        )
+        await returner.connect()
+        assert returner.seat == b
+        assert host.seats[b].name == "dropper"  # type: ignore[union-attr]
+        await wait_until(lambda: host.seats[b].stand_in is None)  # type: ignore[union-attr]
+        codes = await play_bots([returner]) + await staying
+        await host.finished.wait()
+        dead.cancel()
+        await dropper.close()
+
+    assert codes == [0, 0, 0]
+    assert host.table is not None and host.table.finished and host.failed is None
+    assert returner.view is not None and returner.view.phase is Phase.GAME_OVER
+    assert returner.recorder is not None and returner.recorder.record().rounds
+    assert all(v.ok for v in returner.verifications)
+    earlier = [v.detail for v in returner.verifications if "an earlier run of" in v.detail]
+    assert len(earlier) == 1 and earlier[0].startswith(f"round {dropper.dropped_round}"), earlier
+    verdict = verify_path(host.table.record_path)  # type: ignore[arg-type]
+    assert verdict.ok, verdict.line()
+
+
 async def test_seat_taken_over_before_revealing_is_redealt(tmp_path: Path) -> None:
     options = HostOptions(
         players=3,

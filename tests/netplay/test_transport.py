@@ -294,6 +294,31 @@ async def test_resume_needs_the_key_the_session_joined_with(server, app, make_cl
     assert first_events.states()[-1].code == "replaced"
 
 
+async def test_a_program_that_lost_its_token_comes_back_by_its_key(server, app, make_client):
+    ann = StaticIdentity.generate()
+    first = make_client("Ann", identity=ann)
+    welcome = await first.connect()
+    # While that session is connected, another program with the same key is a new player.
+    twin = make_client("Ann again", identity=ann)
+    other = await twin.connect()
+    assert other["resumed"] is False and other["session"] != welcome["session"]
+    first_session, twin_session = app.names("join")
+    await twin.close()
+    await first.close()
+    await wait_until(lambda: not first_session.connected and not twin_session.connected)
+
+    # A new run of the player's program has no token, only its key (kept on disk): it takes
+    # back its first disconnected session, seat and all, under its old name.
+    restarted = make_client("Ann", identity=ann)
+    back = await restarted.connect()
+    assert back["resumed"] is True and back["session"] == welcome["session"]
+    assert app.names("resume") == [first_session] and first_session.connected
+    assert first_session.name == "Ann" and not twin_session.connected
+    # Another key gets no one's session back: it joins as a new player.
+    stranger = make_client("Ann")
+    assert (await stranger.connect())["resumed"] is False
+
+
 # -- the cap on connections still shaking hands --------------------------------------------
 
 

@@ -392,7 +392,7 @@ class NetworkSession:
             )
             detail = outcome.detail
             if away is not None:
-                detail += " (dealt while you were away: the host drew your seat's seed)"
+                detail += f" (dealt while you were away: {away.how})"
             self._verification(RoundVerified(outcome.round, outcome.ok, detail))
             # Recorded as published, verified or not (a failure is in the record too, and
             # ``verify`` then finds it again); not without the commitments we saw.
@@ -498,6 +498,10 @@ class NetworkSession:
                 if deal.get("committed") is not True:
                     # The round began while we were away: draw a seed and commit now.
                     self._start_exchange(r)
+                elif deal.get("commitments") is not None and deal.get("seed_received") is True:
+                    # An earlier run of this program dealt it (this one restarted and came
+                    # back by its key): check it from the commitments, as a round dealt away.
+                    self._away_round(r, deal["commitments"], AwayRound.EARLIER_RUN)
                 return  # else our seed for it is lost: the host must redeal
             if deal.get("committed") is not True:
                 self.client.send(exchange.commit_message())
@@ -549,7 +553,7 @@ class NetworkSession:
             self._exchanges.pop(r, None)
             self._away_round(r, commitments)
 
-    def _away_round(self, r: int, commitments: Any) -> None:
+    def _away_round(self, r: int, commitments: Any, how: str = AwayRound.DRAWN) -> None:
         if self.game_id is None or self.config is None:
             return
         p._expect(
@@ -559,7 +563,7 @@ class NetworkSession:
             "commitments",
         )
         self._away_pending.discard(r)
-        self._away[r] = AwayRound(self.game_id, r, commitments)
+        self._away[r] = AwayRound(self.game_id, r, commitments, how)
         self._commitments[r] = list(commitments)
 
 

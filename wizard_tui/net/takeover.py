@@ -158,13 +158,20 @@ class Takeover:
 
 
 class AwayRound:
-    """A round dealt while this client's seat was played by a bot: the host drew the seat's
-    seed, so there is no ``ClientRound``. ``RoundChecker`` uses this in its place."""
+    """A round dealt while this client's seat was played by a bot (the host drew the seat's
+    seed), or by an earlier run of this program (it restarted): there is no ``ClientRound``.
+    ``RoundChecker`` uses this in its place; ``how`` says which, for the player."""
 
-    def __init__(self, game_id: bytes, round_number: int, commitments: Sequence[bytes]) -> None:
+    DRAWN = "the host drew your seat's seed"
+    EARLIER_RUN = "an earlier run of this program drew your seat's seed"
+
+    def __init__(
+        self, game_id: bytes, round_number: int, commitments: Sequence[bytes], how: str = DRAWN
+    ) -> None:
         self.game_id = game_id
         self.round = round_number
         self.commitments = list(commitments)
+        self.how = how
 
     def check_reveal(self, seeds: Sequence[bytes]) -> bytes:
         """Every seed opens its seat's commitment; the combined seed they give."""
