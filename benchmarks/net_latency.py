@@ -1,6 +1,6 @@
 """Action-to-table latency of a Wizard host with 6 network clients, beside its floor.
 
-    python benchmarks/net_latency.py [--games 3] [--floor-actions 1200] [--think 0.003]
+    python benchmarks/net_latency.py [--games 6] [--floor-actions 2400] [--think 0.003]
 
 What is timed: from the moment an action (a bid, a trump choice or a card) has reached the
 host (decoded, just before the game handles it) until the last of the 6 clients has
@@ -370,8 +370,10 @@ async def main_async(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=3, help="6-seat games to time (default 3)")
-    parser.add_argument("--floor-actions", type=int, default=1200, help="floor samples in all")
+    # Six games and 2,400 floor samples (about 35 s): with three and 1,200, the medians of runs
+    # on this shared machine scattered by about 0.25x around their mean (docs/performance.md).
+    parser.add_argument("--games", type=int, default=6, help="6-seat games to time (default 6)")
+    parser.add_argument("--floor-actions", type=int, default=2400, help="floor samples in all")
     parser.add_argument("--think", type=float, default=0.003, help="seconds before acting")
     parser.add_argument("--role", choices=["main", "wizard-client", "floor-client"], default="main")
     parser.add_argument("--port", type=int)

@@ -194,6 +194,11 @@ class Server:
         snapshot when it resumes) or its connection is on its way out."""
         return self._send_payload(session, encode_payload(msg))
 
+    def send_payload(self, session: Session, payload: bytes) -> bool:
+        """``send`` of a message the app encoded itself (``framing.encode_payload``'s
+        msgpack: a map with a string ``"t"``, which the peer checks as any other)."""
+        return self._send_payload(session, payload)
+
     def broadcast(self, msg: dict[str, Any], *, exclude: Session | None = None) -> None:
         """Queue ``msg`` for every connected session (encoded once)."""
         payload = encode_payload(msg)

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from wizard_tui.game import Game, Phase, RestrictLastBid, SeatView, seat_view
+from wizard_tui.game.view import new_seat_view
 
 from .helpers import WIZARDS, bid_all, c, cs, dealt_game, visible_cards
 
@@ -146,3 +147,20 @@ def test_a_view_of_a_seat_that_does_not_exist_is_refused(seat: object) -> None:
     game = game_in_bidding()
     with pytest.raises(ValueError):
         seat_view(game, seat)  # type: ignore[arg-type]
+
+
+def test_the_fast_constructor_makes_the_same_view_field_for_field() -> None:
+    # ``seat_view`` builds views positionally through ``new_seat_view``: every field must
+    # land where the dataclass's own constructor puts it.
+    game = game_in_bidding()
+    for seat in range(game.players):
+        view = seat_view(game, seat)
+        values = {f.name: getattr(view, f.name) for f in dataclasses.fields(SeatView)}
+        assert view == SeatView(**values)
+        assert new_seat_view(*values.values()) == view
+        distinct = {name: object() for name in values}
+        made = new_seat_view(*distinct.values())
+        assert all(getattr(made, name) is marker for name, marker in distinct.items())
+    assert sorted(view.hand) == list(game.hand(seat)) and view.turn == game.turn
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.seat = 1  # type: ignore[misc]

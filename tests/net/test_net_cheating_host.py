@@ -19,6 +19,7 @@ from net_helpers import play_bots, running_host, seat_sessions
 from netplay.fairdeal import new_seed
 from wizard_tui.game import Event, RoundDealt
 from wizard_tui.net import host as host_module
+from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.host import HostOptions, WizardHost
 from wizard_tui.session import RoundVerified
@@ -38,19 +39,13 @@ class ShowsAWrongCard(WizardHost):
             return
         assert self.server is not None and self.table is not None
         game = self.table.game
-        honest_send = self.server.send
-
-        def send(session: Any, msg: dict[str, Any]) -> bool:
-            if msg["t"] == "state":
-                seat = msg["view"]["seat"]
-                msg["view"]["hand"][0] = game.dealt_hand((seat + 1) % game.players)[0]
-            return honest_send(session, msg)
-
-        self.server.send = send  # type: ignore[method-assign]
-        try:
-            super()._send_states(events)
-        finally:
-            del self.server.send
+        views, seats = p.views_wire(game), self._seats_wire()
+        events_wire = [p.event_wire(e) for e in events]
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.session is not None:
+                views[i]["hand"][0] = game.dealt_hand((i + 1) % game.players)[0]
+                msg = {"t": "state", "view": views[i], "seats": seats, "events": events_wire}
+                self.server.send(seat.session, msg)
 
 
 class SwapsASeed(WizardHost):

@@ -75,6 +75,15 @@ def test_a_changed_earlier_trick_is_checked_again() -> None:
         ("led", True),
         ("seat", 3),
         ("bids", [0, 1]),
+        ("bids", [0, 1, 21]),
+        ("players", 7),
+        ("players", 4),  # its seats and lists no longer fit
+        ("round", 99),
+        ("dealer", -1),
+        ("trump_card", 60),
+        ("tricks_won", [0, 0, 0, 0]),
+        ("totals", [0, 0, 1 << 40]),
+        ("totals", "0 0 0"),
     ],
 )
 def test_malformed_views_are_refused_after_good_ones(key: str, value: Any) -> None:
@@ -97,3 +106,20 @@ def test_a_refused_new_trick_is_not_kept() -> None:
     with pytest.raises(ProtocolError):
         reader.read(bad, ())
     assert reader.read(views[k], ()).tricks == p.view_from_wire(views[k], ()).tricks
+
+
+@pytest.mark.parametrize("key", ["players", "seat", "round", "dealer", "bids", "totals"])
+def test_a_refused_value_is_refused_again_and_never_kept(key: str) -> None:
+    # The fields the reader checks once per change: a bad one is refused every time it
+    # comes (it is never taken for the good value it replaced), and the good one after it
+    # reads as the view alone does.
+    views = _game_views(4, 1, seed=11)
+    reader = p.ViewReader()
+    good = views[30]
+    reader.read(good, ())
+    bad_value: Any = {"bids": [99] * 4, "totals": [1 << 40] * 4}.get(key, 99)
+    for _ in range(2):
+        with pytest.raises(ProtocolError):
+            reader.read({**good, key: bad_value}, ())
+    assert reader.read(views[31], ()) == p.view_from_wire(views[31], ())
+    assert reader.read(good, ()) == p.view_from_wire(good, ())

@@ -7,7 +7,8 @@ the round is scored and its seeds are public).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 
 from .cards import Suit
 from .engine import Game, Phase, RoundResult, Trick, cards_of
@@ -55,33 +56,50 @@ class SeatView:
         return done + tuple(card for _, card in self.trick)
 
 
+def _positional_maker() -> Callable[..., SeatView]:
+    """``new_seat_view(seat, players, ...)``: a ``SeatView`` from its fields in order, about
+    twice as fast as ``SeatView(...)``, whose frozen ``__init__`` sets each field through
+    ``object.__setattr__``: this calls the slots' own setters. The host builds a view after
+    every action and every client checks one per message (docs/performance.md, latency)."""
+    names = [f.name for f in fields(SeatView)]
+    setters = {f"_set_{name}": SeatView.__dict__[name].__set__ for name in names}
+    body = "".join(f"\n    _set_{name}(view, {name})" for name in names)
+    namespace = {"_new": object.__new__, "SeatView": SeatView, **setters}
+    header = f"def new_seat_view({', '.join(names)}):\n    view = _new(SeatView)"
+    exec(f"{header}{body}\n    return view", namespace)
+    return namespace["new_seat_view"]  # type: ignore[no-any-return]
+
+
+new_seat_view = _positional_maker()
+
+
 def seat_view(game: Game, seat: int) -> SeatView:
     if type(seat) is not int or not 0 <= seat < game.players:
         raise ValueError(f"there is no seat {seat}")
     mine = game.turn == seat
     held = set(cards_of(game.hand_mask(seat)))
-    return SeatView(
-        seat=seat,
-        players=game.players,
-        num_rounds=game.num_rounds,
-        restrict_last_bid=game.config.restrict_last_bid,
-        round=game.round,
-        dealer=game.dealer,
-        phase=game.phase,
-        turn=game.turn,
-        hand=tuple(c for c in game.dealt_hand(seat) if c in held),
-        trump_card=game.trump_card,
-        trump_suit=game.trump_suit,
-        bids=game.bids,
-        tricks_won=tuple(game.tricks_won),
-        totals=tuple(game.totals),
-        trick_leader=game.trick_leader,
-        trick=game.trick,
-        led_suit=game.led_suit,
-        trick_winner=game.trick_winner,
-        tricks=game.tricks,
-        history=game.results,
-        legal_cards=tuple(game.legal_plays()) if mine and game.phase is Phase.PLAY else (),
-        legal_bids=tuple(game.legal_bids()) if mine and game.phase is Phase.BID else (),
-        forbidden_bid=game.forbidden_bid() if mine else None,
+    return new_seat_view(
+        seat,
+        game.players,
+        game.num_rounds,
+        game.config.restrict_last_bid,
+        game.round,
+        game.dealer,
+        game.phase,
+        game.turn,
+        tuple(c for c in game.dealt_hand(seat) if c in held),  # hand
+        game.trump_card,
+        game.trump_suit,
+        game.bids,
+        tuple(game.tricks_won),
+        tuple(game.totals),
+        game.trick_leader,
+        game.trick,
+        game.led_suit,
+        game.trick_winner,
+        game.tricks,
+        game.results,  # history
+        tuple(game.legal_plays()) if mine and game.phase is Phase.PLAY else (),  # legal_cards
+        tuple(game.legal_bids()) if mine and game.phase is Phase.BID else (),  # legal_bids
+        game.forbidden_bid() if mine else None,
     )

@@ -810,14 +810,10 @@ class WizardHost:
         table = self.table
         assert table is not None and self.server is not None
         events_wire = [p.event_wire(e) for e in events]
-        seats = self._seats_wire()
-        views = p.views_wire(table.game)
+        payloads = p.state_payloads(table.game, self._seats_wire(), events_wire)
         for i, seat in enumerate(self.seats):
             if seat is not None and seat.session is not None:
-                self.server.send(
-                    seat.session,
-                    {"t": "state", "view": views[i], "seats": seats, "events": events_wire},
-                )
+                self.server.send_payload(seat.session, payloads[i])
 
     def _send_seats(self) -> None:
         if self.table is None:

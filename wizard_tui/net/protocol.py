@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgpack
+
 from netplay import Limits
 from netplay.errors import BAD_MESSAGE, ProtocolError
 from netplay.schema import Bin, Int, Message, Nullable, Optional, Schemas, Str
@@ -32,6 +34,7 @@ from ..game import (
     TrumpChosen,
     seat_view,
 )
+from ..game.view import new_seat_view
 from ..session import SeatInfo
 
 PROTOCOL = "wizard-tui"
@@ -218,6 +221,59 @@ def views_wire(game: Game) -> list[dict[str, Any]]:
     return views
 
 
+# The fields of a view that differ between the seats' views of one moment (``views_wire``).
+_PER_SEAT = ("seat", "hand", "legal_cards", "legal_bids", "forbidden_bid")
+
+
+def state_payloads(game: Game, seats: list[Any], events: list[Any]) -> list[bytes]:
+    """The ``state`` message of every seat after an action, as msgpack: for seat ``s``, what
+    ``encode_payload({"t": "state", "view": views_wire(game)[s], "seats": seats, "events":
+    events})`` gives but for the order of the view's keys (a map's order means nothing).
+
+    What the seats' messages share (most of the view, the seats, the events) is packed once
+    and each seat's own fields (``_PER_SEAT``) are spliced in: the host sends these after
+    every action, and packing six whole ~500-byte messages was a good part of the time
+    before the last one was written (docs/performance.md, latency). ``tests/net`` checks
+    that each decodes to exactly that message.
+    """
+    n = game.players
+    actor = game.turn if 0 <= game.turn < n else 0
+    base = view_wire(seat_view(game, actor))
+    shared = {key: value for key, value in base.items() if key not in _PER_SEAT}
+    head = b"\x84" + _pack("t") + _pack("state") + _pack("view") + _map_header(len(base))
+    head += _pairs(shared)
+    tail = _pack("seats") + _pack(seats) + _pack("events") + _pack(events)
+    payloads = []
+    for seat in range(n):
+        if seat == actor:
+            own = {key: base[key] for key in _PER_SEAT}
+        else:
+            held = game.hand_mask(seat)
+            own = {
+                "seat": seat,
+                "hand": [card for card in game.dealt_hand(seat) if held >> card & 1],
+                "legal_cards": [],
+                "legal_bids": [],
+                "forbidden_bid": None,
+            }
+        payloads.append(head + _pairs(own) + tail)
+    return payloads
+
+
+def _pack(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)  # as netplay.framing.encode_payload
+
+
+def _map_header(size: int) -> bytes:
+    """msgpack's header of a map of ``size`` entries (fixmap, or map 16)."""
+    return bytes([0x80 | size]) if size <= 15 else b"\xde" + size.to_bytes(2, "big")
+
+
+def _pairs(d: dict[str, Any]) -> bytes:
+    """The packed keys and values of ``d``, without the map's header."""
+    return _pack(d)[len(_map_header(len(d))) :]
+
+
 def result_wire(result: RoundResult, seeds: list[bytes] | None) -> dict[str, Any]:
     """A finished round as the host publishes it, with the seeds that open its deal (None:
     a privately dealt round, whose keys went out as ``deal`` envelopes)."""
@@ -317,6 +373,31 @@ def _opt_suit(value: Any, what: str) -> Suit | None:
     return None if value is None else _SUITS[_int(value, 0, 3, what)]
 
 
+def _checked_header(
+    players: Any,
+    seat: Any,
+    restrict: Any,
+    round_number: Any,
+    dealer: Any,
+    trump_card: Any,
+    trump_suit: Any,
+) -> tuple[Any, ...]:
+    """A view's round header, checked: (players, seat, rule, rounds in the game, round,
+    dealer, trump card, trump suit)."""
+    players = _int(players, 3, 6, "players")
+    n_rounds = 60 // players
+    return (
+        players,
+        _int(seat, 0, players - 1, "seat"),
+        _RESTRICTS[restrict],
+        n_rounds,
+        _int(round_number, 0, n_rounds, "round"),
+        _int(dealer, 0, players - 1, "dealer"),
+        _opt_int(trump_card, 0, 59, "trump card"),
+        _opt_suit(trump_suit, "trump suit"),
+    )
+
+
 def view_from_wire(d: Any, history: tuple[RoundResult, ...]) -> SeatView:
     """A view the host sent, checked (one view alone; a session reads its stream of views
     with a ``ViewReader``)."""
@@ -326,19 +407,25 @@ def view_from_wire(d: Any, history: tuple[RoundResult, ...]) -> SeatView:
 class ViewReader:
     """Checks and builds the views one host sends to one client, in the order they come.
 
-    Every value of every view is checked as ``docs/protocol.md`` says, except that the
-    completed tricks of the round are checked once: the host resends them in every view,
-    and a view whose first tricks equal (as values) those of the last view this reader
-    checked, at the same table size, reuses the ``Trick``s checked then and checks only
-    the tricks after them. So a view is still built only from values that passed every
-    check, and the client's part of the latency path (``docs/performance.md``) does not
-    redo them. Only tricks that passed their checks are ever kept.
+    Every value of every view is checked as ``docs/protocol.md`` says, but what the host
+    resends unchanged is checked once: the round's header (table size, seat, rule, round,
+    dealer, trump), the bids, tricks won and totals (which change a few times a round), and
+    the completed tricks (a view whose first tricks equal those of the last view checked,
+    at the same table size, reuses the ``Trick``s checked then and checks only the new
+    ones). "Unchanged" means equal as values, and a view is built only from values that
+    passed every check (a host that resends ``1.0`` for a ``1`` it sent before gets the
+    checked ``1``). So the client's part of the latency path (``docs/performance.md``)
+    does not redo them; a refused value is never kept.
     """
 
     def __init__(self) -> None:
         self._players = 0
         self._tricks_wire: list[list[Any]] = []  # the wire form of ``_tricks``: our copy
         self._tricks: tuple[Trick, ...] = ()
+        self._header_wire: tuple[Any, ...] | None = None  # as sent ...
+        self._header: tuple[Any, ...] = ()  # ... and as checked (see ``_checked_header``)
+        self._lists_wire: list[Any] = [None, None, None]  # bids, tricks won, totals as sent
+        self._lists: list[tuple[Any, ...]] = [(), (), ()]  # ... and as checked
 
     def read(self, d: Any, history: tuple[RoundResult, ...]) -> SeatView:
         _expect(type(d) is dict, "a view must be a map")
@@ -352,38 +439,68 @@ class ViewReader:
             ) from None
 
     def _read(self, d: dict[str, Any], history: tuple[RoundResult, ...]) -> SeatView:
-        players = _int(d["players"], 3, 6, "players")
+        header = (
+            d["players"],
+            d["seat"],
+            d["restrict"],
+            d["round"],
+            d["dealer"],
+            d["trump_card"],
+            d["trump_suit"],
+        )
+        if header != self._header_wire:
+            self._header = _checked_header(*header)
+            self._header_wire = header
+            self._lists_wire = [None, None, None]  # checked against the old table size
+        players, seat, restrict, n_rounds, round_number, dealer, trump_card, trump_suit = (
+            self._header
+        )
         last_seat = players - 1
-        n_rounds = 60 // players
         leader = _int(d["leader"], -1, last_seat, "leader")
         trick_cards = _ints(d["trick"], 0, 59, "trick", players)
-        bids = d["bids"]
-        _expect(type(bids) is list and len(bids) == players, "bids must be one per seat")
-        return SeatView(
-            seat=_int(d["seat"], 0, last_seat, "seat"),
-            players=players,
-            num_rounds=n_rounds,
-            restrict_last_bid=_RESTRICTS[d["restrict"]],
-            round=_int(d["round"], 0, n_rounds, "round"),
-            dealer=_int(d["dealer"], 0, last_seat, "dealer"),
-            phase=_PHASES[d["phase"]],
-            turn=_int(d["turn"], -1, last_seat, "turn"),
-            hand=_ints(d["hand"], 0, 59, "hand", 20),
-            trump_card=_opt_int(d["trump_card"], 0, 59, "trump card"),
-            trump_suit=_opt_suit(d["trump_suit"], "trump suit"),
-            bids=tuple([_opt_int(b, 0, 20, "bid") for b in bids]),
-            tricks_won=_ints(d["tricks_won"], 0, 20, "tricks won", players),
-            totals=_ints(d["totals"], -_BIG, _BIG, "totals", players),
-            trick_leader=leader,
-            trick=tuple([((leader + i) % players, c) for i, c in enumerate(trick_cards)]),
-            led_suit=_opt_suit(d["led"], "led suit"),
-            trick_winner=_opt_int(d["winning"], 0, last_seat, "winning seat"),
-            tricks=self._completed(d["tricks"], players),
-            history=history,
-            legal_cards=_ints(d["legal_cards"], 0, 59, "legal cards", 20),
-            legal_bids=_ints(d["legal_bids"], 0, 20, "legal bids", 21),
-            forbidden_bid=_opt_int(d["forbidden_bid"], 0, 20, "forbidden bid"),
+        bids, won, totals = self._slow_lists(d["bids"], d["tricks_won"], d["totals"], players)
+        return new_seat_view(
+            seat,
+            players,
+            n_rounds,
+            restrict,
+            round_number,
+            dealer,
+            _PHASES[d["phase"]],
+            _int(d["turn"], -1, last_seat, "turn"),
+            _ints(d["hand"], 0, 59, "hand", 20),
+            trump_card,
+            trump_suit,
+            bids,
+            won,
+            totals,
+            leader,
+            tuple([((leader + i) % players, c) for i, c in enumerate(trick_cards)]),
+            _opt_suit(d["led"], "led suit"),
+            _opt_int(d["winning"], 0, last_seat, "winning seat"),
+            self._completed(d["tricks"], players),
+            history,
+            _ints(d["legal_cards"], 0, 59, "legal cards", 20),
+            _ints(d["legal_bids"], 0, 20, "legal bids", 21),
+            _opt_int(d["forbidden_bid"], 0, 20, "forbidden bid"),
         )
+
+    def _slow_lists(
+        self, bids: Any, won: Any, totals: Any, players: int
+    ) -> tuple[tuple[Any, ...], ...]:
+        """The bids, tricks won and totals, each checked again only when it changed."""
+        wire, checked = self._lists_wire, self._lists
+        if bids != wire[0]:
+            _expect(type(bids) is list and len(bids) == players, "bids must be one per seat")
+            checked[0] = tuple([_opt_int(b, 0, 20, "bid") for b in bids])
+            wire[0] = bids
+        if won != wire[1]:
+            checked[1] = _ints(won, 0, 20, "tricks won", players)
+            wire[1] = won
+        if totals != wire[2]:
+            checked[2] = _ints(totals, -_BIG, _BIG, "totals", players)
+            wire[2] = totals
+        return checked[0], checked[1], checked[2]
 
     def _completed(self, value: Any, players: int) -> tuple[Trick, ...]:
         """The round's completed tricks: those the last view had, then any new ones."""
