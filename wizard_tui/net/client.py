@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from netplay import Client, KnownHosts, Limits, LinkState, StaticIdentity
 from netplay.commit_reveal import ClientRound, CommitRevealError
@@ -91,7 +92,7 @@ class NetworkSession:
         self.name = name
         self._host_key = host_key
         self._new_seed = new_seed
-        self._updates: asyncio.Queue[SessionUpdate | None] = asyncio.Queue()
+        self._updates: _Mailbox[SessionUpdate | None] = _Mailbox()
         # The game as this client knows it.
         self.seat: int | None = None
         self.game_id: bytes | None = None
@@ -354,7 +355,7 @@ class NetworkSession:
             if shown != self._last_shown:
                 self._last_shown = shown
                 self._dealt_views.setdefault(view.round, []).append(view)
-        self._emit(TableUpdate(view=view, seats=self.seats, events=tuple(e for e in events if e)))
+        self._emit(TableUpdate(view, self.seats, tuple(filter(None, events))))
 
     def _set_seats(self, seats: Any) -> None:
         p._expect(type(seats) is list, "seats")
@@ -565,6 +566,37 @@ class NetworkSession:
         self._away_pending.discard(r)
         self._away[r] = AwayRound(self.game_id, r, commitments, how)
         self._commitments[r] = list(commitments)
+
+
+T = TypeVar("T")
+
+
+class _Mailbox(Generic[T]):
+    """The updates for the player's task, in order: an unbounded FIFO that wakes its one
+    reader. What ``asyncio.Queue`` does here with several calls per update (its counters,
+    its event, its lists of waiters), on the path of every message (docs/performance.md,
+    latency), in one append and at most one future."""
+
+    def __init__(self) -> None:
+        self._items: deque[T] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: T) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def get(self) -> T:
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
+        return self._items.popleft()
+
+    def qsize(self) -> int:
+        return len(self._items)
 
 
 def _deal_shown(view: SeatView) -> tuple[int, frozenset[int], int | None]:
