@@ -51,6 +51,7 @@ REFUSALS = frozenset(
         "lobby_closed",
         "table_full",
         "chat_too_fast",
+        "wrong_deal",
         "out_of_phase",
         "duplicate",
         "bad_seed",

@@ -430,6 +430,11 @@ class WizardHost:
 
     def _current_deal(self, session: Session, msg: dict[str, Any]) -> RoundDeal | None:
         table = self.table
+        if self.private is not None:  # first: it holds whatever the game's state
+            self._refuse(
+                session, p.WRONG_DEAL, f"this host deals privately: no {msg['t']} is ever asked"
+            )
+            return None
         if table is None or table.deal is None or table.finished:
             self._refuse(session, p.NOT_READY, "no deal is in progress")
             return None
@@ -872,7 +877,9 @@ class WizardHost:
     def _private_message(self, session: Session, msg: dict[str, Any]) -> None:
         private = self.private
         if private is None:
-            self._refuse(session, p.NOT_READY, "this host deals by commit-reveal")
+            self._refuse(
+                session, p.WRONG_DEAL, f"this host deals by commit-reveal: no {msg['t']} is asked"
+            )
         elif msg["t"] == "sign_key":
             private.on_sign_key(session, msg)
         elif msg["t"] == "deal":
