@@ -69,10 +69,17 @@ def check_hello(
         )
     their_version = msg.get("version")
     if their_version != version or type(their_version) is not int:
+        # Say which side is behind, so the player knows whose program to update.
+        if type(their_version) is not int:
+            which = ""
+        elif their_version > version:
+            which = ", newer than this host"
+        else:
+            which = ", older than this host"
         raise ProtocolError(
             INCOMPATIBLE_VERSION,
-            f"this host speaks {protocol} protocol {version}; you have {their_version!r:.20}: "
-            "install the same version as the host",
+            f"this host speaks {protocol} protocol {version}; you have "
+            f"{their_version!r:.20}{which}: install the same version as the host",
         )
     return Message(
         HELLO,

@@ -12,9 +12,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from net_helpers import LIMITS, LOOPBACK, host_state, running_host
 
-from netplay import Client
+from netplay import Client, ServerError
 from netplay.fairdeal import commitment, new_seed
 from netplay.signing import SigningKey
 from wizard_tui.net import protocol as p
@@ -154,3 +155,24 @@ async def test_private_host_refuses_commit_reveal_messages_with_wrong_deal() -> 
         stale = {"t": "lost", "round": r, "attempt": attempt + 1}
         assert await raw.refusal(stale, host) == "stale_attempt"
         await raw.client.close()
+
+
+async def test_a_client_of_another_version_is_told_politely() -> None:
+    """docs/protocol.md, "Versions": the secure transport and a hello naming ``wizard-tui``
+    with another ``version`` (an int) get an encrypted fatal ``incompatible_version`` that
+    says which side is behind, whether the hello joins or resumes, before any other check."""
+    options = HostOptions(players=3, bots=2, bot_level="random", bot_delay=60.0)
+    async with asyncio.timeout(30), running_host(options) as host:
+        for version, which in ((p.VERSION + 1, "newer"), (p.VERSION - 1, "older")):
+            for token in (None, "a-token-this-host-never-gave"):
+                client = Client(
+                    LOOPBACK, options.port, protocol=p.PROTOCOL, version=version,
+                    name="x" * 32, token=token, reconnect=False, limits=LIMITS,
+                )  # fmt: skip
+                with pytest.raises(ServerError) as info:
+                    await client.connect()
+                assert info.value.code == "incompatible_version"
+                assert f"you have {version}, {which} than this host" in info.value.message
+                assert "install the same version as the host" in info.value.message
+                await client.close()
+        assert host.table is None and not any(s and s.kind == "human" for s in host.seats)

@@ -85,8 +85,15 @@ def test_incompatible_version_says_what_to_do():
     err = refusal(server(), {**HELLO, "version": 3})
     assert err.code == errors.INCOMPATIBLE_VERSION
     assert err.message == (
-        "this host speaks game protocol 2; you have 3: install the same version as the host"
+        "this host speaks game protocol 2; you have 3, newer than this host: "
+        "install the same version as the host"
     )
+    older = refusal(server(), {**HELLO, "version": 1})
+    assert older.code == errors.INCOMPATIBLE_VERSION
+    assert "you have 1, older than this host" in older.message
+    odd = refusal(server(), {**HELLO, "version": "2"})
+    assert odd.code == errors.INCOMPATIBLE_VERSION
+    assert "you have '2': install" in odd.message
 
 
 def test_version_is_checked_before_the_other_fields():

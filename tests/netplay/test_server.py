@@ -46,7 +46,8 @@ async def test_wrong_version_is_refused_with_a_clear_message(server, make_client
         await client.connect()
     assert info.value.code == "incompatible_version"
     assert info.value.message == (
-        f"this host speaks {PROTOCOL} protocol {VERSION}; you have {VERSION + 1}: "
+        f"this host speaks {PROTOCOL} protocol {VERSION}; you have {VERSION + 1}, newer than "
+        "this host: "
         "install the same version as the host"
     )
     assert client.state == "closed"
