@@ -201,6 +201,11 @@ async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path
     assert all(v.ok for v in returner.verifications)
     earlier = [v.detail for v in returner.verifications if "an earlier run of" in v.detail]
     assert len(earlier) == 1 and earlier[0].startswith(f"round {dropper.dropped_round}"), earlier
+    # docs/protocol.md: a round without a seed of this program's (every round up to the one
+    # it came back into) is consistent, not checked; every later one is checked.
+    unchecked = [v.round for v in returner.verifications if not v.checked]
+    assert unchecked == list(range(1, dropper.dropped_round + 1)), unchecked
+    assert len(returner.verifications) > len(unchecked)
     verdict = verify_path(host.table.record_path)  # type: ignore[arg-type]
     assert verdict.ok, verdict.line()
 
@@ -242,7 +247,8 @@ async def test_seat_taken_over_before_revealing_is_redealt(tmp_path: Path) -> No
     # as a round dealt while it was away.
     assert record.rounds[1].commitments != redeal.commitments
     (checked,) = [v for v in dropper.verifications if v.round == 2]
-    assert checked.ok and "away" in checked.detail
+    assert checked.ok and "away" in checked.detail and "not checked" in checked.detail
+    assert not checked.checked  # its commitments came after the deal: they prove nothing
     rounds = [e["round"] for e in read_journal(journal).entries if e["t"] == "round"]
     assert rounds.count(2) == 2
 

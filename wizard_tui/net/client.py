@@ -392,9 +392,20 @@ class NetworkSession:
                 self._dealt_views.get(result.round, ()),
             )
             detail = outcome.detail
+            checked = True
             if away is not None:
                 detail += f" (dealt while you were away: {away.how})"
-            self._verification(RoundVerified(outcome.round, outcome.ok, detail))
+                # No seed of ours is in this deal and its commitments reached us only with
+                # or after it, so they prove nothing: consistent is all it can be, never
+                # "checked" (docs/protocol.md, Seat takeover). A mismatch is still a failure.
+                checked = not outcome.ok
+                if outcome.ok:
+                    detail = (
+                        f"round {outcome.round}: dealt while you were away ({away.how}): "
+                        "its commitments came after the deal, so the deal is not checked; "
+                        "the hands, plays and scores are consistent"
+                    )
+            self._verification(RoundVerified(outcome.round, outcome.ok, detail, checked))
             # Recorded as published, verified or not (a failure is in the record too, and
             # ``verify`` then finds it again); not without the commitments we saw.
             commitments = self._commitments.get(result.round)
