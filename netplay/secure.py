@@ -202,10 +202,16 @@ class _SecureEnd:
     overhead = TAGLEN
     max_payload = MAX_PAYLOAD
 
-    def __init__(self, static_key: StaticKey, prologue: bytes, initiator: bool) -> None:
+    def __init__(
+        self,
+        static_key: StaticKey,
+        prologue: bytes,
+        initiator: bool,
+        ephemeral: X25519PrivateKey | None = None,
+    ) -> None:
         self._static = _private_key(static_key)
         self.local_static = public_bytes(self._static)
-        self._hs = HandshakeState(initiator, self._static, prologue)
+        self._hs = HandshakeState(initiator, self._static, prologue, ephemeral=ephemeral)
         self._channel: SecureChannel | None = None
         self._exchange: PasswordExchange | None = None
         self._failed: ProtocolError | None = None
@@ -275,8 +281,10 @@ class SecureInitiator(_SecureEnd):
         *,
         app_data: dict[str, Any] | None = None,
         server_label: str | None = None,
+        ephemeral: X25519PrivateKey | None = None,
     ) -> None:
-        super().__init__(static_key, prologue, initiator=True)
+        # ``ephemeral`` fixes the ephemeral key, for test vectors only (noise.HandshakeState).
+        super().__init__(static_key, prologue, initiator=True, ephemeral=ephemeral)
         if expected_server_key is not None and len(expected_server_key) != 32:
             raise ValueError("expected_server_key is a 32-byte public key")
         self.expected_server_key = expected_server_key
@@ -388,8 +396,10 @@ class SecureResponder(_SecureEnd):
         password: str | bytes | None = None,
         *,
         app_data: dict[str, Any] | None = None,
+        ephemeral: X25519PrivateKey | None = None,
     ) -> None:
-        super().__init__(static_key, prologue, initiator=False)
+        # ``ephemeral``: for test vectors only, as in ``SecureInitiator``.
+        super().__init__(static_key, prologue, initiator=False, ephemeral=ephemeral)
         self._password = None if password is None else normalize_password(password)
         self._app = _check_app(app_data)
         self._step = 1
