@@ -183,6 +183,19 @@ async def test_a_client_knowing_only_the_vector_bytes_joins_a_live_host() -> Non
 # -- every message --------------------------------------------------------------------------
 
 
+def test_every_message_type_has_an_example() -> None:
+    sent = {e["value"]["t"] for e in every_message() if e["from"] != "host"}
+    told = {e["value"]["t"] for e in [*every_message(), *HANDSHAKE["transport"]]}
+    told -= {"hello"}
+    assert sent == set(p.INBOUND.by_type) | {"hello", "pong", "bye"}
+    # docs/protocol.md, "Messages from the host to a client", and netplay's own.
+    assert told == {
+        *("welcome", "lobby", "game", "round", "deal", "transcript", "void", "commitments"),
+        *("state", "seats", "redeal", "round_end", "game_over", "refused", "chat", "snapshot"),
+        *("error", "ping"),
+    }
+
+
 @pytest.mark.parametrize("entry", every_message(), ids=lambda e: e["value"]["t"])
 def test_each_message_is_its_msgpack(entry: dict[str, Any]) -> None:
     value = from_json(entry["value"])
