@@ -13,7 +13,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from net_helpers import play_bots, running_host, seat_sessions
+from net_helpers import play_bots, running_host, seat_sessions, wait_until
 from private_helpers import assert_private_game_verified
 
 from netplay import LinkState
@@ -109,3 +109,40 @@ async def test_a_player_thinking_long_is_not_disconnected(tmp_path: Path) -> Non
     assert codes == [0, 0]
     assert all(s is not None and s.stand_in is None for s in host.seats)
     assert_private_game_verified(host, [slow, other])
+
+
+async def test_a_program_cut_off_by_deal_timeout_may_come_back(tmp_path: Path) -> None:
+    """docs/protocol.md, "Deal-step timeout": the client does not reconnect by itself after
+    ``deal_timeout`` (a fatal code), but its session stays: a program that comes back with
+    the seat's token and key (or its key alone, restarted) takes the seat back, as any
+    player who left, and plays on from the next attempt."""
+    options = _private(3, 1, tmp_path)
+    async with asyncio.timeout(60), running_host(options) as host:
+        (silent,) = await seat_sessions(options.port, 1, cls=SilentDealer)
+        (other,) = await seat_sessions(options.port, 1)
+        seat = silent.seat
+        gone = asyncio.ensure_future(play_bots([silent]))
+        staying = asyncio.ensure_future(play_bots([other], seed=1))
+        assert await gone == [1]  # it stopped: no reconnect after a fatal code
+        assert [s.code for s in silent.links if s.state == "closed"] == [p.DEAL_TIMEOUT]
+        back = NetworkSession(
+            "127.0.0.1", options.port, name="back", limits=silent.client.limits,
+            identity=silent.client.identity, signing_key=silent.private.signing_key,
+        )  # fmt: skip
+        back.client.token = silent.client.token
+        await back.connect()
+        assert back.seat == seat and back.client.token == silent.client.token
+        playing = asyncio.ensure_future(play_bots([back], seed=2))
+        holder = host.seats[seat]  # type: ignore[index]
+        assert holder is not None
+        # The player has the seat back, and checks a round in full.
+        await wait_until(
+            lambda: holder.stand_in is None and any(v.checked for v in back.verifications)
+        )
+        assert all(v.ok for v in back.verifications), [v.detail for v in back.verifications]
+        assert not playing.done() and not staying.done()
+        for task in (playing, staying):
+            task.cancel()
+        for session in (back, other):
+            await session.close()
+    await silent.close()

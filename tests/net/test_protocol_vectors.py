@@ -306,7 +306,12 @@ def test_the_private_round_replays_through_a_relay() -> None:
     (round_msg,) = [m for _, m in msgs if m["t"] == "round"]
     assert round_msg["signing_keys"] == keys and round_msg["attempt"] == 0
     relayed = 0
+    passes: dict[str, list[int]] = {"shuffle": [], "lock": []}
     for sender, msg in msgs:
+        if sender.startswith("seat ") and msg["t"] == "deal":
+            body = proto.decode_body(Envelope.from_wire(msg["env"]).body)
+            if body["t"] in passes:
+                passes[body["t"]].append(body["pass"])
         if (
             sender.startswith("seat ")
             and msg["t"] in ("deal", "play")
@@ -322,6 +327,8 @@ def test_the_private_round_replays_through_a_relay() -> None:
             assert sorted(recipients) == [s for s in range(n) if s != seat]
             relayed += 1
     assert relayed == 5 * n  # shuffle, lock, release, one open and a reveal per seat
+    # docs/private-deal.md section 7: a lock's "pass" is t, 0..n-1, as a shuffle's (not n + t).
+    assert passes == {"shuffle": list(range(n)), "lock": list(range(n))}
     verdict = relay.view.result
     assert verdict is not None and list(verdict.items) == PRIVATE["final_deck"]
     assert PRIVATE["final_deck"][n * r] == PRIVATE["trump_card"]
