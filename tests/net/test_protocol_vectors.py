@@ -33,6 +33,8 @@ from wizard_tui.net import protocol as p
 from wizard_tui.net.host import HostOptions
 from wizard_tui.net.round_check import RoundChecker
 from wizard_tui.private_deal import round_setup
+from wizard_tui.record import write_record
+from wizard_tui.verify import verify_path
 
 VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 DATA: dict[str, Any] = json.loads((VECTORS / "protocol-v1.json").read_text(encoding="utf-8"))
@@ -356,7 +358,7 @@ def _examples() -> dict[tuple[str, str], set[str]]:
 
 
 @pytest.mark.parametrize("deal", ["commit-reveal", "private"])
-async def test_the_host_sends_the_keys_of_the_examples(deal: str) -> None:
+async def test_the_host_sends_the_keys_of_the_examples(deal: str, tmp_path: Path) -> None:
     options = HostOptions(players=3, bots=1, bot_level="random", deal=deal)
     async with asyncio.timeout(60), running_host(options) as host:
         sessions = [
@@ -374,6 +376,14 @@ async def test_the_host_sends_the_keys_of_the_examples(deal: str) -> None:
             game.cancel()
             for session in sessions:
                 await session.close()
+            # docs/protocol.md, Records: a client's own private record (its view's order of
+            # the envelopes, not the relay's) passes verify.
+            for session in sessions:
+                assert session.recorder is not None
+                record = session.recorder.record()
+                assert len(record.rounds) >= 2
+                verdict = verify_path(write_record(tmp_path, record))
+                assert verdict.ok, verdict.line()
     examples = _examples()
     seen: set[str] = set()
     for msg in sessions[0].received:
