@@ -10,6 +10,8 @@ other seats are its own bots (so nothing moves unless this client does).
 from __future__ import annotations
 
 import asyncio
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -176,3 +178,30 @@ async def test_a_client_of_another_version_is_told_politely() -> None:
                 assert "install the same version as the host" in info.value.message
                 await client.close()
         assert host.table is None and not any(s and s.kind == "human" for s in host.seats)
+
+
+def test_every_refusal_code_is_documented() -> None:
+    """Every code the host refuses with (its own, the engine's, the exchange's) is in
+    docs/protocol.md's "Reason codes", and every code of "Which code wins" is one of them."""
+    from netplay import commit_reveal
+    from wizard_tui.game import Reason
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    section = docs.split("## Reason codes")[1].split("\n## ")[0]
+    ours = {
+        p.NOT_YOUR_SEAT, p.NOT_SEATED, p.NOT_HOST, p.STALE_ROUND, p.LOBBY_CLOSED, p.NOT_READY,
+        p.CHAT_TOO_FAST, p.WRONG_DEAL, p.BAD_ENVELOPE, p.STALE_ATTEMPT, p.DEAL_TIMEOUT,
+        "table_full",
+    }  # fmt: skip
+    exchange = {
+        commit_reveal.OUT_OF_PHASE, commit_reveal.DUPLICATE, commit_reveal.BAD_SEED,
+        commit_reveal.BAD_SEAT, commit_reveal.WRONG_ROUND, commit_reveal.BAD_LENGTH,
+    }  # fmt: skip
+    codes = ours | exchange | {r.value for r in Reason}
+    missing = [code for code in sorted(codes) if f"`{code}`" not in section]
+    assert missing == []
+    order = section.split("### Which code wins")[1]
+    table = order.split("| --- | --- |\n")[1].split("\n\n")[0]
+    named = set(re.findall(r"`([a-z_]+)`", table))
+    messages = set(p.INBOUND.by_type)
+    assert named - messages - {"open", "deal"} <= codes, named - messages - codes
