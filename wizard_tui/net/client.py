@@ -512,7 +512,7 @@ class NetworkSession:
                     self._start_exchange(r)
                 elif deal.get("commitments") is not None and deal.get("seed_received") is True:
                     # An earlier run of this program dealt it (this one restarted and came
-                    # back by its key): check it from the commitments, as a round dealt away.
+                    # back by its key): replay it as a round dealt away (not checked).
                     self._away_round(r, deal["commitments"], AwayRound.EARLIER_RUN)
                 return  # else our seed for it is lost: the host must redeal
             if deal.get("committed") is not True:

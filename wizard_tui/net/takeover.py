@@ -13,9 +13,10 @@ message (with the discarded deal's commitments and whatever seeds were in, once 
 commitments were published) and a new ``round`` message, and the game record keeps the
 discarded deal in its ``redeals`` (``GameRecorder.add_redeal``). A seat already taken over
 when a round begins is dealt for by the host from the start, like a bot's. Either way the
-player's own program took no part in that round's deal; when it comes back it checks the
+player's own program took no part in that round's deal; when it comes back it replays the
 round with ``AwayRound`` instead: every seed must open its published commitment, and the
-deal, the plays and the scores must follow, as for any round.
+deal, the plays and the scores must follow, as for any round. With no seed of its own in it
+that is consistency, not a check: the client reports such a round as not checked.
 
 Client side (``AwayRound``): the stand-in for a ``ClientRound`` that ``RoundChecker``
 uses for a round dealt while this client was away.
