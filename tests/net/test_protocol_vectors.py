@@ -14,6 +14,7 @@ import asyncio
 import hashlib
 import importlib.util
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from netplay.framing import HEADER_BYTES, FrameDecoder, decode_payload, encode_p
 from netplay.mental import protocol as proto
 from netplay.secure import HandshakeReader, SecureInitiator, SecureResponder, make_prologue
 from netplay.signing import Envelope
-from wizard_tui.game import GameConfig, RestrictLastBid
+from wizard_tui.game import Deal, Game, GameConfig, Phase, RestrictLastBid, seat_view
 from wizard_tui.net import protocol as p
 from wizard_tui.net.host import HostOptions
 from wizard_tui.net.round_check import RoundChecker
@@ -384,6 +385,8 @@ async def test_the_host_sends_the_keys_of_the_examples(deal: str, tmp_path: Path
                 assert len(record.rounds) >= 2
                 verdict = verify_path(write_record(tmp_path, record))
                 assert verdict.ok, verdict.line()
+    # docs/netplay.md, Commit-reveal: Wizard's seeds come in round_end, never in "seeds".
+    assert "seeds" not in {m["t"] for m in sessions[0].received}
     examples = _examples()
     seen: set[str] = set()
     for msg in sessions[0].received:
@@ -397,3 +400,31 @@ async def test_the_host_sends_the_keys_of_the_examples(deal: str, tmp_path: Path
     assert ("game_over" in seen) == (deal == "commit-reveal")
     assert ("commitments" in seen) == (deal == "commit-reveal")
     assert ("deal" in seen) == (deal == "private")
+
+
+def test_view_leader_is_as_documented() -> None:
+    """docs/protocol.md, the view's ``leader``: -1 until the bidding is over; then the
+    dealer's left for the first trick, the winner of the last completed trick after it (also
+    once the round is over, until the next deal)."""
+    rng = random.Random(5)
+    for players in (3, 4, 6):
+        game = Game(GameConfig(players, rng.randrange(players), RestrictLastBid.NEVER))
+        for _ in range(3):
+            assert p.view_wire(seat_view(game, 0))["leader"] == (
+                -1 if game.round == 0 else game.results[-1].tricks[-1].winner
+            )
+            deck = list(range(60))
+            rng.shuffle(deck)
+            game.apply(Deal(tuple(deck)))
+            while not game.is_over and game.phase is not Phase.DEAL:
+                view = p.view_wire(seat_view(game, rng.randrange(players)))
+                if game.phase in (Phase.CHOOSE_TRUMP, Phase.BID):
+                    want = -1
+                elif view["trick"]:
+                    want = (game.turn - len(view["trick"])) % players
+                elif view["tricks"]:
+                    want = view["tricks"][-1][2]
+                else:
+                    want = (game.dealer + 1) % players
+                assert view["leader"] == want, (game.phase, view)
+                game.apply(rng.choice(game.legal_actions()))
