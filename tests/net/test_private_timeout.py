@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from net_helpers import play_bots, running_host, seat_sessions, wait_until
-from private_helpers import assert_private_game_verified
+from private_helpers import assert_partial_game_verified, assert_private_game_verified
 
 from netplay import LinkState
 from wizard_tui.net import protocol as p
@@ -117,6 +117,7 @@ async def test_a_program_cut_off_by_deal_timeout_may_come_back(tmp_path: Path) -
     the seat's token and key (or its key alone, restarted) takes the seat back, as any
     player who left, and plays on from the next attempt."""
     options = _private(3, 1, tmp_path)
+    options.deal_step_timeout = 2.0  # the honest program's passes never come near it
     async with asyncio.timeout(60), running_host(options) as host:
         (silent,) = await seat_sessions(options.port, 1, cls=SilentDealer)
         (other,) = await seat_sessions(options.port, 1)
@@ -146,3 +147,62 @@ async def test_a_program_cut_off_by_deal_timeout_may_come_back(tmp_path: Path) -
         for session in (back, other):
             await session.close()
     await silent.close()
+
+
+class Watched(NetworkSession):
+    """A plain client that keeps its link states."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.links: list[LinkState] = []
+
+    def _on_event(self, event: dict[str, Any] | LinkState) -> None:
+        if isinstance(event, LinkState):
+            self.links.append(event)
+        super()._on_event(event)
+
+
+async def test_a_program_that_lost_its_signing_key_gets_its_seat_not_the_deal(
+    tmp_path: Path,
+) -> None:
+    """docs/protocol.md, Reconnect: a restarted program with the same static key but a new
+    signing key takes its seat back, reports that the host names another key for its seat,
+    sends no deal message (it cannot sign for the seat), and so is cut off by the deal-step
+    timeout; a bot of the host plays the seat and the others play on, every round verified."""
+    from test_private_reconnect import LeavesMidTrick
+
+    from netplay.signing import SigningKey
+
+    options = _private(3, 1, tmp_path)
+    options.takeover_after = 0.05
+    options.deal_step_timeout = 2.0  # the honest programs' passes never come near it
+    async with asyncio.timeout(60), running_host(options) as host:
+        (leaver,) = await seat_sessions(options.port, 1, cls=LeavesMidTrick)
+        others = await seat_sessions(options.port, 1)
+        staying = asyncio.ensure_future(play_bots(others, seed=1))
+        dead = asyncio.ensure_future(play_bots([leaver]))  # gated: never comes back
+        await leaver.dropped.wait()
+        await wait_until(lambda: host.private is not None and host.private.stand_in_signers)
+        returner = Watched(
+            "127.0.0.1", options.port, name="x", limits=leaver.client.limits,
+            identity=leaver.client.identity, signing_key=SigningKey.generate(),
+        )  # fmt: skip
+        await returner.connect()
+        assert returner.seat == leaver.seat
+        # No bot plays for it (``join --bot`` would stop at the failure): it stays, silent.
+        await wait_until(lambda: any(s.state == "closed" for s in returner.links))
+        table = host.table
+        assert table is not None
+        done = len(table.recorder.record().rounds)
+        await wait_until(lambda: len(table.recorder.record().rounds) > done)
+        for session in others:
+            await session.close()
+        await staying
+        dead.cancel()
+        await leaver.close()
+    failures = [v.detail for v in returner.verifications if not v.ok]
+    assert any("another signing key for your seat" in d for d in failures), failures
+    assert [s.code for s in returner.links if s.state == "closed"] == [p.DEAL_TIMEOUT]
+    holder = host.seats[returner.seat]  # type: ignore[index]
+    assert holder is not None and holder.stand_in is not None
+    assert_partial_game_verified(host, others)
