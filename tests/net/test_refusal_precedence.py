@@ -205,3 +205,30 @@ def test_every_refusal_code_is_documented() -> None:
     named = set(re.findall(r"`([a-z_]+)`", table))
     messages = set(p.INBOUND.by_type)
     assert named - messages - {"open", "deal"} <= codes, named - messages - codes
+
+
+async def test_lobby_precedence() -> None:
+    """In the lobby: not_host before anything; the host's table then gets not_ready for a
+    start with fewer than 3 seated, or before a private game's signing keys are in, and
+    table_full for a seventh seat."""
+    options = HostOptions(players=3, bots=0, auto_start=False, deal=p.DEAL_PRIVATE)
+    async with asyncio.timeout(30), running_host(options) as host:
+        raw = Raw(options.port)
+        await raw.client.connect()
+        await raw.next("lobby")
+        assert await raw.refusal({"t": "start"}, host) == "not_host"
+        assert await raw.refusal({"t": "add_bot"}, host) == "not_host"
+        raw.client.send({"t": "claim_host", "key": host.host_key})
+        await raw.next("lobby")
+        assert await raw.refusal({"t": "start"}, host) == "not_ready"  # one seated
+        assert await raw.refusal({"t": "rematch"}, host) == "not_ready"
+        for _ in range(5):
+            raw.client.send({"t": "add_bot"})
+            await raw.next("lobby")
+        assert await raw.refusal({"t": "add_bot"}, host) == "table_full"
+        assert await raw.refusal({"t": "start"}, host) == "not_ready"  # no signing key yet
+        raw.client.send({"t": "sign_key", "key": SigningKey.generate().public_key})
+        await raw.next("lobby")
+        raw.client.send({"t": "start"})
+        assert (await raw.next("game"))["players"][5]["kind"] == "bot"
+        await raw.client.close()
