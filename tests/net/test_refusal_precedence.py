@@ -154,8 +154,9 @@ async def test_private_host_refuses_commit_reveal_messages_with_wrong_deal() -> 
         assert await raw.refusal({**commit, "round": r}, host) == "wrong_deal"
         # Another key once the game began: lobby_closed; the same key again: no answer.
         assert await raw.refusal({"t": "sign_key", "key": bytes(32)}, host) == "lobby_closed"
+        raw.client.send({"t": "sign_key", "key": key.public_key})  # taken, not answered:
         stale = {"t": "lost", "round": r, "attempt": attempt + 1}
-        assert await raw.refusal(stale, host) == "stale_attempt"
+        assert await raw.refusal(stale, host) == "stale_attempt"  # the next refusal is this
         await raw.client.close()
 
 
