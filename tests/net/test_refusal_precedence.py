@@ -10,6 +10,7 @@ other seats are its own bots (so nothing moves unless this client does).
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,10 @@ from net_helpers import LIMITS, LOOPBACK, host_state, running_host
 from netplay import Client, ServerError
 from netplay.fairdeal import commitment, new_seed
 from netplay.signing import SigningKey
+from wizard_tui.bots import make_bot
 from wizard_tui.net import protocol as p
+from wizard_tui.net.bot_player import play_as_bot
+from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.host import HostOptions, WizardHost
 
 
@@ -233,3 +237,23 @@ async def test_lobby_precedence() -> None:
         raw.client.send({"t": "start"})
         assert (await raw.next("game"))["players"][5]["kind"] == "bot"
         await raw.client.close()
+
+
+async def test_an_action_after_the_game_is_not_ready() -> None:
+    """docs/protocol.md, Which code wins: once the game is over a game action gets
+    not_ready (the engine's game_over never comes over the wire)."""
+    options = HostOptions(players=3, bots=2, bot_level="random", deal=p.DEAL_COMMIT_REVEAL)
+    async with asyncio.timeout(60), running_host(options) as host:
+        session = NetworkSession(LOOPBACK, options.port, name="Ann", limits=LIMITS)
+        await session.connect()
+        assert await play_as_bot(session, make_bot("random", random.Random(1)), quiet=True) == 0
+        raw = Raw(options.port)
+        raw.client.identity = session.client.identity
+        raw.client.token = session.client.token
+        await raw.client.connect()
+        over = await raw.next("game_over")
+        assert over["winners"] and host.table is not None and host.table.finished
+        assert await raw.refusal(p.bid_msg(0, 20, 0), host) == "not_ready"
+        assert await raw.refusal(p.play_msg(0, 20, 0), host) == "not_ready"
+        await raw.client.close()
+        await session.close()
