@@ -43,6 +43,7 @@ from ..game import (
     Play,
     RestrictLastBid,
     RoundScored,
+    SeatView,
     Suit,
     seat_view,
 )
@@ -170,6 +171,10 @@ class WizardHost:
         # The private deal's host side (None: commit-reveal); see private_host.py.
         self.private = PrivateDealing(self) if options.deal == p.DEAL_PRIVATE else None
         self._bot_seat = -1  # the seat ``_bot_task`` decides for
+        # Bumped at every change the seats are told of: a bot decides for one position, and
+        # a decision finished after the position moved on (a void, a redeal) is dropped.
+        self._position = 0
+        self._bot_position = -1
         self._told: set[int] = set()  # seats that heard the game_over
 
     # ------------------------------------------------------------------ netplay callbacks
@@ -580,39 +585,85 @@ class WizardHost:
 
     def _schedule_bot(self) -> None:
         table = self.table
-        if table is None or table.finished or self._bot_task is not None:
+        if table is None or table.finished:
             return
+        if self._bot_task is not None:
+            if self._bot_position == self._position:
+                return  # a bot is deciding this very position already
+            # A decision for a position that is gone (a void, a redeal): never let it act.
+            self._bot_task.cancel()
+            self._bot_task = None
         game = table.game
         if game.turn < 0 or game.phase not in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
             return
         seat = self.seats[game.turn]
         if seat is None or seat.player_bot is None:
             return
-        self._bot_seat = game.turn
+        self._bot_seat, self._bot_position = game.turn, self._position
         self._bot_task = asyncio.get_running_loop().create_task(
-            self._bot_turn(table, game.turn, seat.player_bot)
+            self._bot_turn(table, game.turn, seat.player_bot, self._position)
         )
 
-    async def _bot_turn(self, table: _Table, seat: int, bot: Bot) -> None:
+    def _bot_current(self, table: _Table, seat: int, bot: Bot, position: int) -> bool:
+        """The position a bot's decision was started for is still the table's, and the bot
+        still decides for the seat: only then may the decision act."""
+        holder = self.seats[seat] if seat < len(self.seats) else None
+        return (
+            table is self.table
+            and not table.finished
+            and self._position == position
+            and table.game.turn == seat
+            and holder is not None
+            and holder.player_bot is bot
+        )
+
+    async def _bot_turn(self, table: _Table, seat: int, bot: Bot, position: int) -> None:
+        # No exception here may end the host (docs/security.md, "No seat can stall the
+        # table"): a bot that fails makes the first legal move instead, a decision for a
+        # position that moved on is dropped, and a move that fails is logged and lost.
+        me = asyncio.current_task()
         try:
-            if self.options.bot_delay > 0:
-                await asyncio.sleep(self.options.bot_delay)
+            await self._pace()
+            if not self._bot_current(table, seat, bot, position):
+                self._drop_stale_decision(me, seat)
+                return
             view = seat_view(table.game, seat)  # type: ignore[arg-type]
             if self.private is not None:
                 view = self.private.bot_view(seat, view)
-            action = await _think(bot, view)
-        except Exception:
-            log.exception("the bot in seat %d failed", seat)
+            try:
+                action = await _think(bot, view)
+            except Exception:
+                log.exception("the bot in seat %d failed: it makes the first legal move", seat)
+                action = _fallback(view)
+            if self._bot_task is not me:
+                return  # cancelled or replaced meanwhile
             self._bot_task = None
-            self.failed = f"the bot in seat {seat} failed"
-            self.finished.set()
-            return
-        self._bot_task = None
-        holder = self.seats[seat] if seat < len(self.seats) else None
-        if table is not self.table or table.game.turn != seat or holder is None:
-            return  # the table moved on (a rematch) while the bot was thinking
-        if holder.player_bot is not bot:
-            return  # the seat's player came back: the decision is theirs now
+            if not self._bot_current(table, seat, bot, position):
+                log.info("seat %d: a bot decision for a position gone by is dropped", seat)
+                self._schedule_bot()
+                return
+            self._bot_act(table, seat, action)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("a bot's move for seat %d failed; the game goes on", seat)
+            if self._bot_task is me:
+                self._bot_task = None
+
+    async def _pace(self) -> None:
+        """A bot's pacing delay, so people can follow its moves."""
+        if self.options.bot_delay > 0:
+            await asyncio.sleep(self.options.bot_delay)
+
+    def _drop_stale_decision(self, me: asyncio.Task[Any] | None, seat: int) -> None:
+        if self._bot_task is me:
+            self._bot_task = None
+            log.info("seat %d: a bot decision for a position gone by is dropped", seat)
+            self._schedule_bot()
+
+    def _bot_act(self, table: _Table, seat: int, action: Bid | Play | ChooseTrump) -> None:
+        holder = self.seats[seat]
+        assert holder is not None
         round_number = table.game.round
         if self.private is not None and isinstance(action, Play):
             self.private.bot_play(seat, action.card)
@@ -621,7 +672,7 @@ class WizardHost:
             events = table.game.apply(action)
         except IllegalAction as exc:  # a bug in a bot; never let it stall the table
             log.error("bot in seat %d chose an illegal action %r: %s", seat, action, exc)
-            action = _fallback(table.game)
+            action = _fallback(seat_view(table.game, seat))  # type: ignore[arg-type]
             events = table.game.apply(action)
         self._journal_action(round_number, action, "bot" if holder.bot else "stand_in")
         self._after_change(events)
@@ -809,6 +860,7 @@ class WizardHost:
     def _send_states(self, events: list[Event]) -> None:
         table = self.table
         assert table is not None and self.server is not None
+        self._position += 1  # every change the seats hear of is a new position
         events_wire = [p.event_wire(e) for e in events]
         payloads = p.state_payloads(table.game, self._seats_wire(), events_wire)
         for i, seat in enumerate(self.seats):
@@ -883,9 +935,15 @@ class WizardHost:
             private.on_lost(session, msg)
 
 
-def _fallback(game: Game) -> Bid | Play | ChooseTrump:
-    actions = game.legal_actions()
-    return actions[0]  # type: ignore[return-value]
+def _fallback(view: SeatView) -> Bid | Play | ChooseTrump:
+    """The first legal move of ``view`` (a bot that failed still moves the game on)."""
+    if view.phase is Phase.PLAY and view.legal_cards:
+        return Play(view.seat, view.legal_cards[0])
+    if view.phase is Phase.BID and view.legal_bids:
+        return Bid(view.seat, view.legal_bids[0])
+    if view.phase is Phase.CHOOSE_TRUMP:
+        return ChooseTrump(view.seat, Suit.CLUBS)
+    raise ValueError(f"seat {view.seat} has no legal move in phase {view.phase}")
 
 
 async def _think(bot: Bot, view: Any) -> Bid | Play | ChooseTrump:

@@ -1,0 +1,147 @@
+"""No seat can stall or kill the table (issue 12 items 4, 13; issue 21 item 3).
+
+* A bot's decision for a position that is no longer the table's (a well-timed ``lost`` voids
+  the attempt while the bot waits out its pacing delay) is dropped, never applied: the
+  host used to die with ``ValueError: seat N is not on turn``.
+* No exception in a bot task or a message handler ends the host: it costs that one action,
+  is logged, and the game goes on.
+
+Every socket is on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from net_helpers import assert_game_verified, play_bots, running_host, seat_sessions, wait_until
+from private_helpers import assert_private_game_verified
+
+from wizard_tui.bots import make_bot
+from wizard_tui.bots.base import Bot
+from wizard_tui.game import SeatView
+from wizard_tui.net.host import HostOptions, WizardHost
+
+
+class PacedByTheTest(WizardHost):
+    """A host whose bots' pacing delay, once armed, lasts until the test lets it end: the
+    test can change the table while a bot's decision is pending, deterministically."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.armed = False
+        self.waiting = asyncio.Event()  # a bot is held in its delay
+        self.release = asyncio.Event()
+
+    async def _pace(self) -> None:
+        if self.armed:
+            self.armed = False
+            self.waiting.set()
+            await self.release.wait()
+        await super()._pace()
+
+
+def _private(records: Path) -> HostOptions:
+    return HostOptions(players=3, bots=1, bot_level="random", records_dir=records, deal="private")
+
+
+async def test_a_bot_decision_for_a_voided_position_is_dropped(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The host bot is on turn and waits out its delay; a player sends `lost` then, which voids
+    # the attempt (the turn is nobody's until the new attempt is dealt). When the delay ends
+    # the bot's decision belongs to a position gone by: it is dropped, and the bot decides
+    # again once it is on turn in the new attempt.
+    options = _private(tmp_path)
+    caplog.set_level(logging.INFO, logger="wizard_tui.host")
+    async with asyncio.timeout(60), running_host(options, host_cls=PacedByTheTest) as host:
+        assert isinstance(host, PacedByTheTest)
+        sessions = await seat_sessions(options.port, 2)
+        host.armed = True
+        game = asyncio.ensure_future(play_bots(sessions))
+        await host.waiting.wait()
+        private = host.private
+        assert private is not None and private.deal is not None
+        r, attempt = private.deal.round, private.deal.attempt
+        sessions[0].client.send({"t": "lost", "round": r, "attempt": attempt})
+        await wait_until(lambda: private.deal is not None and private.deal.attempt == attempt + 1)
+        assert host.table is not None and host.table.game.turn != host._bot_seat
+        host.release.set()
+        codes = await game
+        await host.finished.wait()
+    assert codes == [0, 0]
+    assert host.failed is None
+    assert_private_game_verified(host, sessions, redeals=1)
+    assert any("position gone by is dropped" in m for m in caplog.messages)
+
+
+class FailsOnce(Bot):
+    """A bot whose first decision raises (a bug in a bot): it must cost that one move."""
+
+    level = "random"
+
+    def __init__(self) -> None:
+        super().__init__(random.Random(1))
+        self.inner = make_bot("random", random.Random(2))
+        self.failed = False
+
+    def decide(self, view: SeatView) -> Any:
+        if not self.failed:
+            self.failed = True
+            raise RuntimeError("injected bot failure")
+        return self.inner.decide(view)
+
+    def choose_trump(self, view: SeatView) -> int:
+        raise NotImplementedError
+
+    def choose_bid(self, view: SeatView) -> int:
+        raise NotImplementedError
+
+    def choose_card(self, view: SeatView) -> int:
+        raise NotImplementedError
+
+
+@pytest.mark.parametrize("deal", ["commit-reveal", "private"])
+async def test_an_exception_in_a_bot_task_does_not_end_the_host(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, deal: str
+) -> None:
+    options = HostOptions(players=3, bots=1, bot_level="random", records_dir=tmp_path, deal=deal)
+    async with asyncio.timeout(60), running_host(options) as host:
+        bot_seat = next(i for i, s in enumerate(host.seats) if s is not None and s.bot)
+        broken = FailsOnce()
+        host.seats[bot_seat].bot = broken  # type: ignore[union-attr]
+        sessions = await seat_sessions(options.port, 2)
+        codes = await play_bots(sessions)
+        await host.finished.wait()
+    assert broken.failed
+    assert codes == [0, 0]
+    assert any("injected bot failure" in r.exc_text for r in caplog.records if r.exc_text)
+    if deal == "private":
+        assert_private_game_verified(host, sessions)
+    else:
+        assert_game_verified(host, sessions)
+
+
+async def test_an_exception_in_a_message_handler_does_not_end_the_host(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A bug in the chat handler: the chat is lost (the sender is told), the game goes on.
+    def broken_chat(host: WizardHost, session: Any, msg: dict[str, Any]) -> None:
+        raise RuntimeError("injected handler failure")
+
+    monkeypatch.setitem(WizardHost._handlers, "chat", broken_chat)
+    options = HostOptions(players=3, bots=1, bot_level="random", records_dir=tmp_path)
+    async with asyncio.timeout(60), running_host(options) as host:
+        sessions = await seat_sessions(options.port, 2)
+        game = asyncio.ensure_future(play_bots(sessions))
+        await wait_until(lambda: host.table is not None and host.table.game.round >= 2)
+        sessions[0].chat("hello")
+        codes = await game
+        await host.finished.wait()
+    assert codes == [0, 0]
+    assert any("injected handler failure" in r.exc_text for r in caplog.records if r.exc_text)
+    assert_game_verified(host, sessions)
