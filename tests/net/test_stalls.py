@@ -13,18 +13,31 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
+import signal
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from net_helpers import assert_game_verified, play_bots, running_host, seat_sessions, wait_until
+from net_helpers import (
+    LOOPBACK,
+    assert_game_verified,
+    play_bots,
+    running_host,
+    seat_sessions,
+    wait_until,
+)
 from private_helpers import assert_private_game_verified
 
 from wizard_tui.bots import make_bot
 from wizard_tui.bots.base import Bot
 from wizard_tui.game import SeatView
 from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.verify import verify_path
+
+CLI = [sys.executable, "-m", "wizard_tui"]
 
 
 class PacedByTheTest(WizardHost):
@@ -145,3 +158,65 @@ async def test_an_exception_in_a_message_handler_does_not_end_the_host(
     assert codes == [0, 0]
     assert any("injected handler failure" in r.exc_text for r in caplog.records if r.exc_text)
     assert_game_verified(host, sessions)
+
+
+# -- item 5: a restart while the host still holds the old, half-open connection -------------
+
+
+async def _join_bot(port: int, data_home: Path, name: str) -> asyncio.subprocess.Process:
+    env = {**os.environ, "XDG_DATA_HOME": str(data_home)}
+    return await asyncio.create_subprocess_exec(
+        *CLI,
+        "join",
+        f"{LOOPBACK}:{port}",
+        *("--name", name, "--bot", "random", "--records", str(data_home / "records")),
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+@pytest.mark.parametrize("deal", ["commit-reveal", "private"])
+async def test_a_restart_beside_a_half_open_connection_gets_the_seat_back(
+    tmp_path: Path, deal: str
+) -> None:
+    # A joiner's program is frozen (SIGSTOP: its socket stays open, nothing is read or sent,
+    # no FIN) and a new run with the same data directory (the same static key) joins: the
+    # host's silent old connection is replaced and the new run plays the seat to the end.
+    options = HostOptions(
+        players=3, bots=1, bot_level="random", records_dir=tmp_path / "host", deal=deal
+    )
+    home = tmp_path / "joiner"
+    frozen = restarted = None
+    async with asyncio.timeout(90), running_host(options) as host:
+        try:
+            (stayer,) = await seat_sessions(options.port, 1)
+            frozen = await _join_bot(options.port, home, "sleeper")
+            await wait_until(lambda: host.table is not None)
+            game = asyncio.ensure_future(play_bots([stayer]))
+            await wait_until(lambda: host.table is not None and host.table.game.round >= 2)
+            frozen.send_signal(signal.SIGSTOP)
+            seat = next(i for i, s in enumerate(host.seats) if s and s.name == "sleeper")
+            held = host.seats[seat].session  # type: ignore[union-attr]
+            assert held is not None and held.connected  # the host cannot tell it froze
+            restarted = await _join_bot(options.port, home, "sleeper")
+            out, err = await restarted.communicate()
+            assert await game == [0]
+            await host.finished.wait()
+        finally:
+            for proc in (frozen, restarted):
+                if proc is not None and proc.returncode is None:
+                    proc.kill()
+                    await proc.wait()
+    assert restarted.returncode == 0, (out + err).decode()
+    assert b"game over" in out
+    assert host.failed is None and host.table is not None and host.table.finished
+    assert host.seats[seat].session is held and held.connected is False  # the game's end
+    assert host.table.record_path is not None
+    verdict = verify_path(host.table.record_path)
+    assert verdict.ok and verdict.record is not None and verdict.record.complete, verdict.line()
+    assert stayer.all_verified
+    for path in (home / "records").iterdir():  # the joiner's own records, both runs'
+        mine = verify_path(path)
+        assert mine.ok, (path, mine.line())
