@@ -31,9 +31,12 @@ from net_helpers import (
 )
 from private_helpers import assert_private_game_verified
 
+from netplay import LinkState
 from wizard_tui.bots import make_bot
 from wizard_tui.bots.base import Bot
 from wizard_tui.game import SeatView
+from wizard_tui.net import protocol as p
+from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.host import HostOptions, WizardHost
 from wizard_tui.verify import verify_path
 
@@ -220,3 +223,50 @@ async def test_a_restart_beside_a_half_open_connection_gets_the_seat_back(
     for path in (home / "records").iterdir():  # the joiner's own records, both runs'
         mine = verify_path(path)
         assert mine.ok, (path, mine.line())
+
+
+# -- issue 21 item 5: a joiner that never sends what it owes before the game starts -----------
+
+
+class NeverReady(NetworkSession):
+    """Answers pings and takes a seat, but its signing key never leaves."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.links: list[LinkState] = []
+        send = self.client.send
+
+        def swallow_sign_key(msg: dict[str, Any]) -> bool:
+            return True if msg.get("t") == "sign_key" else send(msg)
+
+        self.client.send = swallow_sign_key  # type: ignore[method-assign]
+
+    def _on_event(self, event: dict[str, Any] | LinkState) -> None:
+        if isinstance(event, LinkState):
+            self.links.append(event)
+        super()._on_event(event)
+
+
+async def test_a_joiner_that_never_sends_its_signing_key_is_unseated(tmp_path: Path) -> None:
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="random",
+        records_dir=tmp_path,
+        deal="private",
+        deal_step_timeout=0.3,
+    )
+    async with asyncio.timeout(60), running_host(options) as host:
+        (honest,) = await seat_sessions(options.port, 1)
+        (stalling,) = await seat_sessions(options.port, 1, cls=NeverReady)
+        assert isinstance(stalling, NeverReady)
+        assert all(host.seats) and host.table is None  # full, and it cannot start
+        await wait_until(lambda: any(s.state == "closed" for s in stalling.links))
+        assert host.table is None and host.seats.count(None) == 1  # its seat is free again
+        (late,) = await seat_sessions(options.port, 1)
+        codes = await play_bots([honest, late])
+        await host.finished.wait()
+    closed = [s for s in stalling.links if s.state == "closed"]
+    assert closed[-1].code == p.LOBBY_TIMEOUT and "signing key" in closed[-1].detail
+    assert codes == [0, 0]
+    assert_private_game_verified(host, [honest, late])

@@ -188,8 +188,39 @@ class WizardHost:
         seat = free[0]
         session.seat = seat
         self.seats[seat] = Seat(session.name, "human", session)
-        asyncio.get_running_loop().call_soon(self._after_join)
+        loop = asyncio.get_running_loop()
+        loop.call_soon(self._after_join)
+        timeout = self.options.deal_step_timeout
+        if self.private is not None and timeout is not None:
+            # What a joiner owes before the game starts (its signing key) has a time limit
+            # too: a joiner that never sends it would keep the game from ever starting.
+            loop.call_later(timeout, self._lobby_step_due, session)
         return {"players": len(self.seats)}
+
+    def _lobby_step_due(self, session: Session) -> None:
+        """A joiner's time to send its signing key ran out: if it still has not, its seat is
+        freed for someone else and it is told why."""
+        index = session.seat
+        seat = self.seats[index] if index is not None and index < len(self.seats) else None
+        if self.table is not None or seat is None or seat.session is not session:
+            return  # the game started (it sent its key), or the seat is someone else's now
+        if seat.signing_key is not None:
+            return
+        timeout = self.options.deal_step_timeout
+        log.warning("seat %d (%s) sent no signing key in %g s: freed", index, seat.name, timeout)
+        if self.server is not None:
+            self.server.error(
+                session,
+                p.LOBBY_TIMEOUT,
+                f"your program did not send its signing key within {timeout:g} s: "
+                "your seat was given up (join again)",
+                fatal=True,
+            )
+            self.server.forget(session)
+        self.seats[index] = None  # type: ignore[index]
+        text = f"{seat.name}'s program did not get ready: the seat is free again"
+        self._broadcast({"t": "chat", "seat": None, "name": "host", "text": text[:200]})
+        self._send_lobby()
 
     def _after_join(self) -> None:
         self._send_lobby()

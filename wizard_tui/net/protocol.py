@@ -114,6 +114,9 @@ DEALS = (DEAL_PRIVATE, DEAL_COMMIT_REVEAL)
 BAD_ENVELOPE = "bad_envelope"  # an envelope that is not one, or not the play's open
 STALE_ATTEMPT = "stale_attempt"  # a deal message for an attempt that was voided
 DEAL_TIMEOUT = "deal_timeout"  # fatal: a player's program did not send a deal message it owed
+# fatal: a joiner did not send what it owes before the game starts (its sign_key) in time; its
+# seat is freed for someone else
+LOBBY_TIMEOUT = "lobby_timeout"
 
 
 def bid_msg(seat: int, round_number: int, bid: int) -> dict[str, Any]:
