@@ -114,7 +114,7 @@ class Server:
         data directory), so clients can pin it; without one the server makes a throwaway
         key, which every client that pinned this host will refuse next time. ``password``
         is the optional room password; ``guess_limiter`` bounds wrong guesses per address
-        (3, then 60 s of refusal, by default)."""
+        and per table (``pake.GuessLimiter``'s defaults)."""
         self.app = app
         self.protocol = protocol
         self.version = version
@@ -255,7 +255,13 @@ class Server:
             log.info("closed %s unread: %s", peer, refusal)
             writer.transport.abort()
             return
-        secure = SecureResponder(self.identity, self._prologue, self._password)
+
+        def admit(key: bytes) -> None:
+            # Before the host does the password work or answers (its answer tells a guesser
+            # whether it was right): per address, per table, never a key that proved it.
+            self.guesses.check(ip, asyncio.get_running_loop().time(), key)
+
+        secure = SecureResponder(self.identity, self._prologue, self._password, admit=admit)
         conn = ServerConnection(
             self.protocol, self.version, self.limits, now=loop.time(), cipher=secure
         )
@@ -274,11 +280,6 @@ class Server:
         from_ip = sum(1 for c in pending if c.ip == ip)
         if from_ip >= self.limits.max_handshaking_per_address:
             return f"{from_ip} connections from {ip} are already shaking hands"
-        if self._password is not None:
-            try:
-                self.guesses.check(ip, now)
-            except ProtocolError as exc:
-                return exc.message
         return None
 
     async def _handle(self, client: _Client) -> None:
@@ -349,7 +350,7 @@ class Server:
         if not secure.done:
             return None
         if secure.password_used:
-            self.guesses.succeeded(client.ip)
+            self.guesses.succeeded(client.ip, secure.remote_static)
         secured = sum(1 for c in self._clients if c.secure.done and not c.link.closing)
         if secured > self.limits.max_connections:
             # Said inside the channel, like every other error.

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from net_helpers import (
+    LIMITS,
     LOOPBACK,
     assert_game_verified,
     play_bots,
@@ -32,6 +33,7 @@ from net_helpers import (
 from private_helpers import assert_private_game_verified
 
 from netplay import LinkState
+from netplay.pake import ROOM_CODE_ALPHABET, PakeError
 from wizard_tui.bots import make_bot
 from wizard_tui.bots.base import Bot
 from wizard_tui.game import SeatView
@@ -270,3 +272,40 @@ async def test_a_joiner_that_never_sends_its_signing_key_is_unseated(tmp_path: P
     assert closed[-1].code == p.LOBBY_TIMEOUT and "signing key" in closed[-1].detail
     assert codes == [0, 0]
     assert_private_game_verified(host, [honest, late])
+
+
+async def test_host_room_code_is_made_up_printed_and_required(tmp_path: Path) -> None:
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "host")}
+    host = await asyncio.create_subprocess_exec(
+        *CLI,
+        "host",
+        "--headless",
+        "--room-code",
+        *("--bind", LOOPBACK, "--port", "0", "--players", "3", "--bots", "2"),
+        *("--bot-level", "random", "--records", str(tmp_path / "records")),
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        async with asyncio.timeout(60):
+            assert host.stdout is not None
+            lines = [(await host.stdout.readline()).decode() for _ in range(2)]
+            code = lines[0].split()[2]
+            assert lines[0].startswith("room code: ") and len(code) == 8, lines
+            assert set(code) <= set(ROOM_CODE_ALPHABET)
+            port = int(lines[1].rsplit(":", 1)[1])
+            wrong = NetworkSession(LOOPBACK, port, name="guess", limits=LIMITS, password="x")
+            with pytest.raises(PakeError):
+                await wrong.connect()
+            player = NetworkSession(LOOPBACK, port, name="player", limits=LIMITS, password=code)
+            await player.connect()
+            assert await play_bots([player]) == [0]
+            out, err = await host.communicate()
+    finally:
+        if host.returncode is None:
+            host.kill()
+            await host.wait()
+    assert host.returncode == 0, (out + err).decode()
+    assert f"room code:          {code}" in out.decode()

@@ -22,7 +22,11 @@ import dataclasses
 import pytest
 from netplay_helpers import FAST, PROTOCOL, VERSION, Proxy, RawPeer, RecordingApp, wait_until
 
+import netplay.client
 from netplay import Client, Limits, Server, StaticIdentity
+from netplay.errors import ProtocolError
+from netplay.link import PushReader
+from netplay.pake import GuessLimiter
 
 # Long link timeouts: the server must not notice the frozen link by itself (as with a laptop
 # that slept for less than the idle timeout), only through the probe.
@@ -148,3 +152,106 @@ def test_the_per_address_cap_and_the_probe_are_limits_with_defaults() -> None:
         Limits(max_handshaking_per_address=0)
     with pytest.raises(ValueError):
         Limits(probe_timeout=0)
+
+
+# -- issue 21 item 6: password guesses per table as well as per address ----------------------
+
+PASSWORD = "correct horse"
+
+
+def _connect_from(source: str):
+    """``netplay.link.open_connection`` with the client's socket bound to ``source``."""
+
+    async def open_connection(host: str, port: int) -> tuple[PushReader, asyncio.StreamWriter]:
+        loop = asyncio.get_running_loop()
+        reader = PushReader(loop=loop)
+        protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
+        transport, _ = await loop.create_connection(
+            lambda: protocol, host, port, local_addr=(source, 0)
+        )
+        return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
+
+    return open_connection
+
+
+async def _guess(
+    monkeypatch: pytest.MonkeyPatch, port: int, source: str, password: str, **kwargs: object
+) -> str:
+    """One connection from ``source`` with ``password``: "in", or why it failed."""
+    monkeypatch.setattr(netplay.client, "open_connection", _connect_from(source))
+    client = Client(
+        "127.0.0.1",
+        port,
+        protocol=PROTOCOL,
+        version=VERSION,
+        name="guess",
+        limits=FAST,
+        password=password,
+        **kwargs,  # type: ignore[arg-type]
+    )
+    try:
+        await client.connect()
+        return "in"
+    except ProtocolError as exc:
+        return exc.code
+    except OSError:
+        return "closed"  # refused before any password work: closed unanswered
+    finally:
+        await client.close()
+
+
+async def _password_server(limiter: GuessLimiter) -> tuple[Server, RecordingApp]:
+    app = RecordingApp()
+    server = Server(
+        app,
+        protocol=PROTOCOL,
+        version=VERSION,
+        host="127.0.0.1",
+        limits=FAST,
+        password=PASSWORD,
+        guess_limiter=limiter,
+    )
+    app.server = server
+    await server.start()
+    return server, app
+
+
+async def test_rotating_source_addresses_meet_the_table_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    server, app = await _password_server(GuessLimiter(table_burst=5, table_rate=0.01))
+    try:
+        outcomes = [
+            await _guess(monkeypatch, server.port, f"127.0.0.{i + 2}", "wrong") for i in range(12)
+        ]
+        assert outcomes[:5] == ["bad_password"] * 5  # one guess per address, the table's 5
+        assert outcomes[5:] == ["closed"] * 7  # then nobody new gets another guess
+        assert not app.names("join")
+    finally:
+        await server.close()
+
+
+async def test_a_shared_address_does_not_lock_the_real_player_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Someone behind the player's address (one machine, one NAT) guesses three times wrong:
+    # the player's program, which proved the password before, still gets in at once, and a
+    # newcomer there only waits out a short backoff, then gets in with the right password.
+    server, app = await _password_server(GuessLimiter(max_failures=3, backoff=0.2))
+    player = StaticIdentity.generate()
+
+    async def guess(password: str, **kwargs: object) -> str:
+        return await _guess(monkeypatch, server.port, "127.0.0.7", password, **kwargs)
+
+    try:
+        assert await guess(PASSWORD, identity=player) == "in"
+        for _ in range(3):
+            assert await guess("wrong") == "bad_password"
+        assert await guess(PASSWORD) == "closed"  # a new key there backs off...
+        assert await guess(PASSWORD, identity=player) == "in"  # ...the player's never does
+        async with asyncio.timeout(5):
+            while await guess(PASSWORD) != "in":  # and the backoff is short, not a lockout
+                await asyncio.sleep(0.05)
+        assert len(app.names("join")) == 2 and len(app.names("resume")) == 1
+    finally:
+        await server.close()

@@ -107,6 +107,9 @@ def run(args: argparse.Namespace) -> int:
     )
     game = resuming.choose_game(args, interactive=not args.headless)
     password = options.room_password(args)
+    if args.room_code:
+        assert password is not None
+        print(f"room code: {password}  (players join with: --password {password})", flush=True)
     resume = None
     if game is not None:
         bind, port, resume = resuming.apply_game(game, args, host_options, password)
@@ -161,6 +164,8 @@ async def _run_headless(
             print("  (joining players see it too: it must match what they are shown)")
             if password is not None:
                 print("  room password:      required")
+            if args.room_code:
+                print(f"  room code:          {password}")
             if resume is not None and host.table is not None:
                 gid, r = host.table.game_id.hex(), host.table.game.round
                 print(f"resumed game {gid[:8]} in round {r}: players reconnect by themselves")
