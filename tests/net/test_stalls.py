@@ -24,6 +24,7 @@ import pytest
 from net_helpers import (
     LIMITS,
     LOOPBACK,
+    CapturingSession,
     assert_game_verified,
     play_bots,
     running_host,
@@ -31,6 +32,7 @@ from net_helpers import (
     wait_until,
 )
 from private_helpers import assert_private_game_verified
+from test_net_reconnect import GatedClient
 
 from netplay import LinkState
 from netplay.pake import ROOM_CODE_ALPHABET, PakeError
@@ -309,3 +311,83 @@ async def test_host_room_code_is_made_up_printed_and_required(tmp_path: Path) ->
             await host.wait()
     assert host.returncode == 0, (out + err).decode()
     assert f"room code:          {code}" in out.decode()
+
+
+# -- item 4: drop, return while the stand-in finishes its attempt, drop again ----------------
+
+
+class Cuttable(CapturingSession):
+    """A real client whose link the test cuts (no bye, no FIN handshake: the socket just
+    goes) and whose reconnects wait for ``gate``."""
+
+    def __init__(self, host: str, port: int, **kwargs: Any) -> None:
+        super().__init__(host, port, **kwargs)
+        self.client = GatedClient(
+            host, port, protocol=p.PROTOCOL, version=p.VERSION, name=self.name, limits=LIMITS
+        )
+
+    def cut(self) -> None:
+        self.client.gate.clear()  # type: ignore[attr-defined]
+        link = self.client._link
+        assert link is not None
+        link.writer.transport.abort()
+
+
+@pytest.mark.parametrize("deal", ["private", "commit-reveal"])
+async def test_drop_return_drop_does_not_switch_the_takeover_off(tmp_path: Path, deal: str) -> None:
+    # The player drops, a stand-in takes the seat over; the player comes back while the
+    # stand-in still finishes its attempt (private deal: its keys are the bot's), and drops
+    # again before that attempt ends. The stand-in must keep the seat: the next attempt must
+    # not wait for a pass only the absent player could make.
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="random",
+        records_dir=tmp_path,
+        deal=deal,
+        takeover_after=0.2,
+        bot_delay=0.05,  # the stand-in's attempt lasts long enough to come back during it
+    )
+    async with asyncio.timeout(90), running_host(options) as host:
+        leaver = Cuttable(LOOPBACK, options.port, name="leaver", limits=LIMITS)
+        await leaver.connect()
+        (stayer,) = await seat_sessions(options.port, 1)
+        b = leaver.seat
+        assert b is not None
+        game = asyncio.ensure_future(play_bots([leaver, stayer]))
+        table = host.table
+        await wait_until(lambda: host.table is not None and host.table.game.round >= 2)
+        table = host.table
+        assert table is not None
+        seat = host.seats[b]
+        assert seat is not None
+        leaver.cut()
+        await wait_until(lambda: seat.stand_in is not None)  # taken over
+        if host.private is not None:  # the attempt in progress is the stand-in's own
+            private = host.private
+            await wait_until(
+                lambda: (
+                    private.deal is not None
+                    and private.deal.setup.signing_keys[b] != private.signing_keys[b]
+                )
+            )
+        stood_in = table.game.round
+        leaver.client.gate.set()  # type: ignore[attr-defined]
+        await wait_until(lambda: seat.session is not None and seat.session.connected)
+        await wait_until(lambda: leaver.client.state == "connected")
+        leaver.cut()  # gone again before the stand-in's attempt ended
+        await wait_until(lambda: seat.session is not None and not seat.session.connected)
+        # The game goes on without the player: two more rounds are played for it.
+        await wait_until(lambda: table.finished or table.game.round >= stood_in + 2)
+        assert seat.stand_in is not None or table.finished
+        leaver.client.gate.set()  # type: ignore[attr-defined]
+        codes = await game
+        await host.finished.wait()
+    assert codes == [0, 0]
+    assert host.failed is None and table.finished
+    verdict = verify_path(table.record_path)  # type: ignore[arg-type]
+    assert verdict.ok and verdict.record is not None and verdict.record.complete, verdict.line()
+    for session in (leaver, stayer):
+        assert session.all_verified, [v.detail for v in session.verifications if not v.ok]
+        assert session.finished is not None
+        assert list(session.finished.totals) == table.game.totals
