@@ -55,6 +55,7 @@ from . import protocol as p
 from .journal import JournalError, JournalWriter, journal_path
 from .private_host import PrivateDealing
 from .takeover import Takeover
+from .turn_time import TurnClock
 
 log = logging.getLogger("wizard_tui.host")
 
@@ -88,6 +89,9 @@ class HostOptions:
     # and treats the seat like one that left (None: wait forever). Bids and plays are people's
     # and never time out.
     deal_step_timeout: float | None = DEFAULT_DEAL_STEP_TIMEOUT
+    # Seconds a connected person on turn has to decide before a bot decides for the seat and
+    # it is marked away (turn_time.py; None: no limit).
+    turn_time: float | None = None
 
 
 @dataclass
@@ -100,19 +104,30 @@ class Seat:
     stand_in: Bot | None = None  # a bot playing for this human seat while its player is away
     takeover_at: float | None = None  # loop time a bot takes this seat over, when counting
     signing_key: bytes | None = None  # a player's Ed25519 public key (the private deal)
+    away: bool = False  # its player let the turn time run out: a bot decides (turn_time.py)
+    turn_at: float | None = None  # loop time its turn time runs out, while it counts
 
     @property
     def player_bot(self) -> Bot | None:
         """The bot that decides for this seat now, if any."""
         return self.bot or self.stand_in
 
+    @property
+    def host_deals(self) -> bool:
+        """The host does this seat's part of the deal (draws its seed): a bot's, or one a
+        bot holds for a player who left. An away player's program is connected and still
+        does its own (turn_time.py)."""
+        return self.bot is not None or (self.stand_in is not None and not self.away)
+
     def info(self, now: float | None = None) -> SeatInfo:
         connected = self.kind == "bot" or (self.session is not None and self.session.connected)
         takeover_in = None  # 0: a bot plays the seat now
-        if self.stand_in is not None:
+        if self.stand_in is not None or self.away:
             takeover_in = 0.0
         elif self.takeover_at is not None and now is not None:
             takeover_in = round(max(0.0, self.takeover_at - now), 1)
+        elif self.turn_at is not None and now is not None:  # the turn time of the seat on turn
+            takeover_in = round(max(0.0, self.turn_at - now), 1)
         return SeatInfo(self.name, self.kind, connected, takeover_in)  # type: ignore[arg-type]
 
 
@@ -166,6 +181,7 @@ class WizardHost:
         self.journal: JournalWriter | None = None
         self.restored: Any = None  # restore.Replayed when this host came from a journal
         self.takeover = Takeover(self)
+        self.turn_clock = TurnClock(self)
         if options.deal not in p.DEALS:
             raise ValueError(f"unknown deal {options.deal!r}: one of {', '.join(p.DEALS)}")
         # The private deal's host side (None: commit-reveal); see private_host.py.
@@ -233,6 +249,8 @@ class WizardHost:
 
     def on_message(self, session: Session, msg: dict[str, Any]) -> None:
         msg = p.INBOUND.check(msg)  # a malformed message ends the connection
+        if self.table is not None:
+            self.turn_clock.heard_from(session, msg)  # an away player pressed a key
         handler = self._handlers[msg["t"]]
         handler(self, session, msg)
 
@@ -243,6 +261,7 @@ class WizardHost:
             assert self.server is not None
             self.server.forget(session)
         elif self.table is not None and session.seat is not None:
+            self.turn_clock.seat_back(session.seat)  # dropped: the takeover covers it now
             self.takeover.seat_left(session.seat)
             if self.private is not None:
                 self.private.seat_left(session.seat)
@@ -254,6 +273,7 @@ class WizardHost:
             return
         if session.seat is not None:
             self.takeover.seat_back(session.seat)
+            self.turn_clock.seat_connected(session.seat)
         if self.private is not None:
             self.private.tell_restart_void(session)  # the void it missed while the host was down
         self._send_snapshot(session)
@@ -405,7 +425,7 @@ class WizardHost:
             return
         game = table.game
         r = game.round + 1
-        local = {i: new_seed() for i, s in enumerate(self.seats) if s and s.player_bot}
+        local = {i: new_seed() for i, s in enumerate(self.seats) if s and s.host_deals}
         table.deal = RoundDeal(HostRound(table.game_id, r, game.players, local))
         self.journal_event({"t": "round", "round": r, "local": [[i, x] for i, x in local.items()]})
         self._broadcast({"t": "round", "round": r, "dealer": (game.dealer + 1) % game.players})
@@ -863,6 +883,7 @@ class WizardHost:
 
     async def close(self) -> None:
         self.takeover.close()
+        self.turn_clock.close()
         if self.private is not None:
             self.private.close()
         if self._bot_task is not None:
@@ -892,6 +913,7 @@ class WizardHost:
         table = self.table
         assert table is not None and self.server is not None
         self._position += 1  # every change the seats hear of is a new position
+        self.turn_clock.position_changed()  # (before the seats' wire form: its countdown)
         events_wire = [p.event_wire(e) for e in events]
         payloads = p.state_payloads(table.game, self._seats_wire(), events_wire)
         for i, seat in enumerate(self.seats):
@@ -944,6 +966,8 @@ class WizardHost:
         "start": _start,
         "add_bot": _add_bot,
         "rematch": _rematch,
+        "here": lambda self, session, msg: None,  # (turn_clock.heard_from took it)
+        "hand_to_bot": lambda self, session, msg: self._hand_to_bot(session, msg),
         "commit": _commit,
         "seed": _seed,
         "sign_key": lambda self, session, msg: self._private_message(session, msg),
@@ -951,6 +975,37 @@ class WizardHost:
         "lost": lambda self, session, msg: self._private_message(session, msg),
         "abort": lambda self, session, msg: self._private_message(session, msg),
     }
+
+    def _hand_to_bot(self, session: Session, msg: dict[str, Any]) -> None:
+        if not self._require_admin(session, "hand a seat to a bot"):
+            return
+        if self.table is None or self.table.finished:
+            self._refuse(session, p.NOT_READY, "no game is in progress")
+            return
+        if not self.turn_clock.set_away(msg["seat"], "the host handed the seat to a bot"):
+            self._refuse(session, p.NOT_READY, "only a connected player's seat can be handed")
+
+    # -- what other modules of the host (turn_time.py) call -----------------------------------
+
+    @property
+    def position(self) -> int:
+        """Bumped at every change the seats hear of (a bot's decision belongs to one)."""
+        return self._position
+
+    def new_stand_in(self) -> Bot:
+        """A bot of the host's level to stand in for a person."""
+        return make_bot(self.options.bot_level, random.Random(self._rng.getrandbits(64)))
+
+    def announce(self, text: str) -> None:
+        """A chat line from the host program to everyone."""
+        self._broadcast({"t": "chat", "seat": None, "name": "host", "text": text[: p.MAX_CHAT]})
+
+    def seats_changed(self) -> None:
+        self._send_seats()
+
+    def bots_move(self) -> None:
+        """A bot may now decide for the seat on turn."""
+        self._schedule_bot()
 
     def _private_message(self, session: Session, msg: dict[str, Any]) -> None:
         private = self.private
