@@ -13,6 +13,7 @@ Every socket is on 127.0.0.1.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 from pathlib import Path
@@ -29,10 +30,13 @@ from net_helpers import (
 )
 
 from wizard_tui.bots import make_bot
-from wizard_tui.game import Bid, ChooseTrump, Phase, Play
+from wizard_tui.commands.resuming import apply_game, choose_game
+from wizard_tui.game import Bid, ChooseTrump, GameConfig, Phase, Play
 from wizard_tui.net.client import NetworkSession
-from wizard_tui.net.host import HostOptions
-from wizard_tui.net.journal import read_journal
+from wizard_tui.net.host import HostOptions, Seat
+from wizard_tui.net.journal import JournalWriter, journal_path, read_journal
+from wizard_tui.net.restore import game_entry, parse_header
+from wizard_tui.net.saved_games import games_dir
 from wizard_tui.session import GameFinished, LinkChanged, TableUpdate
 from wizard_tui.verify import verify_path
 
@@ -195,3 +199,28 @@ async def test_a_program_that_does_not_move_for_its_away_player_is_disconnected(
     assert "did not move for you" in links[-1].detail
     verdict = verify_path(host.table.record_path)  # type: ignore[arg-type]
     assert verdict.ok, verdict.line()
+
+
+@pytest.mark.parametrize("given", [None, 0.0, 9.0])
+def test_resume_keeps_the_games_turn_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: float | None
+) -> None:
+    # The journal's header keeps --turn-time; a plain --resume puts it back, and a
+    # --turn-time given with it wins (0: none).
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    game_id = bytes.fromhex("ab" * 16)
+    seats = [Seat("ann", "human"), Seat("bob", "human"), Seat("Merlin (random)", "bot")]
+    options = HostOptions(players=3, turn_time=25.0)
+    header = game_entry(game_id, 1.7e9, GameConfig(3, 0), seats, options, [None, None, "random"])
+    assert parse_header(header).turn_time == 25.0
+    writer = JournalWriter.create(journal_path(games_dir(), game_id), header)
+    writer.append({"t": "round", "round": 1, "local": [[2, bytes(32)]]})
+    writer.close()
+    args = argparse.Namespace(
+        resume="abab", takeover_after=60.0, turn_time=given, records=None, bind=None, port=None
+    )
+    game = choose_game(args, interactive=False)
+    assert game is not None
+    resumed = HostOptions(players=3, turn_time=given or None)
+    apply_game(game, args, resumed, None)
+    assert resumed.turn_time == (25.0 if given is None else given or None)
