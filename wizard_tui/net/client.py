@@ -200,6 +200,10 @@ class NetworkSession:
         again. A table sends it at any key press while its seat is away."""
         self.client.send({"t": "here"})
 
+    def hand_to_bot(self, seat: int) -> None:
+        """Host only: a bot decides for ``seat`` until its player presses a key."""
+        self.client.send({"t": "hand_to_bot", "seat": seat})
+
     @property
     def away(self) -> bool:
         """The host marked this seat away: a bot decides for it until the player is back."""
