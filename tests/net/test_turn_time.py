@@ -38,7 +38,7 @@ from wizard_tui.net.journal import JournalWriter, journal_path, read_journal
 from wizard_tui.net.restore import game_entry, parse_header
 from wizard_tui.net.saved_games import games_dir
 from wizard_tui.session import GameFinished, LinkChanged, TableUpdate
-from wizard_tui.verify import verify_path
+from wizard_tui.verify import verify_path, verify_record
 
 
 async def walks_away(session: NetworkSession, back: asyncio.Event) -> None:
@@ -130,6 +130,8 @@ async def test_an_idle_seat_is_played_by_a_bot_until_its_player_is_back(
         assert session.all_verified, [v.detail for v in session.verifications if not v.ok]
         assert session.finished is not None
         assert list(session.finished.totals) == table.game.totals
+        assert session.recorder is not None  # the player's own record verifies too
+        verify_record(session.recorder.record())
     # Everyone saw the countdown on the connected idle seat, then the seat away.
     wires = seat_wires(watcher, b)
     counting = [w["takeover_in"] for w in wires if w["connected"] and w.get("takeover_in")]
