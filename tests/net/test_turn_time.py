@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,8 @@ from wizard_tui.net.restore import game_entry, parse_header
 from wizard_tui.net.saved_games import games_dir
 from wizard_tui.session import GameFinished, LinkChanged, TableUpdate
 from wizard_tui.verify import verify_path, verify_record
+
+CLI = [sys.executable, "-m", "wizard_tui"]
 
 
 async def walks_away(session: NetworkSession, back: asyncio.Event) -> None:
@@ -226,3 +230,67 @@ def test_resume_keeps_the_games_turn_time(
     resumed = HostOptions(players=3, turn_time=given or None)
     apply_game(game, args, resumed, None)
     assert resumed.turn_time == (25.0 if given is None else given or None)
+
+
+@pytest.mark.parametrize("deal", ["commit-reveal", "private"])
+async def test_a_headless_host_with_a_turn_time_finishes_around_a_walked_away_player(
+    tmp_path: Path, deal: str
+) -> None:
+    # Processes as on separate computers: a headless host with --turn-time, a `join --bot`,
+    # and a player who took a seat and never touches a key again. Both commands exit 0 and
+    # every record verifies.
+    def env(name: str) -> dict[str, str]:
+        return {**os.environ, "XDG_DATA_HOME": str(tmp_path / name)}
+
+    records = tmp_path / "records"
+    host = await asyncio.create_subprocess_exec(
+        *CLI,
+        "host",
+        "--headless",
+        *("--deal", deal, "--turn-time", "0.3", "--bind", LOOPBACK, "--port", "0"),
+        *("--players", "3", "--bots", "1", "--bot-level", "random", "--records", str(records)),
+        env=env("host"),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    joiner = None
+    try:
+        async with asyncio.timeout(120):
+            assert host.stdout is not None
+            line = (await host.stdout.readline()).decode()
+            assert "listening on" in line, line
+            port = int(line.rsplit(":", 1)[1])
+            idle = NetworkSession(LOOPBACK, port, name="walked-away", limits=LIMITS)
+            await idle.connect()
+            never = asyncio.Event()
+            gone = asyncio.ensure_future(walks_away(idle, never))  # never back
+            joiner = await asyncio.create_subprocess_exec(
+                *CLI,
+                "join",
+                f"{LOOPBACK}:{port}",
+                *("--name", "bot", "--bot", "random", "--records", str(tmp_path / "mine")),
+                env=env("joiner"),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            j_out, j_err = await joiner.communicate()
+            out, err = await host.communicate()
+            await gone
+    finally:
+        for proc in (host, joiner):
+            if proc is not None and proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    assert host.returncode == 0, (out + err).decode()
+    assert b"turn time:          0.3 s" in out
+    assert joiner.returncode == 0, (j_out + j_err).decode()
+    assert idle.all_verified, [v.detail for v in idle.verifications if not v.ok]
+    (path,) = records.iterdir()
+    verdict = verify_path(path)
+    assert verdict.ok and verdict.record is not None and verdict.record.complete, verdict.line()
+    for mine in (tmp_path / "mine").iterdir():  # the joiner's own record
+        assert verify_path(mine).ok, verify_path(mine).line()
+    assert idle.recorder is not None
+    verify_record(idle.recorder.record())
