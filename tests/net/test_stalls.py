@@ -11,6 +11,7 @@ Every socket is on 127.0.0.1.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import os
@@ -395,3 +396,13 @@ async def test_drop_return_drop_does_not_switch_the_takeover_off(tmp_path: Path,
         if deal == "commit-reveal":  # the player's own record verifies too (a private
             # joiner's record after a redeal lacks the redeals: issue 12 item 1, not here)
             verify_record(session.recorder.record())
+
+
+def test_the_host_tables_lobby_shows_the_room_code() -> None:
+    from wizard_tui.launch import _table_options
+
+    args = argparse.Namespace(name="ann", ascii=False, bell=False, room_code_made="ABCD2345")
+    join = _table_options(args)["join_command"]
+    assert join("10.0.0.2", 16060) == "wizard-tui join 10.0.0.2 --password ABCD2345"  # type: ignore[operator]
+    plain = _table_options(argparse.Namespace(name="ann", ascii=False, bell=False))
+    assert plain["join_command"]("10.0.0.2", 16061) == "wizard-tui join 10.0.0.2:16061"  # type: ignore[operator]

@@ -122,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
     if args.room_code:
         assert password is not None
         print(f"room code: {password}  (players join with: --password {password})", flush=True)
+        args.room_code_made = password  # the host's own table shows it in its lobby
     resume = None
     if game is not None:
         bind, port, resume = resuming.apply_game(game, args, host_options, password)
