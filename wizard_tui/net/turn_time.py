@@ -57,9 +57,9 @@ class TurnClock:
     def position_changed(self) -> None:
         """A new position (every change the seats hear of): the seat on turn, if it is a
         connected person's, gets its turn time from now."""
-        self._stop()
         if self.limit is None:
-            return
+            return  # (the common case: nothing to do at every state the host sends)
+        self._stop()
         index = self._deciding_seat()
         seat = self._seat(index)
         if seat is None:
