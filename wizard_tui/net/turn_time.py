@@ -129,7 +129,8 @@ class TurnClock:
             host.seats_changed()
             host.bots_move()
         else:
-            self.position_changed()  # the program's move is waited for: at most one more time
+            if self._deciding_seat() == index:  # its program's move: at most one more time
+                self.position_changed()
             host.seats_changed()
         return True
 
