@@ -125,7 +125,8 @@ class TurnClock:
             text = f"{why}: their program plays for them until they press a key"
         host.announce(text)
         if host.private is None:
-            self._stop()
+            if self._deciding_seat() == index:
+                self._stop()  # its bot decides now
             host.seats_changed()
             host.bots_move()
         else:
