@@ -35,6 +35,9 @@ class Limits:
     """Connections past the Noise handshake at once; one more gets ``server_full`` (encrypted)."""
     max_handshaking: int = 8
     """Connections still shaking hands (no welcome yet) at once; one more is closed unread."""
+    max_handshaking_per_address: int = 3
+    """Of those, from one source address: one machine cannot hold every slot (a slowloris
+    keeps its connections open and never finishes the handshake)."""
     send_queue: int = 256
     """Frames waiting for one peer; a peer that lets more pile up is not reading and is dropped."""
     rate: float = 20.0
@@ -49,6 +52,10 @@ class Limits:
     """How often the server pings each client."""
     idle_timeout: float = 15.0
     """Silence after which either side counts the other as gone."""
+    probe_timeout: float = 2.0
+    """Server: how long a connection still open for a static key gets to answer a ping when
+    a newcomer proves the same key without a token; silent, it is taken for half-open (a
+    sleeping laptop, a killed process) and the newcomer takes its session over."""
     linger: float = 1.0
     """How long a closing side waits to flush its last frames and see the peer hang up."""
     reconnect_delay: float = 0.25
@@ -65,6 +72,10 @@ class Limits:
             raise ValueError("max_frame must fit the 4-byte length prefix")
         if self.max_connections < 1 or self.max_handshaking < 1:
             raise ValueError("max_connections and max_handshaking must be at least 1")
+        if self.max_handshaking_per_address < 1:
+            raise ValueError("max_handshaking_per_address must be at least 1")
+        if self.probe_timeout <= 0:
+            raise ValueError("probe_timeout must be positive")
         if self.rate <= 0 or self.burst < 1:
             raise ValueError("rate must be positive and burst at least 1")
         if self.ping_interval >= self.idle_timeout:

@@ -17,6 +17,7 @@ peer address. Sans-I/O: ``secure`` carries the messages.
 from __future__ import annotations
 
 import hmac
+import math
 import secrets
 import unicodedata
 from typing import Literal
@@ -131,41 +132,99 @@ class PasswordExchange:
 
 
 class GuessLimiter:
-    """Host side: after ``max_failures`` wrong passwords from one peer address within
-    ``lockout`` seconds, refuse that address for ``lockout`` seconds. Sans-I/O: the caller
-    passes the time.
+    """Host side: bounds online guesses at the room password, per address and per table,
+    without letting anyone lock a player out for long. Sans-I/O: the caller passes the time.
 
-    Count an attempt as failed unless the client's confirmation verified, including a
-    client that hung up after seeing the host's SPAKE2 message.
+    * **Per address:** ``max_failures`` wrong passwords within ``window`` seconds are free;
+      after that the address backs off: its next attempt is refused until ``backoff``
+      seconds after its last wrong one, doubling with each further wrong one, at most
+      ``max_backoff``. A right password clears the address's count. (So three wrong guesses
+      from a shared address cost its other users a couple of seconds, not a minute.)
+    * **Per table:** every wrong password, from any address, takes a token from one bucket
+      of ``table_burst`` tokens refilled at ``table_rate`` a second; while it is empty, every
+      attempt is refused until a token is back. Rotating source addresses gains nothing.
+    * **Known players:** a static key that proved the password on this server before is
+      never refused (a seated player reconnecting or restarting is not guessing).
+
+    ``check`` runs when a client's password message arrives, before the host answers it (the
+    answer is what tells a guesser whether it was right). Count an attempt as failed unless
+    the client's confirmation verified, including a client that hung up after the host's
+    SPAKE2 message.
     """
 
-    def __init__(self, max_failures: int = 3, lockout: float = 60.0) -> None:
+    def __init__(
+        self,
+        max_failures: int = 3,
+        window: float = 60.0,
+        *,
+        backoff: float = 2.0,
+        max_backoff: float = 30.0,
+        table_burst: int = 20,
+        table_rate: float = 1 / 3,
+    ) -> None:
+        if max_failures < 1 or table_burst < 1 or table_rate <= 0 or backoff <= 0:
+            raise ValueError("a guess limiter needs positive limits")
         self.max_failures = max_failures
-        self.lockout = lockout
+        self.window = window
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.table_burst = table_burst
+        self.table_rate = table_rate
         self._failures: dict[str, list[float]] = {}
-        self._locked_until: dict[str, float] = {}
+        self._tokens = float(table_burst)
+        self._stamp: float | None = None
+        self._known: set[bytes] = set()
 
-    def check(self, peer: str, now: float) -> None:
-        """Raise ``PakeError(too_many_guesses)`` if ``peer`` is locked out now."""
-        until = self._locked_until.get(peer)
-        if until is None:
+    def _refill(self, now: float) -> None:
+        if self._stamp is not None:
+            elapsed = max(0.0, now - self._stamp)  # a clock that steps back refills nothing
+            self._tokens = min(float(self.table_burst), self._tokens + elapsed * self.table_rate)
+        self._stamp = now
+
+    def _recent(self, peer: str, now: float) -> list[float]:
+        recent = [t for t in self._failures.get(peer, []) if now - t < self.window]
+        if recent:
+            self._failures[peer] = recent
+        else:
+            self._failures.pop(peer, None)
+        return recent
+
+    def wait(self, peer: str, now: float) -> float:
+        """Seconds until ``peer`` may try its own backoff allows (0: now)."""
+        recent = self._recent(peer, now)
+        extra = len(recent) - self.max_failures
+        if extra < 0:
+            return 0.0
+        pause = min(self.max_backoff, self.backoff * 2.0**extra)
+        return max(0.0, recent[-1] + pause - now)
+
+    def check(self, peer: str, now: float, key: bytes | None = None) -> None:
+        """Raise ``PakeError(too_many_guesses)`` if an attempt from ``peer`` (with client
+        static key ``key``, once known) must be refused now."""
+        if key is not None and key in self._known:
             return
-        if now < until:
+        wait = self.wait(peer, now)
+        if wait > 0:
             raise PakeError(
                 TOO_MANY_GUESSES,
-                f"too many wrong room passwords from your address: wait {until - now:.0f} s "
+                f"too many wrong room passwords from your address: wait {math.ceil(wait)} s "
                 "and ask the host for the password",
             )
-        del self._locked_until[peer]
+        self._refill(now)
+        if self._tokens < 1.0:
+            wait = (1.0 - self._tokens) / self.table_rate
+            raise PakeError(
+                TOO_MANY_GUESSES,
+                f"this table has had too many wrong room passwords: wait {math.ceil(wait)} s",
+            )
 
     def failed(self, peer: str, now: float) -> None:
-        recent = [t for t in self._failures.get(peer, []) if now - t < self.lockout]
-        recent.append(now)
-        if len(recent) >= self.max_failures:
-            self._locked_until[peer] = now + self.lockout
-            self._failures.pop(peer, None)
-        else:
-            self._failures[peer] = recent
+        self._recent(peer, now)
+        self._failures.setdefault(peer, []).append(now)
+        self._refill(now)
+        self._tokens -= 1.0  # may go below 0 (attempts admitted together): a longer wait
 
-    def succeeded(self, peer: str) -> None:
+    def succeeded(self, peer: str, key: bytes | None = None) -> None:
         self._failures.pop(peer, None)
+        if key is not None and len(self._known) < 1024:
+            self._known.add(key)

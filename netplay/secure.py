@@ -27,6 +27,7 @@ caller must close the connection. Deadlines are the caller's: nothing here waits
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
 from typing import Any
 
 import msgpack
@@ -396,11 +397,16 @@ class SecureResponder(_SecureEnd):
         password: str | bytes | None = None,
         *,
         app_data: dict[str, Any] | None = None,
+        admit: Callable[[bytes], None] | None = None,
         ephemeral: X25519PrivateKey | None = None,
     ) -> None:
-        # ``ephemeral``: for test vectors only, as in ``SecureInitiator``.
+        """``admit``, with a password: called with the client's proven static key when its
+        password message arrives, before any password work; it raises a ``PakeError``
+        (``too_many_guesses``) to refuse the attempt unanswered (no guess was made).
+        ``ephemeral``: for test vectors only, as in ``SecureInitiator``."""
         super().__init__(static_key, prologue, initiator=False, ephemeral=ephemeral)
         self._password = None if password is None else normalize_password(password)
+        self._admit = admit
         self._app = _check_app(app_data)
         self._step = 1
 
@@ -450,6 +456,8 @@ class SecureResponder(_SecureEnd):
         if msg["pake"] is None:
             raise PakeError(PASSWORD_REQUIRED, "the client did not give the room password")
         spake = _bin(msg["pake"], MESSAGE_BYTES, "the client's password message")
+        if self._admit is not None:
+            self._admit(client_key)
         self._exchange = PasswordExchange(
             "host", self._password, client_static=client_key, host_static=self.local_static
         )

@@ -27,6 +27,7 @@ from .errors import (
     REFUSED,
     REPLACED,
     SERVER_FULL,
+    UNEXPECTED_MESSAGE,
     UNKNOWN_SESSION,
     NetplayError,
     ProtocolError,
@@ -86,6 +87,8 @@ class _Client:
     # Messages for this client sent during its on_join, held until the welcome is out.
     pending: list[bytes] | None = None
     reason: str = ""
+    heard: float = 0.0  # loop time bytes last arrived from the peer
+    deadline: float = 0.0  # loop time the handshake must be done by (a probe extends it)
     conn: ServerConnection = field(init=False)
 
     def __post_init__(self) -> None:
@@ -111,7 +114,7 @@ class Server:
         data directory), so clients can pin it; without one the server makes a throwaway
         key, which every client that pinned this host will refuse next time. ``password``
         is the optional room password; ``guess_limiter`` bounds wrong guesses per address
-        (3, then 60 s of refusal, by default)."""
+        and per table (``pake.GuessLimiter``'s defaults)."""
         self.app = app
         self.protocol = protocol
         self.version = version
@@ -252,7 +255,13 @@ class Server:
             log.info("closed %s unread: %s", peer, refusal)
             writer.transport.abort()
             return
-        secure = SecureResponder(self.identity, self._prologue, self._password)
+
+        def admit(key: bytes) -> None:
+            # Before the host does the password work or answers (its answer tells a guesser
+            # whether it was right): per address, per table, never a key that proved it.
+            self.guesses.check(ip, asyncio.get_running_loop().time(), key)
+
+        secure = SecureResponder(self.identity, self._prologue, self._password, admit=admit)
         conn = ServerConnection(
             self.protocol, self.version, self.limits, now=loop.time(), cipher=secure
         )
@@ -265,14 +274,12 @@ class Server:
 
     def _refuse_early(self, ip: str, now: float) -> str | None:
         """Why a new connection is cut before its handshake, or None to go on."""
-        handshaking = sum(1 for c in self._clients if c.session is None and not c.link.closing)
-        if handshaking >= self.limits.max_handshaking:
-            return f"{handshaking} connections are already shaking hands"
-        if self._password is not None:
-            try:
-                self.guesses.check(ip, now)
-            except ProtocolError as exc:
-                return exc.message
+        pending = [c for c in self._clients if c.session is None and not c.link.closing]
+        if len(pending) >= self.limits.max_handshaking:
+            return f"{len(pending)} connections are already shaking hands"
+        from_ip = sum(1 for c in pending if c.ip == ip)
+        if from_ip >= self.limits.max_handshaking_per_address:
+            return f"{from_ip} connections from {ip} are already shaking hands"
         return None
 
     async def _handle(self, client: _Client) -> None:
@@ -292,13 +299,15 @@ class Server:
         loop = asyncio.get_running_loop()
         link, conn = client.link, client.conn
         # One deadline for the whole handshake: Noise, the password, then the hello.
-        deadline = loop.time() + self.limits.handshake_timeout
+        client.deadline = loop.time() + self.limits.handshake_timeout
         while True:
             handshaking = client.session is None
-            timeout = deadline - loop.time() if handshaking else self.limits.idle_timeout
+            timeout = client.deadline - loop.time() if handshaking else self.limits.idle_timeout
             try:
-                data = await link.read(None if link.closing else timeout)
+                data = await link.read(None if link.closing else max(0.0, timeout))
             except TimeoutError:
+                if handshaking and loop.time() < client.deadline:
+                    continue  # a probe for its session extended the deadline meanwhile
                 if handshaking:
                     self._kick(
                         client,
@@ -315,6 +324,7 @@ class Server:
                 continue
             if not data:
                 return
+            client.heard = loop.time()
             if link.closing:
                 continue  # read and dropped, so closing does not reset the peer
             try:
@@ -340,7 +350,7 @@ class Server:
         if not secure.done:
             return None
         if secure.password_used:
-            self.guesses.succeeded(client.ip)
+            self.guesses.succeeded(client.ip, secure.remote_static)
         secured = sum(1 for c in self._clients if c.secure.done and not c.link.closing)
         if secured > self.limits.max_connections:
             # Said inside the channel, like every other error.
@@ -356,7 +366,8 @@ class Server:
         if isinstance(event, Hello):
             self._join(client, event)
         elif isinstance(event, Received):
-            assert client.session is not None
+            if client.session is None:  # after its hello, before its welcome (a probe)
+                raise ProtocolError(UNEXPECTED_MESSAGE, "wait for the welcome")
             self._on_message(client, client.session, event.msg)
         elif isinstance(event, PingReceived):
             client.link.send(_PONG)
@@ -384,10 +395,51 @@ class Server:
             self._resume(client, hello.token)
             return
         assert client.secure.remote_static is not None
-        returning = self.sessions.returning(client.secure.remote_static)
+        key = client.secure.remote_static
+        returning = self.sessions.returning(key)
         if returning is not None:  # its program restarted: back to its own session and seat
             self._take_back(client, returning)
             return
+        for held in self.sessions.connected_with(key):
+            old = self._by_session.get(held.id)
+            if old is not None:  # alive, or half-open (its peer asleep or dead, no FIN)?
+                self._spawn(self._probe_then_join(client, hello, old, held))
+                return
+        self._join_new(client, hello)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _probe_then_join(
+        self, client: _Client, hello: Hello, old: _Client, session: Session
+    ) -> None:
+        """A newcomer proved the static key of a session whose connection is still open,
+        without its token. A program that restarted while the host still holds its old
+        connection (a laptop that slept, a process killed without a FIN) must not be locked
+        out: the old connection is pinged, and if it says nothing within ``probe_timeout``
+        it is half-open and the newcomer takes the session over. One that answers is
+        another running program with the same key: the newcomer joins as a new player."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        client.deadline = max(client.deadline, start + self.limits.probe_timeout + 1.0)
+        old.link.send(_PING)
+        end = start + self.limits.probe_timeout
+        while loop.time() < end and old.heard <= start and self._by_session.get(session.id) is old:
+            if old.link.closing or client.link.closing or self._closing:
+                break
+            await asyncio.sleep(0.02)
+        if client.link.closing or self._closing:
+            return
+        if self._by_session.get(session.id) is old and old.heard > start and not old.link.closing:
+            self._join_new(client, hello)
+            return
+        log.info("session %s: its old connection is silent; the newcomer takes it", session.id)
+        self._take_back(client, session)
+
+    def _join_new(self, client: _Client, hello: Hello) -> None:
+        assert client.secure.remote_static is not None
         session = self.sessions.create(hello.name, client.secure.remote_static)
         self._attach(client, session)
         client.pending = []

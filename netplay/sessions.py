@@ -85,6 +85,15 @@ class SessionTable:
                 return session
         return None
 
+    def connected_with(self, key: bytes) -> list[Session]:
+        """The connected sessions that joined with static key ``key`` (a newcomer proving
+        it may be the same program restarted while its old connection is half-open)."""
+        return [
+            s
+            for s in self._sessions.values()
+            if s.connected and s.key and hmac.compare_digest(s.key, key)
+        ]
+
     def by_token(self, token: str) -> Session | None:
         """The session with ``token`` whatever its key (for apps and tests; the server
         resumes with ``find``)."""

@@ -34,11 +34,14 @@ from .paths import default_joined_records_dir, default_records_dir
 
 
 def _table_options(args: argparse.Namespace) -> dict[str, object]:
+    code = getattr(args, "room_code_made", None)  # host --room-code: the lobby shows it
     return {
         "name": args.name,
         "ascii": args.ascii,
         "bell": args.bell,
-        "join_command": _join_command,
+        "join_command": _join_command
+        if code is None
+        else lambda address, port: f"{_join_command(address, port)} --password {code}",
     }
 
 

@@ -112,6 +112,8 @@ def fits(field: Any, value: Any) -> bool:
             and (field.size is None or len(value) == field.size)
             and (field.max_size is None or len(value) <= field.max_size)
         )
+    if isinstance(field, schema.Bool):
+        return type(value) is bool
     raise TypeError(f"no rule for a field of type {type(field).__name__}: teach fits() about it")
 
 
@@ -127,6 +129,8 @@ def valid_value(field: Any) -> Any:
         return sorted(field.choices)[0] if field.choices else "a" * max(1, field.min_len)
     if isinstance(field, schema.Bin):
         return bytes(field.size if field.size is not None else 0)
+    if isinstance(field, schema.Bool):
+        return False
     raise TypeError(f"no rule for a field of type {type(field).__name__}")
 
 

@@ -110,8 +110,11 @@ async def test_max_connections_at_its_default_of_16() -> None:
         await server.close()
 
 
-async def _stranger(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    return await asyncio.open_connection(LOOPBACK, port)
+async def _stranger(
+    port: int, source: str = LOOPBACK
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    # ``source``: another loopback address is another machine to the per-address cap.
+    return await asyncio.open_connection(LOOPBACK, port, local_addr=(source, 0))
 
 
 async def _closed_after(reader: asyncio.StreamReader, started: float) -> float:
@@ -150,7 +153,8 @@ async def test_the_limits_hold_at_their_defaults_during_a_game(tmp_path: Path) -
                 port = arena.port
                 opened = time.monotonic()
                 hello_less = await SecurePeer.connect(port, protocol=p.PROTOCOL)  # Noise, no hello
-                raw = [await _stranger(port) for _ in range(7)]
+                # From seven other machines: one address holds at most 3 of the 8 slots.
+                raw = [await _stranger(port, f"127.0.0.{10 + i}") for i in range(7)]
                 message_1 = frame(
                     SecureInitiator(StaticIdentity.generate(), make_prologue(p.PROTOCOL)).start()
                 )
@@ -165,7 +169,7 @@ async def test_the_limits_hold_at_their_defaults_during_a_game(tmp_path: Path) -
                 await asyncio.sleep(0.3)
                 assert arena.host.server is not None
                 ninth_at = time.monotonic()
-                ninth, _ = await _stranger(port)
+                ninth, _ = await _stranger(port, "127.0.0.30")
                 data, took = await read_all(ninth, 2.0)  # closed at once, unread
                 assert data == b"" and took < 1.0
                 assert time.monotonic() - ninth_at < 1.5

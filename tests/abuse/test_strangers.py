@@ -12,6 +12,7 @@ and the host still takes new connections.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -52,6 +53,12 @@ def _sealed(payload: bytes) -> Callable[[SecurePeer], None]:
 def _codes_for(payload: bytes) -> frozenset[str]:
     if len(payload) > BEFORE_WELCOME:
         return frozenset({"frame_too_large"})
+    try:
+        is_hello = msgpack.unpackb(payload).get("t") == "hello"
+    except Exception:  # not msgpack, or not a map: a shape error, as FATAL_SHAPE says
+        is_hello = False
+    if is_hello:  # a mutant whose type was swapped to "hello": checked as one, name first
+        return FATAL_SHAPE | {"wrong_protocol", "incompatible_version"}
     return FATAL_SHAPE
 
 
@@ -178,7 +185,19 @@ async def _hold_before_the_end(arena: Arena, done: asyncio.Event) -> None:
 async def test_strangers_change_nothing(tmp_path: Path) -> None:
     rng = random.Random(21)
     with Watch() as watch:
-        arena = Arena(tmp_path, players=4, honest=3, mole=False, seed=21, delay=0.002, proxy=True)
+        # Every stranger here comes from 127.0.0.1: lift the per-address cap on handshakes
+        # (its own test: tests/netplay/test_stall_guards.py), keep the total one.
+        limits = dataclasses.replace(LIMITS, max_handshaking_per_address=LIMITS.max_handshaking)
+        arena = Arena(
+            tmp_path,
+            players=4,
+            honest=3,
+            mole=False,
+            seed=21,
+            delay=0.002,
+            proxy=True,
+            limits=limits,
+        )
         try:
             async with asyncio.timeout(60):
                 await arena.start()

@@ -128,33 +128,56 @@ def test_room_codes() -> None:
         generate_room_code(5)
 
 
-def test_guess_limiter_locks_out_after_three_failures() -> None:
-    limiter = GuessLimiter(max_failures=3, lockout=60.0)
+def test_guess_limiter_backs_an_address_off_after_three_failures() -> None:
+    limiter = GuessLimiter(max_failures=3, window=60.0, backoff=2.0, max_backoff=30.0)
     for t in (0.0, 1.0, 2.0):
         limiter.check("10.0.0.5", t)
         limiter.failed("10.0.0.5", t)
     with pytest.raises(PakeError) as err:
-        limiter.check("10.0.0.5", 3.0)
+        limiter.check("10.0.0.5", 3.0)  # 2 s after the third wrong one
     assert err.value.code == TOO_MANY_GUESSES
-    assert "59 s" in err.value.message
+    assert "wait 1 s" in err.value.message
     limiter.check("10.0.0.6", 3.0)  # another address is not affected
-    with pytest.raises(PakeError):
-        limiter.check("10.0.0.5", 61.9)
-    limiter.check("10.0.0.5", 62.0)  # 60 s after the third failure
-    limiter.failed("10.0.0.5", 62.0)  # and the count starts afresh
-    limiter.check("10.0.0.5", 62.1)
+    limiter.check("10.0.0.5", 4.0)  # not locked out: backed off
+    limiter.failed("10.0.0.5", 4.0)  # the fourth: 4 s, then 8 s, ... at most 30 s
+    assert limiter.wait("10.0.0.5", 4.0) == 4.0
+    for t in (5.0, 6.0, 7.0, 8.0):
+        limiter.failed("10.0.0.5", t)
+    assert limiter.wait("10.0.0.5", 8.0) == 30.0
 
 
 def test_guess_limiter_forgets_old_failures() -> None:
-    limiter = GuessLimiter(max_failures=3, lockout=60.0)
+    limiter = GuessLimiter(max_failures=3, window=60.0)
     for t in (0.0, 30.0, 61.0):  # the first has aged out when the third comes
         limiter.failed("p", t)
     limiter.check("p", 61.5)
 
 
 def test_guess_limiter_success_clears() -> None:
-    limiter = GuessLimiter(max_failures=2, lockout=60.0)
+    limiter = GuessLimiter(max_failures=2, window=60.0)
     limiter.failed("p", 0.0)
     limiter.succeeded("p")
     limiter.failed("p", 1.0)
     limiter.check("p", 2.0)
+
+
+def test_guess_limiter_counts_the_whole_table() -> None:
+    # Rotating addresses: none is over its own limit, the table is.
+    limiter = GuessLimiter(table_burst=5, table_rate=0.5)
+    for i in range(5):
+        limiter.check(f"127.0.0.{i + 2}", 0.0)
+        limiter.failed(f"127.0.0.{i + 2}", 0.0)
+    with pytest.raises(PakeError) as err:
+        limiter.check("127.0.0.99", 0.0)
+    assert err.value.code == TOO_MANY_GUESSES and "this table" in err.value.message
+    limiter.check("127.0.0.99", 2.0)  # a token is back after 1 / table_rate seconds
+
+
+def test_guess_limiter_never_refuses_a_key_that_proved_the_password() -> None:
+    limiter = GuessLimiter(max_failures=1, table_burst=1)
+    player = bytes(32)
+    limiter.succeeded("10.0.0.5", player)
+    limiter.failed("10.0.0.5", 0.0)  # someone else behind the same address guesses
+    with pytest.raises(PakeError):
+        limiter.check("10.0.0.5", 0.5, bytes([1]) * 32)
+    limiter.check("10.0.0.5", 0.5, player)  # the player's own program is never locked out

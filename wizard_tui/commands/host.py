@@ -76,6 +76,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "it owes within this long, so a bot can take the seat over (0: wait forever; "
         f"default: {DEFAULT_DEAL_STEP_TIMEOUT:g})",
     )
+    parser.add_argument(
+        "--turn-time",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a connected player on turn who has not decided within this long is marked "
+        "away and a bot decides for them until they press a key (default: no limit; 0: "
+        "none; a resumed game keeps its own)",
+    )
     options.add_password(parser, host=True)
     resuming.add_arguments(parser)
     options.add_table_looks(parser)
@@ -92,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--port must be 0..65535")
     if args.deal_step_timeout < 0:
         raise UserError("--deal-step-timeout must be 0 seconds or more")
+    if args.turn_time is not None and args.turn_time < 0:
+        raise UserError("--turn-time must be 0 seconds or more")
     host_options = HostOptions(
         players=args.players,
         bots=args.bots,
@@ -104,9 +115,14 @@ def run(args: argparse.Namespace) -> int:
         takeover_after=args.takeover_after,
         deal=args.deal,
         deal_step_timeout=args.deal_step_timeout or None,
+        turn_time=args.turn_time or None,
     )
     game = resuming.choose_game(args, interactive=not args.headless)
     password = options.room_password(args)
+    if args.room_code:
+        assert password is not None
+        print(f"room code: {password}  (players join with: --password {password})", flush=True)
+        args.room_code_made = password  # the host's own table shows it in its lobby
     resume = None
     if game is not None:
         bind, port, resume = resuming.apply_game(game, args, host_options, password)
@@ -158,9 +174,13 @@ async def _run_headless(
                 print(f"  friends join with:  wizard-tui join {hint}")
             print(f"  host fingerprint:   {identity.fingerprint}")
             print(f"  deal:               {host_options.deal}")  # (resumed: the journal's)
+            if host_options.turn_time is not None:
+                print(f"  turn time:          {host_options.turn_time:g} s, then a bot plays")
             print("  (joining players see it too: it must match what they are shown)")
             if password is not None:
                 print("  room password:      required")
+            if args.room_code:
+                print(f"  room code:          {password}")
             if resume is not None and host.table is not None:
                 gid, r = host.table.game_id.hex(), host.table.game.round
                 print(f"resumed game {gid[:8]} in round {r}: players reconnect by themselves")

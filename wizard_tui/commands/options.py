@@ -6,6 +6,8 @@ import argparse
 import getpass
 import sys
 
+from netplay.pake import generate_room_code
+
 from ..bots import LEVELS
 from ..cli import UserError
 from ..game import RestrictLastBid
@@ -71,6 +73,13 @@ def add_password(parser: argparse.ArgumentParser, *, host: bool) -> None:
         help=f"the room password {what} (visible to other users of this computer in the "
         "process list: prefer --password-prompt where that matters)",
     )
+    if host:
+        group.add_argument(
+            "--room-code",
+            action="store_true",
+            help="make up a room password: a random code of 8 letters and digits (about 40 "
+            "bits, strong by construction), printed for you to tell the players",
+        )
     group.add_argument(
         "--password-prompt",
         action="store_true",
@@ -80,7 +89,10 @@ def add_password(parser: argparse.ArgumentParser, *, host: bool) -> None:
 
 
 def room_password(args: argparse.Namespace) -> str | None:
-    """The room password from ``--password`` or ``--password-prompt``, or None."""
+    """The room password from ``--password``, ``--password-prompt`` or ``--room-code`` (made
+    up here), or None."""
+    if getattr(args, "room_code", False):
+        return generate_room_code()
     if getattr(args, "password_prompt", False):
         try:
             if sys.stdin.isatty():

@@ -97,6 +97,8 @@ def apply_game(
     if args.records is None and header.records_dir is not None:
         options.records_dir = Path(header.records_dir)
     options.players = header.config.players
+    if getattr(args, "turn_time", None) is None:  # not given: the game's own turn time
+        options.turn_time = header.turn_time
     bind = args.bind if args.bind is not None else (header.bind or "0.0.0.0")
     port = args.port if args.port is not None else (header.port or DEFAULT_PORT)
     return bind, port, contents

@@ -31,7 +31,7 @@ from netplay.errors import ProtocolError
 from netplay.fairdeal import new_seed as default_new_seed
 from netplay.signing import SigningKey
 
-from ..game import GameConfig, RestrictLastBid, RoundResult, SeatView, Suit
+from ..game import Bid, ChooseTrump, GameConfig, Play, RestrictLastBid, RoundResult, SeatView, Suit
 from ..record import PRIVATE_PROTOCOL, GameRecorder, PlayerEntry, write_record
 from ..session import (
     ActionRefused,
@@ -45,6 +45,7 @@ from ..session import (
     TableUpdate,
 )
 from . import protocol as p
+from .away_player import AwayPlayer, is_away
 from .private_client import SecretStore
 from .private_session import PrivateSeat
 from .round_check import RoundChecker, cards_shown
@@ -120,6 +121,7 @@ class NetworkSession:
         # The private deal (docs/private-deal.md): this player's signing key (persistent
         # for a real player: wizard_tui.net.keys) and its part in each round.
         self.private = PrivateSeat(self, signing_key or SigningKey.generate(), secret_store)
+        self._away_player = AwayPlayer()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -173,13 +175,13 @@ class NetworkSession:
 
     # ------------------------------------------------------------------ intents
 
-    def bid(self, bid: int) -> None:
+    def bid(self, bid: int, *, auto: bool = False) -> None:
         if self.view is not None:
-            self.client.send(p.bid_msg(self.view.seat, self.view.round, bid))
+            self.client.send(_auto(p.bid_msg(self.view.seat, self.view.round, bid), auto))
 
-    def play(self, card: int) -> None:
+    def play(self, card: int, *, auto: bool = False) -> None:
         if self.view is not None:
-            msg = p.play_msg(self.view.seat, self.view.round, card)
+            msg = _auto(p.play_msg(self.view.seat, self.view.round, card), auto)
             if self.private.active:
                 opened = self.private.open_card(card)  # the card's key goes with it (K4)
                 if opened is None:
@@ -189,9 +191,37 @@ class NetworkSession:
             self.client.send(msg)
             self.private.settle()  # our last card of the round: our reveal follows it
 
-    def choose_trump(self, suit: Suit) -> None:
+    def choose_trump(self, suit: Suit, *, auto: bool = False) -> None:
         if self.view is not None:
-            self.client.send(p.trump_msg(self.view.seat, self.view.round, int(suit)))
+            self.client.send(_auto(p.trump_msg(self.view.seat, self.view.round, int(suit)), auto))
+
+    def here(self) -> None:
+        """The player is at the keyboard: an away seat (the turn time ran out) is theirs
+        again. A table sends it at any key press while its seat is away."""
+        self.client.send({"t": "here"})
+
+    def hand_to_bot(self, seat: int) -> None:
+        """Host only: a bot decides for ``seat`` until its player presses a key."""
+        self.client.send({"t": "hand_to_bot", "seat": seat})
+
+    @property
+    def away(self) -> bool:
+        """The host marked this seat away: a bot decides for it until the player is back."""
+        return is_away(self.seats, self.seat)
+
+    def _play_if_away(self) -> None:
+        # A private deal: only this program knows the hand, so it decides for its away
+        # player (away_player.py); commit-reveal: the host's bot does.
+        view = self.view
+        if view is None or not self.private.active or not self.away:
+            return
+        action = self._away_player.move(view, len(self.private.voids))
+        if isinstance(action, Play):
+            self.play(action.card, auto=True)
+        elif isinstance(action, Bid):
+            self.bid(action.bid, auto=True)
+        elif isinstance(action, ChooseTrump):
+            self.choose_trump(action.suit, auto=True)
 
     def chat(self, text: str) -> None:
         text = "".join(ch for ch in text if ch.isprintable())[: p.MAX_CHAT].strip()
@@ -356,6 +386,7 @@ class NetworkSession:
                 self._last_shown = shown
                 self._dealt_views.setdefault(view.round, []).append(view)
         self._emit(TableUpdate(view, self.seats, tuple(filter(None, events))))
+        self._play_if_away()
 
     def _set_seats(self, seats: Any) -> None:
         p._expect(type(seats) is list, "seats")
@@ -367,6 +398,7 @@ class NetworkSession:
         self._set_seats(msg.get("seats"))
         if self.view is not None:
             self._emit(TableUpdate(view=self.view, seats=self.seats))
+            self._play_if_away()
 
     def _on_round_end(self, msg: dict[str, Any]) -> None:
         if self.config is None:
@@ -608,6 +640,12 @@ class _Mailbox(Generic[T]):
 
     def qsize(self) -> int:
         return len(self._items)
+
+
+def _auto(msg: dict[str, Any], auto: bool) -> dict[str, Any]:
+    if auto:
+        msg["auto"] = True  # decided by this program for its away player
+    return msg
 
 
 def _deal_shown(view: SeatView) -> tuple[int, frozenset[int], int | None]:

@@ -43,6 +43,7 @@ from ..game import (
     Play,
     RestrictLastBid,
     RoundScored,
+    SeatView,
     Suit,
     seat_view,
 )
@@ -54,6 +55,7 @@ from . import protocol as p
 from .journal import JournalError, JournalWriter, journal_path
 from .private_host import PrivateDealing
 from .takeover import Takeover
+from .turn_time import TurnClock
 
 log = logging.getLogger("wizard_tui.host")
 
@@ -87,6 +89,9 @@ class HostOptions:
     # and treats the seat like one that left (None: wait forever). Bids and plays are people's
     # and never time out.
     deal_step_timeout: float | None = DEFAULT_DEAL_STEP_TIMEOUT
+    # Seconds a connected person on turn has to decide before a bot decides for the seat and
+    # it is marked away (turn_time.py; None: no limit).
+    turn_time: float | None = None
 
 
 @dataclass
@@ -99,19 +104,30 @@ class Seat:
     stand_in: Bot | None = None  # a bot playing for this human seat while its player is away
     takeover_at: float | None = None  # loop time a bot takes this seat over, when counting
     signing_key: bytes | None = None  # a player's Ed25519 public key (the private deal)
+    away: bool = False  # its player let the turn time run out: a bot decides (turn_time.py)
+    turn_at: float | None = None  # loop time its turn time runs out, while it counts
 
     @property
     def player_bot(self) -> Bot | None:
         """The bot that decides for this seat now, if any."""
         return self.bot or self.stand_in
 
+    @property
+    def host_deals(self) -> bool:
+        """The host does this seat's part of the deal (draws its seed): a bot's, or one a
+        bot holds for a player who left. An away player's program is connected and still
+        does its own (turn_time.py)."""
+        return self.bot is not None or (self.stand_in is not None and not self.away)
+
     def info(self, now: float | None = None) -> SeatInfo:
         connected = self.kind == "bot" or (self.session is not None and self.session.connected)
         takeover_in = None  # 0: a bot plays the seat now
-        if self.stand_in is not None:
+        if self.stand_in is not None or self.away:
             takeover_in = 0.0
         elif self.takeover_at is not None and now is not None:
             takeover_in = round(max(0.0, self.takeover_at - now), 1)
+        elif self.turn_at is not None and now is not None:  # the turn time of the seat on turn
+            takeover_in = round(max(0.0, self.turn_at - now), 1)
         return SeatInfo(self.name, self.kind, connected, takeover_in)  # type: ignore[arg-type]
 
 
@@ -165,11 +181,16 @@ class WizardHost:
         self.journal: JournalWriter | None = None
         self.restored: Any = None  # restore.Replayed when this host came from a journal
         self.takeover = Takeover(self)
+        self.turn_clock = TurnClock(self)
         if options.deal not in p.DEALS:
             raise ValueError(f"unknown deal {options.deal!r}: one of {', '.join(p.DEALS)}")
         # The private deal's host side (None: commit-reveal); see private_host.py.
         self.private = PrivateDealing(self) if options.deal == p.DEAL_PRIVATE else None
         self._bot_seat = -1  # the seat ``_bot_task`` decides for
+        # Bumped at every change the seats are told of: a bot decides for one position, and
+        # a decision finished after the position moved on (a void, a redeal) is dropped.
+        self._position = 0
+        self._bot_position = -1
         self._told: set[int] = set()  # seats that heard the game_over
 
     # ------------------------------------------------------------------ netplay callbacks
@@ -183,8 +204,39 @@ class WizardHost:
         seat = free[0]
         session.seat = seat
         self.seats[seat] = Seat(session.name, "human", session)
-        asyncio.get_running_loop().call_soon(self._after_join)
+        loop = asyncio.get_running_loop()
+        loop.call_soon(self._after_join)
+        timeout = self.options.deal_step_timeout
+        if self.private is not None and timeout is not None:
+            # What a joiner owes before the game starts (its signing key) has a time limit
+            # too: a joiner that never sends it would keep the game from ever starting.
+            loop.call_later(timeout, self._lobby_step_due, session)
         return {"players": len(self.seats)}
+
+    def _lobby_step_due(self, session: Session) -> None:
+        """A joiner's time to send its signing key ran out: if it still has not, its seat is
+        freed for someone else and it is told why."""
+        index = session.seat
+        seat = self.seats[index] if index is not None and index < len(self.seats) else None
+        if self.table is not None or seat is None or seat.session is not session:
+            return  # the game started (it sent its key), or the seat is someone else's now
+        if seat.signing_key is not None:
+            return
+        timeout = self.options.deal_step_timeout
+        log.warning("seat %d (%s) sent no signing key in %g s: freed", index, seat.name, timeout)
+        if self.server is not None:
+            self.server.error(
+                session,
+                p.LOBBY_TIMEOUT,
+                f"your program did not send its signing key within {timeout:g} s: "
+                "your seat was given up (join again)",
+                fatal=True,
+            )
+            self.server.forget(session)
+        self.seats[index] = None  # type: ignore[index]
+        text = f"{seat.name}'s program did not get ready: the seat is free again"
+        self._broadcast({"t": "chat", "seat": None, "name": "host", "text": text[:200]})
+        self._send_lobby()
 
     def _after_join(self) -> None:
         self._send_lobby()
@@ -197,6 +249,8 @@ class WizardHost:
 
     def on_message(self, session: Session, msg: dict[str, Any]) -> None:
         msg = p.INBOUND.check(msg)  # a malformed message ends the connection
+        if self.table is not None:
+            self.turn_clock.heard_from(session, msg)  # an away player pressed a key
         handler = self._handlers[msg["t"]]
         handler(self, session, msg)
 
@@ -207,6 +261,7 @@ class WizardHost:
             assert self.server is not None
             self.server.forget(session)
         elif self.table is not None and session.seat is not None:
+            self.turn_clock.seat_back(session.seat)  # dropped: the takeover covers it now
             self.takeover.seat_left(session.seat)
             if self.private is not None:
                 self.private.seat_left(session.seat)
@@ -218,6 +273,7 @@ class WizardHost:
             return
         if session.seat is not None:
             self.takeover.seat_back(session.seat)
+            self.turn_clock.seat_connected(session.seat)
         if self.private is not None:
             self.private.tell_restart_void(session)  # the void it missed while the host was down
         self._send_snapshot(session)
@@ -369,7 +425,7 @@ class WizardHost:
             return
         game = table.game
         r = game.round + 1
-        local = {i: new_seed() for i, s in enumerate(self.seats) if s and s.player_bot}
+        local = {i: new_seed() for i, s in enumerate(self.seats) if s and s.host_deals}
         table.deal = RoundDeal(HostRound(table.game_id, r, game.players, local))
         self.journal_event({"t": "round", "round": r, "local": [[i, x] for i, x in local.items()]})
         self._broadcast({"t": "round", "round": r, "dealer": (game.dealer + 1) % game.players})
@@ -585,39 +641,85 @@ class WizardHost:
 
     def _schedule_bot(self) -> None:
         table = self.table
-        if table is None or table.finished or self._bot_task is not None:
+        if table is None or table.finished:
             return
+        if self._bot_task is not None:
+            if self._bot_position == self._position:
+                return  # a bot is deciding this very position already
+            # A decision for a position that is gone (a void, a redeal): never let it act.
+            self._bot_task.cancel()
+            self._bot_task = None
         game = table.game
         if game.turn < 0 or game.phase not in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
             return
         seat = self.seats[game.turn]
         if seat is None or seat.player_bot is None:
             return
-        self._bot_seat = game.turn
+        self._bot_seat, self._bot_position = game.turn, self._position
         self._bot_task = asyncio.get_running_loop().create_task(
-            self._bot_turn(table, game.turn, seat.player_bot)
+            self._bot_turn(table, game.turn, seat.player_bot, self._position)
         )
 
-    async def _bot_turn(self, table: _Table, seat: int, bot: Bot) -> None:
+    def _bot_current(self, table: _Table, seat: int, bot: Bot, position: int) -> bool:
+        """The position a bot's decision was started for is still the table's, and the bot
+        still decides for the seat: only then may the decision act."""
+        holder = self.seats[seat] if seat < len(self.seats) else None
+        return (
+            table is self.table
+            and not table.finished
+            and self._position == position
+            and table.game.turn == seat
+            and holder is not None
+            and holder.player_bot is bot
+        )
+
+    async def _bot_turn(self, table: _Table, seat: int, bot: Bot, position: int) -> None:
+        # No exception here may end the host (docs/security.md, "No seat can stall the
+        # table"): a bot that fails makes the first legal move instead, a decision for a
+        # position that moved on is dropped, and a move that fails is logged and lost.
+        me = asyncio.current_task()
         try:
-            if self.options.bot_delay > 0:
-                await asyncio.sleep(self.options.bot_delay)
+            await self._pace()
+            if not self._bot_current(table, seat, bot, position):
+                self._drop_stale_decision(me, seat)
+                return
             view = seat_view(table.game, seat)  # type: ignore[arg-type]
             if self.private is not None:
                 view = self.private.bot_view(seat, view)
-            action = await _think(bot, view)
-        except Exception:
-            log.exception("the bot in seat %d failed", seat)
+            try:
+                action = await _think(bot, view)
+            except Exception:
+                log.exception("the bot in seat %d failed: it makes the first legal move", seat)
+                action = _fallback(view)
+            if self._bot_task is not me:
+                return  # cancelled or replaced meanwhile
             self._bot_task = None
-            self.failed = f"the bot in seat {seat} failed"
-            self.finished.set()
-            return
-        self._bot_task = None
-        holder = self.seats[seat] if seat < len(self.seats) else None
-        if table is not self.table or table.game.turn != seat or holder is None:
-            return  # the table moved on (a rematch) while the bot was thinking
-        if holder.player_bot is not bot:
-            return  # the seat's player came back: the decision is theirs now
+            if not self._bot_current(table, seat, bot, position):
+                log.info("seat %d: a bot decision for a position gone by is dropped", seat)
+                self._schedule_bot()
+                return
+            self._bot_act(table, seat, action)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("a bot's move for seat %d failed; the game goes on", seat)
+            if self._bot_task is me:
+                self._bot_task = None
+
+    async def _pace(self) -> None:
+        """A bot's pacing delay, so people can follow its moves."""
+        if self.options.bot_delay > 0:
+            await asyncio.sleep(self.options.bot_delay)
+
+    def _drop_stale_decision(self, me: asyncio.Task[Any] | None, seat: int) -> None:
+        if self._bot_task is me:
+            self._bot_task = None
+            log.info("seat %d: a bot decision for a position gone by is dropped", seat)
+            self._schedule_bot()
+
+    def _bot_act(self, table: _Table, seat: int, action: Bid | Play | ChooseTrump) -> None:
+        holder = self.seats[seat]
+        assert holder is not None
         round_number = table.game.round
         if self.private is not None and isinstance(action, Play):
             self.private.bot_play(seat, action.card)
@@ -626,7 +728,7 @@ class WizardHost:
             events = table.game.apply(action)
         except IllegalAction as exc:  # a bug in a bot; never let it stall the table
             log.error("bot in seat %d chose an illegal action %r: %s", seat, action, exc)
-            action = _fallback(table.game)
+            action = _fallback(seat_view(table.game, seat))  # type: ignore[arg-type]
             events = table.game.apply(action)
         self._journal_action(round_number, action, "bot" if holder.bot else "stand_in")
         self._after_change(events)
@@ -786,6 +888,7 @@ class WizardHost:
 
     async def close(self) -> None:
         self.takeover.close()
+        self.turn_clock.close()
         if self.private is not None:
             self.private.close()
         if self._bot_task is not None:
@@ -814,6 +917,8 @@ class WizardHost:
     def _send_states(self, events: list[Event]) -> None:
         table = self.table
         assert table is not None and self.server is not None
+        self._position += 1  # every change the seats hear of is a new position
+        self.turn_clock.position_changed()  # (before the seats' wire form: its countdown)
         events_wire = [p.event_wire(e) for e in events]
         payloads = p.state_payloads(table.game, self._seats_wire(), events_wire)
         for i, seat in enumerate(self.seats):
@@ -866,6 +971,8 @@ class WizardHost:
         "start": _start,
         "add_bot": _add_bot,
         "rematch": _rematch,
+        "here": lambda self, session, msg: None,  # (turn_clock.heard_from took it)
+        "hand_to_bot": lambda self, session, msg: self._hand_to_bot(session, msg),
         "commit": _commit,
         "seed": _seed,
         "sign_key": lambda self, session, msg: self._private_message(session, msg),
@@ -873,6 +980,37 @@ class WizardHost:
         "lost": lambda self, session, msg: self._private_message(session, msg),
         "abort": lambda self, session, msg: self._private_message(session, msg),
     }
+
+    def _hand_to_bot(self, session: Session, msg: dict[str, Any]) -> None:
+        if not self._require_admin(session, "hand a seat to a bot"):
+            return
+        if self.table is None or self.table.finished:
+            self._refuse(session, p.NOT_READY, "no game is in progress")
+            return
+        if not self.turn_clock.set_away(msg["seat"], "the host handed the seat to a bot"):
+            self._refuse(session, p.NOT_READY, "only a connected player's seat can be handed")
+
+    # -- what other modules of the host (turn_time.py) call -----------------------------------
+
+    @property
+    def position(self) -> int:
+        """Bumped at every change the seats hear of (a bot's decision belongs to one)."""
+        return self._position
+
+    def new_stand_in(self) -> Bot:
+        """A bot of the host's level to stand in for a person."""
+        return make_bot(self.options.bot_level, random.Random(self._rng.getrandbits(64)))
+
+    def announce(self, text: str) -> None:
+        """A chat line from the host program to everyone."""
+        self._broadcast({"t": "chat", "seat": None, "name": "host", "text": text[: p.MAX_CHAT]})
+
+    def seats_changed(self) -> None:
+        self._send_seats()
+
+    def bots_move(self) -> None:
+        """A bot may now decide for the seat on turn."""
+        self._schedule_bot()
 
     def _private_message(self, session: Session, msg: dict[str, Any]) -> None:
         private = self.private
@@ -890,9 +1028,15 @@ class WizardHost:
             private.on_lost(session, msg)
 
 
-def _fallback(game: Game) -> Bid | Play | ChooseTrump:
-    actions = game.legal_actions()
-    return actions[0]  # type: ignore[return-value]
+def _fallback(view: SeatView) -> Bid | Play | ChooseTrump:
+    """The first legal move of ``view`` (a bot that failed still moves the game on)."""
+    if view.phase is Phase.PLAY and view.legal_cards:
+        return Play(view.seat, view.legal_cards[0])
+    if view.phase is Phase.BID and view.legal_bids:
+        return Bid(view.seat, view.legal_bids[0])
+    if view.phase is Phase.CHOOSE_TRUMP:
+        return ChooseTrump(view.seat, Suit.CLUBS)
+    raise ValueError(f"seat {view.seat} has no legal move in phase {view.phase}")
 
 
 async def _think(bot: Bot, view: Any) -> Bid | Play | ChooseTrump:

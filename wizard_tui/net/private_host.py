@@ -528,8 +528,16 @@ class PrivateDealing:
             self._complete_void()
 
     def seat_left(self, seat: int) -> None:
-        """A seat's link dropped: a void waiting for its reveal goes on without it."""
+        """A seat's link dropped: a void waiting for its reveal goes on without it. A player
+        that came back while its stand-in finished an attempt and left again before that
+        attempt ended is no longer returning: the stand-in keeps the seat (and its key) for
+        the attempts after it, as if the player had never come back (without this, the next
+        attempt would wait for a pass only the absent player could make)."""
         deal = self.deal
+        if seat in self._returning:
+            self._returning.discard(seat)
+            if deal is not None:
+                deal.watchers.discard(seat)
         if self.voiding is not None and deal is not None and seat not in deal.relay.view.revealed:
             self._complete_void()
 

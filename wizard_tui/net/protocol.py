@@ -13,7 +13,7 @@ import msgpack
 
 from netplay import Limits
 from netplay.errors import BAD_MESSAGE, ProtocolError
-from netplay.schema import Bin, Int, Message, Nullable, Optional, Schemas, Str
+from netplay.schema import Bin, Bool, Int, Message, Nullable, Optional, Schemas, Str
 from netplay.signing import WIRE as ENVELOPE
 
 from ..game import (
@@ -68,10 +68,19 @@ WRONG_DEAL = "wrong_deal"
 
 # -- client -> host ----------------------------------------------------------------------
 
-BID = Message("bid", seat=_SEAT, round=_ROUND, bid=Int(0, MAX_ROUND))
+# ``auto``: the player's program decided this for its away player (turn_time.py); such a
+# move does not count as the player being back.
+_AUTO = Optional(Bool())
+BID = Message("bid", seat=_SEAT, round=_ROUND, bid=Int(0, MAX_ROUND), auto=_AUTO)
 # ``open``: the private deal's signed open envelope of the card (docs/private-deal.md, K4).
-PLAY = Message("play", seat=_SEAT, round=_ROUND, card=Int(0, 59), open=Optional(ENVELOPE))
-TRUMP = Message("trump", seat=_SEAT, round=_ROUND, suit=Int(0, 3))
+PLAY = Message(
+    "play", seat=_SEAT, round=_ROUND, card=Int(0, 59), open=Optional(ENVELOPE), auto=_AUTO
+)
+TRUMP = Message("trump", seat=_SEAT, round=_ROUND, suit=Int(0, 3), auto=_AUTO)
+# The turn time (turn_time.py): the player is at the keyboard again (any key at its table);
+# the host's table hands the seat on turn to a bot.
+HERE = Message("here")
+HAND_TO_BOT = Message("hand_to_bot", seat=_SEAT)
 CHAT = Message("chat", text=Str(1, MAX_CHAT, printable=True))
 CLAIM_HOST = Message("claim_host", key=Str(1, 128, printable=True))
 START = Message("start")
@@ -93,6 +102,8 @@ ABORT = Message(
 )
 
 INBOUND = Schemas(
+    HERE,
+    HAND_TO_BOT,
     BID,
     PLAY,
     TRUMP,
@@ -117,6 +128,11 @@ DEALS = (DEAL_PRIVATE, DEAL_COMMIT_REVEAL)
 BAD_ENVELOPE = "bad_envelope"  # an envelope that is not one, or not the play's open
 STALE_ATTEMPT = "stale_attempt"  # a deal message for an attempt that was voided
 DEAL_TIMEOUT = "deal_timeout"  # fatal: a player's program did not send a deal message it owed
+# fatal: a joiner did not send what it owes before the game starts (its sign_key) in time; its
+# seat is freed for someone else
+LOBBY_TIMEOUT = "lobby_timeout"
+# fatal: an away player's program did not move for it within the turn time (turn_time.py)
+TURN_TIMEOUT = "turn_timeout"
 
 
 def bid_msg(seat: int, round_number: int, bid: int) -> dict[str, Any]:

@@ -120,6 +120,7 @@ class GameHeader:
     takeover_after: float | None = None
     password: bool = False
     deal: str = p.DEAL_COMMIT_REVEAL
+    turn_time: float | None = None  # (HostOptions.turn_time; absent from older journals)
     signing_keys: tuple[bytes, ...] = ()  # private deal: every seat's public key
     bot_keys: dict[int, bytes] = field(default_factory=dict)  # its host bots' private keys
 
@@ -190,6 +191,7 @@ def game_entry(
             "bot_delay": options.bot_delay,
             "takeover_after": options.takeover_after,
             "password": options.password,
+            "turn_time": options.turn_time,
         },
     }
     if options.deal == p.DEAL_PRIVATE:  # (a commit-reveal entry is as it always was)
@@ -251,6 +253,7 @@ def parse_header(entry: dict[str, Any]) -> GameHeader:
             bot_delay=float(h.get("bot_delay") or 0.0),
             takeover_after=h.get("takeover_after"),
             password=bool(h.get("password")),
+            turn_time=None if h.get("turn_time") is None else float(h["turn_time"]),
             deal=deal,
             signing_keys=keys,
             bot_keys=bot_keys,

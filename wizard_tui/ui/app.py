@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import var
@@ -73,6 +73,8 @@ class WizardApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "request_quit", "Quit"),
+        # The host's table: hand the seat on turn to a bot (the turn time, docs/security.md).
+        Binding("I", "hand_to_bot", "Hand to bot", show=False),
     ]
 
     # The server's view, as the last updates told it. Screens watch these.
@@ -244,6 +246,28 @@ class WizardApp(App[int]):
         self.link = "closed"
 
     # ------------------------------------------------------------------ intents
+
+    def on_key(self, event: events.Key) -> None:
+        # The turn time: a seat marked away (connected, a bot deciding) is its player's
+        # again at any key (docs/security.md, "No seat can stall the table").
+        table = self.table
+        if table is None or not 0 <= table.view.seat < len(table.seats):
+            return
+        seat = table.seats[table.view.seat]
+        if seat.connected and seat.takeover_in == 0:
+            here = getattr(self.session, "here", None)
+            if here is not None:
+                here()
+
+    def action_hand_to_bot(self) -> None:
+        """Host only: a bot decides for the (idle) seat on turn until its player is back."""
+        table, hand = self.table, getattr(self.session, "hand_to_bot", None)
+        if table is None or hand is None or table.view.turn < 0:
+            return
+        if table.view.turn == table.view.seat:
+            self.notify("That is your own seat.", severity="warning")
+            return
+        hand(table.view.turn)
 
     def _send(self, intent: str, *args: object) -> None:
         if self.session is None:

@@ -59,6 +59,8 @@ class SeatsPanel(LinesWidget):
         g = self.glyphs
         if index in self._deadlines:
             left = max(0, math.ceil(self._deadlines[index] - time.monotonic()))
+            if seat.connected:  # on turn with a turn time; at 0 it is away (a bot decides)
+                return ("away: bot" if left == 0 else f"bot in {left}s"), "text--error"
             if left == 0:  # takeover_in 0: a bot plays the seat until its player is back
                 return f"{g.offline} bot plays", "text--error"
             return f"{g.offline} bot in {left}s", "text--error"
