@@ -214,6 +214,8 @@ class VoidReport:
     culprit: int | None
     our_code: str | None = None
     our_culprit: int | None = None
+    evidence: Envelope | None = None  # the envelope the host refused, if it sent one
+    actions: tuple[tuple[str, int, int], ...] = ()  # the attempt's trump choice and bids
 
 
 __all__ = ["ClientDeal", "SecretStore", "VoidReport"]
