@@ -21,7 +21,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from net_helpers import LIMITS, LOOPBACK, CapturingSession, play_bots, running_host, wait_until
+from net_helpers import (
+    LIMITS,
+    LOOPBACK,
+    CapturingSession,
+    assert_own_records,
+    play_bots,
+    running_host,
+    wait_until,
+)
 
 from netplay import Client
 from wizard_tui.game import Phase, SeatView
@@ -112,6 +120,7 @@ def assert_finished_and_verified(host: WizardHost, sessions: list[CapturingSessi
         assert session.all_verified, [v.detail for v in session.verifications if not v.ok]
         assert session.recorder is not None
         assert session.recorder.record().rounds == table.recorder.record().rounds
+    assert_own_records(table.recorder.record(), sessions)
     assert table.record_path is not None
     verdict = verify_path(table.record_path)
     assert verdict.ok, verdict.line()
