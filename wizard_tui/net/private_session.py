@@ -49,6 +49,7 @@ class PrivateSeat:
         self.voids: list[VoidReport] = []
         self.faults: list[Any] = []  # DealFaults our own checks found inside a round
         self._sent_key = False
+        self._pruned = False  # stale round secrets deleted (once per run)
         self._pending: tuple[int, int, list[Envelope], bool] | None = None  # a transcript
         self._pending_keys: tuple[bytes, ...] = ()  # the signing keys of its attempt
         self._reported: set[tuple[int, int]] = set()
@@ -164,8 +165,12 @@ class PrivateSeat:
         p._expect(dealer is None or dealer == expected, "dealer")
         setup = round_setup(game_id, r, n, expected, keys, attempt)
         deal = ClientDeal(setup, seat, self.signing_key, secret)
-        if self.store is not None and secret is None:
-            self.store.save(game_id, r, attempt, deal.secret)
+        if self.store is not None:
+            if secret is None:
+                self.store.save(game_id, r, attempt, deal.secret)
+            if not self._pruned:  # this run's first deal: what earlier runs left is stale
+                self._pruned = True
+                self.store.prune((game_id, r, attempt))
         return deal
 
     def on_deal(self, msg: dict[str, Any]) -> None:
