@@ -184,6 +184,7 @@ async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path
     async with asyncio.timeout(60), running_host(options) as host:
         watcher = await seat(CapturingSession, options.port, "watcher")
         dropper = await seat(DropOnTurnMidTrick, options.port, "dropper")
+        dropper.records_dir = tmp_path / "mine"  # the record file the new run carries on
         other = await seat(CapturingSession, options.port, "other")
         b = dropper.seat
         assert b is not None
@@ -192,7 +193,12 @@ async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path
         await dropper.dropped.wait()
         await wait_until(lambda: host.seats[b].stand_in is not None)  # type: ignore[union-attr]
         returner = CapturingSession(
-            LOOPBACK, options.port, name="new name", limits=LIMITS, identity=dropper.client.identity
+            LOOPBACK,
+            options.port,
+            name="new name",
+            limits=LIMITS,
+            identity=dropper.client.identity,
+            records_dir=tmp_path / "mine",
         )
         await returner.connect()
         assert returner.seat == b
@@ -208,8 +214,13 @@ async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path
     assert returner.view is not None and returner.view.phase is Phase.GAME_OVER
     assert returner.recorder is not None and returner.recorder.record().rounds
     assert all(v.ok for v in returner.verifications)
-    earlier = [v.detail for v in returner.verifications if "an earlier run of" in v.detail]
-    assert len(earlier) == 1 and earlier[0].startswith(f"round {dropper.dropped_round}"), earlier
+    # Every round up to the one it dropped in was dealt by its earlier run: none was "dealt
+    # while you were away"; the new run carried on the same record file, whole at the end.
+    earlier = [v.round for v in returner.verifications if "an earlier run of" in v.detail]
+    assert earlier == list(range(1, dropper.dropped_round + 1)), earlier
+    assert not any("away" in v.detail for v in returner.verifications)
+    assert returner.record_path == dropper.record_path and returner.record_path is not None
+    assert_own_records(host.table.recorder.record(), [returner, watcher, other])
     verdict = verify_path(host.table.record_path)  # type: ignore[arg-type]
     assert verdict.ok, verdict.line()
 

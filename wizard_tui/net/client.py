@@ -408,7 +408,9 @@ class NetworkSession:
                 self._dealt_views.get(result.round, ()),
             )
             detail = outcome.detail
-            if away is not None:
+            if away is not None and away.how == AwayRound.EARLIER_RUN:
+                detail += f" ({away.how}: checked again now)"  # not away: restarted
+            elif away is not None:
                 detail += f" (dealt while you were away: {away.how})"
             self._verification(RoundVerified(outcome.round, outcome.ok, detail))
             # Recorded as published, verified or not (a failure is in the record too, and
@@ -470,6 +472,8 @@ class NetworkSession:
         if self.game_id != game.get("game_id"):
             self._on_game(game)  # a new client, or the host started a rematch meanwhile
         assert self.config is not None
+        if self.own is not None:
+            self.own.reconnected()  # a record part cut off with the link is asked again
         history = msg.get("history")
         p._expect(type(history) is list, "snapshot history")
         for wire in history[len(self.history) :]:

@@ -145,6 +145,12 @@ class OwnRecord:
             self._host_parts[r] = (redeals, played)
             self._flush()
 
+    def reconnected(self) -> None:
+        """The link came back: parts asked for on the old one may never arrive whole."""
+        self._asked.clear()
+        self._parts = PartAssembler(len(self.recorder.players), self._private)
+        self._flush()
+
     # -- the record ------------------------------------------------------------------------------
 
     def _flush(self) -> None:
