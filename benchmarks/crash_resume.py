@@ -10,7 +10,7 @@ the finished record, the clients' own checks and every journal left by a kill (s
 test's docstring).
 
 Each private game (6 seats, 4 of them the host's bots, 2 ``join --bot`` players, each
-process with a data directory of its own) SIGKILLs, every 1.5..4 s, the host (resumed with
+process with a data directory of its own) SIGKILLs, every 0.8..2.5 s, the host (resumed with
 ``host --resume``) or a player (run again: it takes its seat back and carries on its
 record), until the game ends. Then it verifies every record every participant wrote and
 reports how many verified and were complete, out of how many were written (goal: all).
@@ -23,6 +23,7 @@ import argparse
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -116,7 +117,7 @@ def private_game(root: Path, rng: random.Random) -> tuple[Counter[str], int, int
     from wizard_tui.verify import verify_path
 
     records = root / "host-records"
-    host = _host(root, 0, "--players", "6", "--bots", "4", "--bot-delay", "0.02",
+    host = _host(root, 0, "--players", "6", "--bots", "4", "--bot-delay", "0",
                  "--takeover-after", "1", "--records", str(records))  # fmt: skip
     port = _listening(root)
     players = {name: _join(root, name, port) for name in ("ann", "ben")}
@@ -124,8 +125,10 @@ def private_game(root: Path, rng: random.Random) -> tuple[Counter[str], int, int
     deadline = time.monotonic() + 240
     ended_ok = True
     try:
+        while "round 1: " not in (root / "ann.out").read_text() and host.poll() is None:
+            time.sleep(0.05)  # the game has begun (a lobby has nothing to resume)
         while host.poll() is None and time.monotonic() < deadline:
-            time.sleep(rng.uniform(1.5, 4.0))
+            time.sleep(rng.uniform(0.8, 2.5))
             if host.poll() is not None:
                 break
             target = rng.choice(["host", "ann", "ben"])
@@ -170,13 +173,17 @@ def private_games(games: int, rng: random.Random) -> bool:
     written = verified = complete = failed = 0
     start = time.monotonic()
     for game in range(games):
-        with tempfile.TemporaryDirectory(prefix="crash-private-") as tmp:
-            try:
-                k, w, v, c, ok = private_game(Path(tmp), rng)
-            except Exception as exc:  # a game that could not even run counts as failed
-                print(f"private game {game + 1}: FAILED ({exc!r})")
-                failed += 1
-                continue
+        tmp = Path(tempfile.mkdtemp(prefix="crash-private-"))
+        try:
+            k, w, v, c, ok = private_game(tmp, rng)
+        except Exception as exc:  # a game that could not even run counts as failed
+            print(f"private game {game + 1}: FAILED ({exc!r}); its files: {tmp}")
+            failed += 1
+            continue
+        if ok and v == w == c:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print(f"  its files: {tmp}")
         kills += k
         written, verified, complete = written + w, verified + v, complete + c
         failed += not ok or v != w or c != w

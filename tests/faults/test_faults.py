@@ -18,9 +18,9 @@ from fault_helpers import Table, check_records
 
 pytestmark = pytest.mark.asyncio
 
-# Small and quick: 10 rounds; the host's bots pace the game a little, so that a fault
-# lands inside it; a takeover after 0.5 s.
-GAME = ("--players", "6", "--bots", "4", "--bot-delay", "0.02")
+# Small and quick: 10 rounds, the host's bots without a pause (a pause before a stand-in's
+# move widens the race of issue 12 item 13, which is not these tests' subject).
+GAME = ("--players", "6", "--bots", "4", "--bot-delay", "0")
 
 
 async def _game(tmp_path: Path, *host_args: str) -> Table:
