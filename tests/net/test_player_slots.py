@@ -58,3 +58,26 @@ def test_a_new_run_clears_the_round_secrets_a_killed_one_left(tmp_path: Path) ->
     os.utime(shared.path(game, 1, 0), (old, old))
     assert shared.prune() == 1
     assert [p.name for p in shared.directory.iterdir()] == [shared.path(game, 2, 0).name]
+
+
+def test_a_bad_record_part_from_the_host_is_dropped() -> None:
+    """Bad input never crashes the player's program: a malformed part is not recorded."""
+    from wizard_tui.game import GameConfig
+    from wizard_tui.net.own_record import OwnRecord
+    from wizard_tui.net.record_share import part_messages
+    from wizard_tui.record import GameRecorder, PlayerEntry
+
+    players = [PlayerEntry(f"p{i}", "human") for i in range(3)]
+    recorder = GameRecorder(bytes(16), players, GameConfig(3, 0))
+    sent: list[dict] = []
+    own = OwnRecord(recorder, 0, None, send=sent.append, on_error=lambda text: None)
+    for bad in (
+        {"round": 1},
+        {"round": 1, "chunks": ["text"]},
+        {"round": 1, "chunks": [b"{not json"]},
+        {"round": 1, "chunks": [b"[" * 100_000 + b"]" * 100_000]},
+        *part_messages({"round": 1, "redeals": "none", "played": None}),
+        *part_messages({"round": 2, "redeals": [], "played": {"round": 7}}),
+    ):
+        own.on_part(bad)
+    assert recorder.rounds == [] and sent == []

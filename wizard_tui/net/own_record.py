@@ -137,7 +137,9 @@ class OwnRecord:
         """A ``record_part`` message of the host."""
         try:
             done = self._parts.receive(msg)
-        except RecordError as exc:
+        except (RecordError, ValueError, TypeError, KeyError, RecursionError) as exc:
+            # Bad input from the host: that part is not recorded (the record ends before
+            # its round), the game goes on.
             log.warning("the host's record part is unusable: %s", exc)
             return
         if done is not None:

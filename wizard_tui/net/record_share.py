@@ -75,7 +75,7 @@ class PartAssembler:
         text = bytes(self._text.pop(r))
         try:
             doc = json.loads(text.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise RecordError("json", f"the host's part of round {r} is not JSON: {exc}") from None
         redeals, played = parse_round_part(doc, self.players, self.private)
         if played is not None and played.round != r:
