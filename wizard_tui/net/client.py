@@ -168,6 +168,18 @@ class NetworkSession:
         """Where this player's own record was last written."""
         return None if self.own is None else self.own.path
 
+    async def record_settled(self, timeout: float = 10.0) -> bool:
+        """Wait (up to ``timeout`` s, while the link is up) until this player's record holds
+        every round that is over: the host's parts of rounds it missed may still be on the
+        way when the game ends. True once it does."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.own is not None and self.own.waiting:
+            if loop.time() >= end or self.client.state == "closed":
+                return False
+            await asyncio.sleep(0.02)
+        return True
+
     @property
     def all_verified(self) -> bool:
         """True when every finished round of the game was checked and found right."""

@@ -147,6 +147,12 @@ class OwnRecord:
             self._host_parts[r] = (redeals, played)
             self._flush()
 
+    @property
+    def waiting(self) -> bool:
+        """Rounds are over that are not recorded yet, and can be (their host part is due)."""
+        r = len(self.recorder.rounds) + 1
+        return self._private and r in self._ended and r not in self._failed
+
     def reconnected(self) -> None:
         """The link came back: parts asked for on the old one may never arrive whole."""
         self._asked.clear()
