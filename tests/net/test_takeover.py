@@ -214,11 +214,14 @@ async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path
     assert returner.view is not None and returner.view.phase is Phase.GAME_OVER
     assert returner.recorder is not None and returner.recorder.record().rounds
     assert all(v.ok for v in returner.verifications)
-    # Every round up to the one it dropped in was dealt by its earlier run: none was "dealt
-    # while you were away"; the new run carried on the same record file, whole at the end.
+    # Every round up to the one it dropped in was dealt by its earlier run. Those that run
+    # finished it checked and recorded: they stay checked; the one it dropped in has no
+    # seed this program kept (consistent, not checked: docs/protocol.md). The new run
+    # carried on the same record file, whole at the end.
     earlier = [v.round for v in returner.verifications if "an earlier run of" in v.detail]
     assert earlier == list(range(1, dropper.dropped_round + 1)), earlier
-    assert not any("away" in v.detail for v in returner.verifications)
+    unchecked = [v.round for v in returner.verifications if not v.checked]
+    assert unchecked == [dropper.dropped_round], unchecked
     assert returner.record_path == dropper.record_path and returner.record_path is not None
     assert_own_records(host.table.recorder.record(), [returner, watcher, other])
     verdict = verify_path(host.table.record_path)  # type: ignore[arg-type]

@@ -420,11 +420,27 @@ class NetworkSession:
                 self._dealt_views.get(result.round, ()),
             )
             detail = outcome.detail
-            if away is not None and away.how == AwayRound.EARLIER_RUN:
-                detail += f" ({away.how}: checked again now)"  # not away: restarted
+            checked = True
+            if outcome.ok and self.own is not None and result.round in self.own.earlier:
+                # Not away: this program restarted, and its last run checked the round
+                # live and recorded it (own_record.py). It stays checked.
+                detail = (
+                    f"round {outcome.round}: checked by an earlier run of this program "
+                    "(it is in your record)"
+                )
             elif away is not None:
                 detail += f" (dealt while you were away: {away.how})"
-            self._verification(RoundVerified(outcome.round, outcome.ok, detail))
+                # No seed of ours is in this deal and its commitments reached us only with
+                # or after it, so they prove nothing: consistent is all it can be, never
+                # "checked" (docs/protocol.md, Seat takeover). A mismatch is still a failure.
+                checked = not outcome.ok
+                if outcome.ok:
+                    detail = (
+                        f"round {outcome.round}: dealt while you were away ({away.how}): "
+                        "its commitments came after the deal, so the deal is not checked; "
+                        "the hands, plays and scores are consistent"
+                    )
+            self._verification(RoundVerified(outcome.round, outcome.ok, detail, checked))
             # Recorded as published, verified or not (a failure is in the record too, and
             # ``verify`` then finds it again); not without the commitments we saw.
             commitments = self._commitments.get(result.round)
