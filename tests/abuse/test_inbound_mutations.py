@@ -59,6 +59,7 @@ def test_every_type_and_field_is_covered() -> None:
         "deal",
         "lost",
         "abort",
+        "record",
     }
     mutants = every_mutant()
     for t in TYPES:
