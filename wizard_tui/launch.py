@@ -27,7 +27,13 @@ from .net.client import NetworkSession
 from .net.host import HostOptions
 from .net.hosting import hosting
 from .net.journal import JournalContents
-from .net.keys import load_identity, load_known_hosts, load_signing_key, round_secrets_dir
+from .net.keys import (
+    claim_player_dir,
+    load_identity,
+    load_known_hosts,
+    load_signing_key,
+    round_secrets_dir,
+)
 from .net.private_client import SecretStore
 from .net.protocol import DEFAULT_PORT
 from .paths import default_joined_records_dir, default_records_dir
@@ -78,10 +84,12 @@ async def _connect(
     token: str | None = None,
     persistent: bool = True,
     records_dir: Path | None = None,
+    slot: Path | None = None,
 ) -> NetworkSession:
-    # persistent: this installation's signing key and round secrets (a player's own table);
-    # the solo table's throwaway ones otherwise.
-    signing_key, store = player_signing() if persistent else (None, None)
+    # persistent: the signing key and round secrets of ``slot`` (a joining player's own
+    # directory) or of the installation (the host's own table); the solo table's
+    # throwaway ones otherwise.
+    signing_key, store = player_signing(slot) if persistent else (None, None)
     session = NetworkSession(
         host,
         port,
@@ -99,18 +107,33 @@ async def _connect(
     return await connect_session(session, host, port)
 
 
-def player_signing() -> tuple[SigningKey, SecretStore]:
-    """This installation's signing key and round-secret store (the private deal)."""
+def player_signing(slot: Path | None = None) -> tuple[SigningKey, SecretStore]:
+    """The signing key and round-secret store (the private deal) of ``slot`` (a player
+    directory this program holds: ``claim_player``), else of the installation (the host's
+    own table)."""
     try:
-        return load_signing_key(), SecretStore(round_secrets_dir())
+        store = SecretStore(round_secrets_dir(slot), exclusive=slot is not None)
+        if slot is None:
+            store.prune()  # only secrets long stale: another program may share the folder
+        return load_signing_key(slot), store
     except IdentityError as exc:
         raise UserError(exc.message) from None
 
 
-def player_keys() -> tuple[StaticIdentity, KnownHosts]:
-    """This installation's key and its pinned hosts, or a ``UserError`` saying why not."""
+def claim_player() -> Path:
+    """A player directory of this program's own (keys.claim_player_dir), or a
+    ``UserError``: two programs of one account at one table are two players."""
     try:
-        return load_identity(), load_known_hosts()
+        return claim_player_dir()
+    except IdentityError as exc:
+        raise UserError(exc.message) from None
+
+
+def player_keys(slot: Path | None = None) -> tuple[StaticIdentity, KnownHosts]:
+    """The static key of ``slot`` (else the installation's) and the pinned hosts, or a
+    ``UserError`` saying why not."""
+    try:
+        return load_identity(slot), load_known_hosts()
     except IdentityError as exc:
         raise UserError(exc.message) from None
 
@@ -148,6 +171,9 @@ async def _hosted_table(
                 server_key=host.server.identity.public_key,
                 token=token,
                 persistent=identity is not None,  # the solo table keeps nothing
+                # The table's own record too, so that what it checked stays checked when
+                # the host restarts (``--resume``) and its table with it.
+                records_dir=default_joined_records_dir() if identity is not None else None,
             )
             return await run_table_async(session, **_table_options(args))  # type: ignore[arg-type]
     except OSError as exc:
@@ -197,7 +223,8 @@ def run_joined_table(
 ) -> int:
     from .ui.app import run_table_async
 
-    identity, known_hosts = player_keys()
+    slot = claim_player()
+    identity, known_hosts = player_keys(slot)
 
     async def main() -> int:
         session = await _connect(
@@ -208,6 +235,7 @@ def run_joined_table(
             known_hosts=known_hosts,
             password=password,
             records_dir=joined_records(args),
+            slot=slot,
         )
         # The table shows the host's fingerprint (its journal and the lobby).
         return await run_table_async(session, **_table_options(args))  # type: ignore[arg-type]

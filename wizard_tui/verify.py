@@ -423,54 +423,65 @@ def _verify_private_redeals(record: GameRecord, r: int, game: Game) -> None:
         setup = deal.setup
         keys = _signing_keys(record, r, d.attempt)
         _check_setup(setup, round_setup(record.game_id, r, n, dealer, keys, d.attempt), r)
-        where = f"voided attempt {d.attempt}"
-        view = Verifier(setup, relayed=True)
+        check_voided_attempt(d, game, r)
+
+
+def check_voided_attempt(d: Redeal, game: Game, r: int) -> None:
+    """One voided attempt of round ``r`` (its setup already checked): every recorded
+    envelope was acceptable, and its fault and culprit are what the envelopes show (a
+    revoke: what the replay from ``game``, the game before the round, shows). Raises
+    ``RecordError``. A player's program checks its own record of a void with it too."""
+    deal = d.private_deal
+    assert deal is not None
+    setup = deal.setup
+    where = f"voided attempt {d.attempt}"
+    view = Verifier(setup, relayed=True)
+    try:
+        for envelope in deal.envelopes:
+            view.receive(envelope)
+    except DealFault as fault:
+        raise _void_error(f"{where}: {fault.message}", fault.code, r, fault.culprit) from None
+    shown: DealFault | None = None
+    if isinstance(view.fault, DealFault):  # every seat revealed; the round-end check failed
+        shown = view.fault
+    elif d.evidence is not None:
+        if view.result is not None:
+            raise _void_error(f"{where}: evidence after a clean round", "redeal", r, RELAY)
         try:
-            for envelope in deal.envelopes:
-                view.receive(envelope)
+            view.receive(d.evidence)
         except DealFault as fault:
-            raise _void_error(f"{where}: {fault.message}", fault.code, r, fault.culprit) from None
-        shown: DealFault | None = None
-        if isinstance(view.fault, DealFault):  # every seat revealed; the round-end check failed
-            shown = view.fault
-        elif d.evidence is not None:
-            if view.result is not None:
-                raise _void_error(f"{where}: evidence after a clean round", "redeal", r, RELAY)
-            try:
-                view.receive(d.evidence)
-            except DealFault as fault:
-                shown = fault
-            else:
-                raise _void_error(
-                    f"{where}: the evidence of {d.fault} passes every check", "redeal", r, RELAY
-                )
-        if shown is not None:
-            # A relayed view cannot see a sender's link: what only delivery shows is the
-            # host's word, which can blame no one but the relay or the envelope's signer.
-            provable = shown.culprit != RELAY
-            evidence_sender = d.evidence.sender if d.evidence is not None else None
-            plausible = d.culprit in (None, RELAY, evidence_sender)
-            if (
-                shown.code != d.fault
-                or (provable and shown.culprit != d.culprit)
-                or (not provable and not plausible)
-            ):
-                raise _void_error(
-                    f"{where}: the record says {d.fault} by {_blame(d.culprit)}; "
-                    f"the envelopes show {shown.code} by {_blame(shown.culprit)}",
-                    "redeal",
-                    r,
-                    RELAY,
-                )
-        elif view.result is not None and d.culprit is not None:
-            _check_revoke(d, view.result.items, game, r, where)
-        elif d.culprit is not None:
+            shown = fault
+        else:
             raise _void_error(
-                f"{where}: the record blames {_blame(d.culprit)} without proof",
+                f"{where}: the evidence of {d.fault} passes every check", "redeal", r, RELAY
+            )
+    if shown is not None:
+        # A relayed view cannot see a sender's link: what only delivery shows is the
+        # host's word, which can blame no one but the relay or the envelope's signer.
+        provable = shown.culprit != RELAY
+        evidence_sender = d.evidence.sender if d.evidence is not None else None
+        plausible = d.culprit in (None, RELAY, evidence_sender)
+        if (
+            shown.code != d.fault
+            or (provable and shown.culprit != d.culprit)
+            or (not provable and not plausible)
+        ):
+            raise _void_error(
+                f"{where}: the record says {d.fault} by {_blame(d.culprit)}; "
+                f"the envelopes show {shown.code} by {_blame(shown.culprit)}",
                 "redeal",
                 r,
                 RELAY,
             )
+    elif view.result is not None and d.culprit is not None:
+        _check_revoke(d, view.result.items, game, r, where)
+    elif d.culprit is not None:
+        raise _void_error(
+            f"{where}: the record blames {_blame(d.culprit)} without proof",
+            "redeal",
+            r,
+            RELAY,
+        )
 
 
 def _check_revoke(d: Redeal, items: tuple[int | None, ...], game: Game, r: int, where: str) -> None:

@@ -61,6 +61,7 @@ def test_every_type_and_field_is_covered() -> None:
         "abort",
         "here",
         "hand_to_bot",
+        "record",
     }
     mutants = every_mutant()
     for t in TYPES:

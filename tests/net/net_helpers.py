@@ -23,8 +23,9 @@ from wizard_tui.net import protocol as p
 from wizard_tui.net.bot_player import play_as_bot
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.record import GameRecord, RecordedRound, RecordError
 from wizard_tui.session import ActionRefused, SessionUpdate, TableUpdate
-from wizard_tui.verify import verify_path
+from wizard_tui.verify import verify_path, verify_record
 
 LOOPBACK = "127.0.0.1"
 
@@ -100,10 +101,61 @@ def assert_game_verified(host: WizardHost, sessions: Sequence[NetworkSession]) -
         assert session.recorder is not None
         # The client's own record, built from what it verified, is the host's record.
         assert session.recorder.record() == table.recorder.record()
+    assert_own_records(table.recorder.record(), sessions)
     assert table.record_path is not None
     verdict = verify_path(table.record_path)
     assert verdict.ok, verdict.line()
     assert verdict.record is not None and verdict.record.complete
+
+
+def _round_facts(rnd: RecordedRound) -> tuple[Any, ...]:
+    """A round without the order of its envelopes: a client appends its own envelopes when
+    it sends them, the relay when it accepts them (releases and reveals in any order)."""
+    deal = rnd.private_deal
+    envelopes = None if deal is None else (deal.setup, frozenset(deal.envelopes))
+    dealt = (rnd.commitments, rnd.seeds) if deal is None else envelopes
+    return (rnd.round, rnd.dealer, rnd.hands, rnd.trump_card, rnd.trump_suit, rnd.bids,
+            rnd.tricks, rnd.tricks_won, rnd.points, rnd.totals, dealt)  # fmt: skip
+
+
+def assert_own_records(
+    host_record: GameRecord, sessions: Sequence[NetworkSession], *, complete: bool = True
+) -> None:
+    """Every participant's own record (from its file when it wrote one) passes ``verify``
+    on its own and is the host's game: the same seats, keys and rules, the host's rounds
+    (``complete``: all of them), and the same voided attempts and stand-ins up to its last
+    round."""
+    for session in sessions:
+        assert session.recorder is not None, session.name
+        mine = session.recorder.record()
+        try:
+            verify_record(mine)
+        except RecordError as exc:
+            raise AssertionError(f"{session.name}'s own record: {exc}") from None
+        if session.record_path is not None:
+            verdict = verify_path(session.record_path)
+            assert verdict.ok, (session.name, verdict.line())
+            assert verdict.record is not None and len(verdict.record.rounds) == len(mine.rounds)
+        same = ("game_id", "players", "protocol", "signing_keys", "first_dealer")
+        assert [getattr(mine, k) for k in same] == [getattr(host_record, k) for k in same]
+        got = len(mine.rounds)
+        if complete:
+            assert got == len(host_record.rounds) and mine.complete == host_record.complete, (
+                session.name,
+                got,
+            )
+        assert [_round_facts(r) for r in mine.rounds] == [
+            _round_facts(r) for r in host_record.rounds[:got]
+        ], session.name
+        if mine.private:
+
+            def attempts(record: GameRecord, upto: int = got) -> list[tuple[int, int]]:
+                return [(d.round, d.attempt) for d in record.redeals if d.round <= upto]
+
+            assert attempts(mine) == attempts(host_record), session.name
+            assert [s for s in mine.stand_ins if s.round <= got] == [
+                s for s in host_record.stand_ins if s.round <= got
+            ], session.name
 
 
 async def wait_until(condition: Callable[[], object]) -> None:

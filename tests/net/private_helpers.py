@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
-from net_helpers import play_bots, verify_path, wait_until
+from net_helpers import assert_own_records, play_bots, verify_path, wait_until
 
 from wizard_tui.game import rounds_for
 from wizard_tui.net.client import NetworkSession
@@ -54,6 +54,7 @@ def assert_private_game_verified(
         assert list(session.finished.totals) == table.game.totals
         assert session.recorder is not None
         assert _public(session.recorder.record()) == _public(host_record)
+    assert_own_records(host_record, sessions)
     assert table.record_path is not None
     verdict = verify_path(table.record_path)
     assert verdict.ok, verdict.line()
@@ -92,6 +93,7 @@ def assert_partial_game_verified(host: WizardHost, sessions: Sequence[NetworkSes
         assert session.recorder is not None
         mine = _public(session.recorder.record())
         assert mine[4] == _public(record)[4][: len(mine[4])]
+    assert_own_records(record, sessions, complete=False)
     assert table.record_path is not None
     verdict = verify_path(table.record_path)
     assert verdict.ok, verdict.line()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from net_helpers import play_bots, running_host, seat_sessions, wait_until
+from net_helpers import assert_own_records, play_bots, running_host, seat_sessions, wait_until
 from private_helpers import assert_private_game_verified
 from test_net_reconnect import DropMidTrick, DroppingSession
 
@@ -229,6 +229,7 @@ async def test_a_player_back_from_a_bot_plays_from_the_next_deal(tmp_path: Path)
     assert later and all(setup.signing_keys[0] == record.signing_keys[0] for setup in later)
     assert len(leaver.verifications) == len(record.rounds)  # it followed to the end
     assert verify_path(host.table.record_path).ok  # type: ignore[union-attr]
+    assert_own_records(record, [leaver, *others])  # the bot's round from its envelopes
 
 
 async def test_a_round_played_while_away_is_no_failure(tmp_path: Path) -> None:
@@ -260,6 +261,11 @@ async def test_a_round_played_while_away_is_no_failure(tmp_path: Path) -> None:
     assert all(v.ok for v in leaver.verifications)  # (a later round may end before it is back)
     assert leaver.verifications[-1].checked  # it played the last rounds itself
     assert leaver.all_verified
+    # Every record is whole: the round it missed is the host's record of it, marked so.
+    record = host.table.recorder.record()  # type: ignore[union-attr]
+    assert_own_records(record, [leaver, *others])
+    assert leaver.recorder is not None
+    assert r in leaver.recorder.record().extra["from_host"]["rounds"]
 
 
 async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path) -> None:
@@ -293,3 +299,5 @@ async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path
     record = host.table.recorder.record()  # type: ignore[union-attr]
     assert record.stand_ins[-1].seat == 0 and record.stand_ins[-1].key is None  # back
     assert verify_path(host.table.record_path).ok  # type: ignore[union-attr]
+    # The new run's record is whole too: what it missed comes from the host's record.
+    assert_own_records(record, [returner])

@@ -24,6 +24,7 @@ from net_helpers import (
     LIMITS,
     LOOPBACK,
     CapturingSession,
+    assert_own_records,
     play_bots,
     running_host,
     seat_sessions,
@@ -307,6 +308,7 @@ async def test_host_own_table_restarts_with_the_host(tmp_path: Path) -> None:
             server_key=identity.public_key,
             signing_key=signing_key,
             secret_store=store,
+            records_dir=tmp_path / "own-records",  # its own record: what it checked stays
         )
         session.client.token = token
         return session
@@ -349,6 +351,15 @@ async def test_host_own_table_restarts_with_the_host(tmp_path: Path) -> None:
         (*cut, LOST_KEYS)
     ]
     assert not list(store.directory.iterdir())  # the cut-off attempt's secret too
+    # What the table checked before the restart stays checked (its record says so), never
+    # "played while you were away"; its record and the friend's are whole and verify.
+    earlier = [v for v in mine.verifications if v.round < cut[0]]
+    assert earlier and all(v.ok and v.checked for v in earlier)
+    assert all("an earlier run of this program" in v.detail for v in earlier)
+    assert not any("away" in v.detail for v in mine.verifications)
+    assert codes == [0, 0]
+    assert_own_records(host.table.recorder.record(), [mine, friend])
+    assert mine.record_path is not None and mine.record_path.parent == tmp_path / "own-records"
 
 
 def test_commit_reveal_game_entry_is_as_before(tmp_path: Path) -> None:

@@ -21,7 +21,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from net_helpers import LIMITS, LOOPBACK, CapturingSession, play_bots, running_host, wait_until
+from net_helpers import (
+    LIMITS,
+    LOOPBACK,
+    CapturingSession,
+    assert_own_records,
+    play_bots,
+    running_host,
+    wait_until,
+)
 
 from netplay import Client
 from wizard_tui.game import Phase, SeatView
@@ -112,6 +120,7 @@ def assert_finished_and_verified(host: WizardHost, sessions: list[CapturingSessi
         assert session.all_verified, [v.detail for v in session.verifications if not v.ok]
         assert session.recorder is not None
         assert session.recorder.record().rounds == table.recorder.record().rounds
+    assert_own_records(table.recorder.record(), sessions)
     assert table.record_path is not None
     verdict = verify_path(table.record_path)
     assert verdict.ok, verdict.line()
@@ -175,6 +184,7 @@ async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path
     async with asyncio.timeout(60), running_host(options) as host:
         watcher = await seat(CapturingSession, options.port, "watcher")
         dropper = await seat(DropOnTurnMidTrick, options.port, "dropper")
+        dropper.records_dir = tmp_path / "mine"  # the record file the new run carries on
         other = await seat(CapturingSession, options.port, "other")
         b = dropper.seat
         assert b is not None
@@ -183,7 +193,12 @@ async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path
         await dropper.dropped.wait()
         await wait_until(lambda: host.seats[b].stand_in is not None)  # type: ignore[union-attr]
         returner = CapturingSession(
-            LOOPBACK, options.port, name="new name", limits=LIMITS, identity=dropper.client.identity
+            LOOPBACK,
+            options.port,
+            name="new name",
+            limits=LIMITS,
+            identity=dropper.client.identity,
+            records_dir=tmp_path / "mine",
         )
         await returner.connect()
         assert returner.seat == b
@@ -199,13 +214,16 @@ async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path
     assert returner.view is not None and returner.view.phase is Phase.GAME_OVER
     assert returner.recorder is not None and returner.recorder.record().rounds
     assert all(v.ok for v in returner.verifications)
-    earlier = [v.detail for v in returner.verifications if "an earlier run of" in v.detail]
-    assert len(earlier) == 1 and earlier[0].startswith(f"round {dropper.dropped_round}"), earlier
-    # docs/protocol.md: a round without a seed of this program's (every round up to the one
-    # it came back into) is consistent, not checked; every later one is checked.
+    # Every round up to the one it dropped in was dealt by its earlier run. Those that run
+    # finished it checked and recorded: they stay checked; the one it dropped in has no
+    # seed this program kept (consistent, not checked: docs/protocol.md). The new run
+    # carried on the same record file, whole at the end.
+    earlier = [v.round for v in returner.verifications if "an earlier run of" in v.detail]
+    assert earlier == list(range(1, dropper.dropped_round + 1)), earlier
     unchecked = [v.round for v in returner.verifications if not v.checked]
-    assert unchecked == list(range(1, dropper.dropped_round + 1)), unchecked
-    assert len(returner.verifications) > len(unchecked)
+    assert unchecked == [dropper.dropped_round], unchecked
+    assert returner.record_path == dropper.record_path and returner.record_path is not None
+    assert_own_records(host.table.recorder.record(), [returner, watcher, other])
     verdict = verify_path(host.table.record_path)  # type: ignore[arg-type]
     assert verdict.ok, verdict.line()
 

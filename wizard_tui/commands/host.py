@@ -11,7 +11,7 @@ from netplay import IdentityError, StaticIdentity
 
 from ..cli import UserError
 from ..net.addresses import join_hint
-from ..net.host import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions
+from ..net.host import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions, WizardHost
 from ..net.hosting import hosting, wait_for_game
 from ..net.journal import JournalContents
 from ..net.keys import load_identity
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.6),
         auto_start=args.headless,
         journal_dir=games_dir(),
-        takeover_after=args.takeover_after,
+        takeover_after=resuming.takeover_after(args),
         deal=args.deal,
         deal_step_timeout=args.deal_step_timeout or None,
         turn_time=args.turn_time or None,
@@ -146,6 +146,17 @@ def run(args: argparse.Namespace) -> int:
         password=password,
         resume=resume,
     )
+
+
+def _round_in_play(host: WizardHost) -> int:
+    """The round a resumed host deals or plays now (a private host redeals the round the
+    crash cut off; a hidden game counts only the rounds it finished until it is dealt)."""
+    table = host.table
+    assert table is not None
+    if host.private is None:
+        return table.game.round
+    deal = host.private.deal
+    return deal.round if deal is not None else table.game.full.round + 1  # type: ignore[attr-defined]
 
 
 async def _run_headless(
@@ -182,7 +193,7 @@ async def _run_headless(
             if args.room_code:
                 print(f"  room code:          {password}")
             if resume is not None and host.table is not None:
-                gid, r = host.table.game_id.hex(), host.table.game.round
+                gid, r = host.table.game_id.hex(), _round_in_play(host)
                 print(f"resumed game {gid[:8]} in round {r}: players reconnect by themselves")
             else:
                 print(f"waiting for {args.players - args.bots} player(s)...", flush=True)

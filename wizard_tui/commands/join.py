@@ -58,11 +58,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run_bot(host: str, port: int, args: argparse.Namespace, password: str | None) -> int:
-    from ..launch import connect_session, joined_records, player_keys, player_signing
+    from ..launch import claim_player, connect_session, joined_records, player_keys, player_signing
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    identity, known_hosts = player_keys()
-    signing_key, secret_store = player_signing()
+    slot = claim_player()  # keys of this program's own, even beside another of this account
+    identity, known_hosts = player_keys(slot)
+    signing_key, secret_store = player_signing(slot)
     session = NetworkSession(
         host,
         port,

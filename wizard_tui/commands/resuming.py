@@ -36,17 +36,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--takeover-after",
         type=float,
-        default=DEFAULT_TAKEOVER,
+        default=None,  # resolved by takeover_after(): a resumed game keeps its own
         metavar="SECONDS",
         help="a bot plays for a player who dropped after this long, until they are back "
-        f"(default: {DEFAULT_TAKEOVER:g})",
+        f"(default: {DEFAULT_TAKEOVER:g}; a resumed game's own)",
     )
+
+
+def takeover_after(args: argparse.Namespace) -> float:
+    """``--takeover-after`` as given, else the default (``apply_game`` then puts a resumed
+    game's own value in its place)."""
+    return DEFAULT_TAKEOVER if args.takeover_after is None else args.takeover_after
 
 
 def choose_game(args: argparse.Namespace, *, interactive: bool) -> SavedGame | None:
     """The game to resume: the one ``--resume`` names, or (asked, when ``interactive``) the
     most recent unfinished one. Prints a hint when it does not ask."""
-    if args.takeover_after < 0:
+    if args.takeover_after is not None and args.takeover_after < 0:
         raise UserError("--takeover-after must be 0 seconds or more")
     directory = games_dir()
     if args.resume is not None:
@@ -99,6 +105,11 @@ def apply_game(
     options.players = header.config.players
     if getattr(args, "turn_time", None) is None:  # not given: the game's own turn time
         options.turn_time = header.turn_time
+    # The game's own pacing and takeover, unless this command line says otherwise.
+    if args.takeover_after is None and header.takeover_after is not None:
+        options.takeover_after = header.takeover_after
+    if getattr(args, "bot_delay", None) is None:
+        options.bot_delay = header.bot_delay
     bind = args.bind if args.bind is not None else (header.bind or "0.0.0.0")
     port = args.port if args.port is not None else (header.port or DEFAULT_PORT)
     return bind, port, contents

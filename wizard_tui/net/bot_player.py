@@ -48,6 +48,7 @@ async def play_as_bot(session: NetworkSession, bot: Bot, *, quiet: bool = False)
         elif isinstance(update, GameFinished):
             if not quiet:
                 print(f"game over: totals {list(update.totals)}, winners {list(update.winners)}")
+            await session.record_settled()  # what it missed, from the host, into its record
             break
         elif isinstance(update, LinkChanged):
             if update.state == "closed":

@@ -32,7 +32,7 @@ from netplay.fairdeal import new_seed as default_new_seed
 from netplay.signing import SigningKey
 
 from ..game import Bid, ChooseTrump, GameConfig, Play, RestrictLastBid, RoundResult, SeatView, Suit
-from ..record import PRIVATE_PROTOCOL, GameRecorder, PlayerEntry, write_record
+from ..record import PRIVATE_PROTOCOL, GameRecorder, PlayerEntry
 from ..session import (
     ActionRefused,
     ChatLine,
@@ -46,6 +46,7 @@ from ..session import (
 )
 from . import protocol as p
 from .away_player import AwayPlayer, is_away
+from .own_record import OwnRecord
 from .private_client import SecretStore
 from .private_session import PrivateSeat
 from .round_check import RoundChecker, cards_shown
@@ -77,7 +78,7 @@ class NetworkSession:
         # records_dir: where this player's own record of the game is written after every
         # round (None: kept in memory only, as on the host's own table, whose host writes it).
         self.records_dir = records_dir
-        self.record_path: Path | None = None  # where it was last written
+        self.own: OwnRecord | None = None  # this seat's record of the game in progress
         self.client = Client(
             host,
             port,
@@ -163,6 +164,23 @@ class NetworkSession:
         if status == "known":
             return f"host fingerprint {fp}, matches the key pinned for {self.client.label}"
         return f"host fingerprint {fp} (not pinned)"
+
+    @property
+    def record_path(self) -> Path | None:
+        """Where this player's own record was last written."""
+        return None if self.own is None else self.own.path
+
+    async def record_settled(self, timeout: float = 10.0) -> bool:
+        """Wait (up to ``timeout`` s, while the link is up) until this player's record holds
+        every round that is over: the host's parts of rounds it missed may still be on the
+        way when the game ends. True once it does."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.own is not None and self.own.waiting:
+            if loop.time() >= end or self.client.state == "closed":
+                return False
+            await asyncio.sleep(0.02)
+        return True
 
     @property
     def all_verified(self) -> bool:
@@ -324,7 +342,7 @@ class NetworkSession:
         if self.seat is not None:
             self.checker = RoundChecker(config, self.seat)
             if self.private.active:
-                self.recorder = GameRecorder(
+                recorder = GameRecorder(
                     game_id,
                     entries,
                     config,
@@ -332,7 +350,17 @@ class NetworkSession:
                     signing_keys=self.private.signing_keys,
                 )
             else:
-                self.recorder = GameRecorder(game_id, entries, config)
+                recorder = GameRecorder(game_id, entries, config)
+            # An earlier run of this program may have recorded this game: carry its file on.
+            self.own = OwnRecord.open(
+                recorder,
+                config,
+                self.seat,
+                self.records_dir,
+                send=self.client.send,
+                on_error=lambda text: self._emit(ChatLine(None, "record", text)),
+            )
+            self.recorder = self.own.recorder
 
     def _on_round(self, msg: dict[str, Any]) -> None:
         r = msg.get("round")
@@ -425,7 +453,14 @@ class NetworkSession:
             )
             detail = outcome.detail
             checked = True
-            if away is not None:
+            if outcome.ok and self.own is not None and result.round in self.own.earlier:
+                # Not away: this program restarted, and its last run checked the round
+                # live and recorded it (own_record.py). It stays checked.
+                detail = (
+                    f"round {outcome.round}: checked by an earlier run of this program "
+                    "(it is in your record)"
+                )
+            elif away is not None:
                 detail += f" (dealt while you were away: {away.how})"
                 # No seed of ours is in this deal and its commitments reached us only with
                 # or after it, so they prove nothing: consistent is all it can be, never
@@ -455,28 +490,15 @@ class NetworkSession:
         self._emit(result)
 
     def record_round(self, round_number: int, add: Callable[[GameRecorder], None]) -> None:
-        """Add a finished round to this player's own record (``add(recorder)``) and write
-        it. A record's rounds run 1, 2, 3... without a gap: a round this program could not
-        record (dealt while it was away, or a private round that did not verify) ends the
-        record there, and later rounds are left out rather than refused."""
-        recorder = self.recorder
-        if recorder is None or round_number != len(recorder.rounds) + 1:
-            return
-        add(recorder)
-        self.save_record()
+        """Add a finished commit-reveal round to this player's own record (``add(recorder)``)
+        and write it; rounds run 1, 2, 3... (own_record.py)."""
+        if self.own is not None:
+            self.own.commit_reveal_round(round_number, add)
 
     def save_record(self) -> None:
-        """Write this player's own record to ``records_dir`` (atomically), once it has a
-        round. A disk that refuses is reported once and the game goes on."""
-        if self.records_dir is None or self.recorder is None or not self.recorder.rounds:
-            return
-        try:
-            self.records_dir.mkdir(parents=True, exist_ok=True)
-            self.record_path = write_record(self.records_dir, self.recorder.record())
-        except OSError as exc:
-            log.warning("could not write the game record in %s: %s", self.records_dir, exc)
-            self._emit(ChatLine(None, "record", f"the game record could not be written: {exc}"))
-            self.records_dir = None
+        """Write this player's own record (atomically), once it has a round."""
+        if self.own is not None:
+            self.own.save()
 
     def _on_refused(self, msg: dict[str, Any]) -> None:
         self._emit(ActionRefused(str(msg.get("code", "?"))[:64], str(msg.get("message", ""))[:300]))
@@ -510,15 +532,21 @@ class NetworkSession:
         if self.game_id != game.get("game_id"):
             self._on_game(game)  # a new client, or the host started a rematch meanwhile
         assert self.config is not None
+        if self.own is not None:
+            self.own.reconnected()  # a record part cut off with the link is asked again
         history = msg.get("history")
         p._expect(type(history) is list, "snapshot history")
         for wire in history[len(self.history) :]:
             result, seeds = p.result_from_wire(wire, self.config.players)
             if self.private.active:
                 self.history.append(result)
-                self.private.round_end(result, away=True)  # it ended while we were away
+                if self.own is not None and result.round in self.own.earlier:
+                    self.private.earlier_round(result)  # this program's last run checked it
+                else:
+                    self.private.round_end(result, away=True)  # it ended while we were away
                 continue
-            self._missed_round(result.round, wire)
+            earlier = self.own is not None and result.round in self.own.earlier
+            self._missed_round(result.round, wire, earlier)
             self._check_round(result, seeds)
         if msg.get("view") is not None:
             self._on_state({"view": msg["view"], "seats": msg.get("seats"), "events": []})
@@ -584,9 +612,10 @@ class NetworkSession:
             self.recorder.add_redeal(r, commitments, seeds, reason if type(reason) is str else "")
             self.save_record()
 
-    def _missed_round(self, r: int, wire: dict[str, Any]) -> None:
+    def _missed_round(self, r: int, wire: dict[str, Any], earlier: bool = False) -> None:
         """A round that ended while we were away: if our program took no part in its deal
-        (no seed of ours, or the host redealt it), check it with its commitments."""
+        (no seed of ours, or the host redealt it), check it with its commitments.
+        ``earlier``: an earlier run of this program played it (it is in our record)."""
         commitments = wire.get("commitments")
         if r in self._away or type(commitments) is not list or self.seat is None:
             return
@@ -595,7 +624,7 @@ class NetworkSession:
             len(commitments) > self.seat and commitments[self.seat] != exchange.commitment
         ):
             self._exchanges.pop(r, None)
-            self._away_round(r, commitments)
+            self._away_round(r, commitments, AwayRound.EARLIER_RUN if earlier else AwayRound.DRAWN)
 
     def _away_round(self, r: int, commitments: Any, how: str = AwayRound.DRAWN) -> None:
         if self.game_id is None or self.config is None:
@@ -674,4 +703,5 @@ _HANDLERS: dict[str, Callable[[NetworkSession, dict[str, Any]], None]] = {
     "deal": lambda session, msg: session.private.on_deal(msg),
     "transcript": lambda session, msg: session.private.on_transcript(msg),
     "void": lambda session, msg: session.private.on_void(msg),
+    "record_part": lambda session, msg: session.own.on_part(msg) if session.own else None,
 }

@@ -54,6 +54,7 @@ from ..session import SeatInfo
 from . import protocol as p
 from .journal import JournalError, JournalWriter, journal_path
 from .private_host import PrivateDealing
+from .record_share import part_messages, round_part
 from .takeover import Takeover
 from .turn_time import TurnClock
 
@@ -192,6 +193,7 @@ class WizardHost:
         self._position = 0
         self._bot_position = -1
         self._told: set[int] = set()  # seats that heard the game_over
+        self._parts_sent: dict[tuple[str, int], int] = {}  # (session id, round): times
 
     # ------------------------------------------------------------------ netplay callbacks
 
@@ -962,6 +964,23 @@ class WizardHost:
             }
         self.server.send(session, snapshot)
 
+    def _record(self, session: Session, msg: dict[str, Any]) -> None:
+        """A player asks for the host's record of a finished round, for its own record
+        (record_share.py). Each round is sent to a connection at most twice: the answer is
+        large, and a program needs it once (twice after a reconnect cut it off)."""
+        table, server, r = self.table, self.server, msg["round"]
+        part = None if table is None else round_part(table.recorder.record(), r)
+        if part is None or server is None:
+            self._refuse(session, p.NOT_READY, f"round {r} is not in the host's record")
+            return
+        key = (session.id, r)
+        if self._parts_sent.get(key, 0) >= 2:
+            self._refuse(session, p.NOT_READY, f"round {r} of the record was sent already")
+            return
+        self._parts_sent[key] = self._parts_sent.get(key, 0) + 1
+        for message in part_messages(part):
+            server.send(session, message)
+
     _handlers: ClassVar[dict[str, Callable[[WizardHost, Session, dict[str, Any]], None]]] = {
         "bid": _action,
         "play": _action,
@@ -979,6 +998,7 @@ class WizardHost:
         "deal": lambda self, session, msg: self._private_message(session, msg),
         "lost": lambda self, session, msg: self._private_message(session, msg),
         "abort": lambda self, session, msg: self._private_message(session, msg),
+        "record": _record,
     }
 
     def _hand_to_bot(self, session: Session, msg: dict[str, Any]) -> None:

@@ -8,6 +8,12 @@ directory (``wizard_tui.paths.data_dir()``).
   with (docs/private-deal.md; its 32-byte RFC 8032 seed, mode 0600, made on first use).
 * ``round-secrets/``: the private deal's round secret while a round is played, so that a
   restarted client can carry on (mode 0600; each file is deleted after its round).
+* ``players/1``, ``players/2``, ...: the player identities of ``join`` (each its own static
+  key, signing key and round secrets, as above). Each running ``join`` holds one, locked
+  (``flock``) until it exits, so that two programs of one account (two terminals, or friends
+  on one shared machine) are two players with keys of their own; a program that died frees
+  its slot, and the next run takes it again and with it its seat. The host and its own table
+  use the data directory's own keys.
 
 Both are netplay's formats (``netplay.identity``); this module only says where they live.
 """
@@ -16,6 +22,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: one player identity per account, as before
+    fcntl = None  # type: ignore[assignment]
 
 from netplay import IdentityError, KnownHosts, StaticIdentity, load_or_create_identity
 from netplay.errors import IDENTITY_UNREADABLE
@@ -71,3 +82,36 @@ def load_signing_key(directory: Path | None = None) -> SigningKey:
 def round_secrets_dir(directory: Path | None = None) -> Path:
     """Where a player keeps the private deal's round secret during a round."""
     return (directory or data_dir()) / ROUND_SECRETS_DIR
+
+
+PLAYERS_DIR = "players"
+SLOT_LOCK = "in-use.lock"
+MAX_SLOTS = 64
+_held_locks: list[int] = []  # open lock files: held for the life of the process
+
+
+def claim_player_dir(directory: Path | None = None) -> Path:
+    """This running program's own player directory: the first of ``players/1``, ``2``, ...
+    that no other running program holds; locked until this process ends (a SIGKILL too
+    releases it). Raises ``IdentityError`` if none can be had."""
+    base = (directory or data_dir()) / PLAYERS_DIR
+    for k in range(1, MAX_SLOTS + 1):
+        slot = base / str(k)
+        try:
+            slot.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(slot / SLOT_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise IdentityError(
+                IDENTITY_UNREADABLE, f"cannot use the player directory {slot}: {exc}"
+            ) from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)  # another running program is this player
+                continue
+        _held_locks.append(fd)
+        return slot
+    raise IdentityError(
+        IDENTITY_UNREADABLE, f"{MAX_SLOTS} programs of this account are playing already"
+    )

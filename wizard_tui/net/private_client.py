@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,8 @@ from netplay.mental.protocol import Event, decode_body
 from netplay.signing import Envelope, SigningKey
 
 SECRET_BYTES = 32
+SECRET_PREFIX = "round-secret-"
+STALE_SECONDS = 24 * 3600.0  # a round is long over by then
 
 
 class ClientDeal:
@@ -176,12 +179,16 @@ class ClientDeal:
 @dataclass
 class SecretStore:
     """Round secrets kept in ``directory`` (mode 0600) so that a restarted client can
-    carry on with its round; each is deleted when its round is over."""
+    carry on with its round; each is deleted when its round is over. ``exclusive``: no
+    other running program uses ``directory`` (a locked player directory, keys.py), so a
+    new run may delete every secret but the one of the attempt it carries on
+    (``prune``); else only secrets older than ``STALE_SECONDS`` go."""
 
     directory: Path
+    exclusive: bool = False
 
     def path(self, game_id: bytes, round_number: int, attempt: int) -> Path:
-        return self.directory / f"round-secret-{game_id.hex()}-{round_number}-{attempt}"
+        return self.directory / f"{SECRET_PREFIX}{game_id.hex()}-{round_number}-{attempt}"
 
     def save(self, game_id: bytes, round_number: int, attempt: int, secret: bytes) -> None:
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -201,6 +208,25 @@ class SecretStore:
         with contextlib.suppress(OSError):
             self.path(game_id, round_number, attempt).unlink()
 
+    def prune(self, keep: tuple[bytes, int, int] | None = None) -> int:
+        """Delete stale secrets (a program killed mid-round left them): every one but
+        ``keep`` (game id, round, attempt) if ``exclusive``, else those older than
+        ``STALE_SECONDS``. How many were deleted."""
+        kept = None if keep is None else self.path(*keep).name
+        now, gone = time.time(), 0
+        try:
+            files = [p for p in self.directory.iterdir() if p.name.startswith(SECRET_PREFIX)]
+        except OSError:
+            return 0
+        for path in files:
+            with contextlib.suppress(OSError):
+                if path.name == kept:
+                    continue
+                if self.exclusive or now - path.stat().st_mtime > STALE_SECONDS:
+                    path.unlink()
+                    gone += 1
+        return gone
+
 
 @dataclass
 class VoidReport:
@@ -214,6 +240,8 @@ class VoidReport:
     culprit: int | None
     our_code: str | None = None
     our_culprit: int | None = None
+    evidence: Envelope | None = None  # the envelope the host refused, if it sent one
+    actions: tuple[tuple[str, int, int], ...] = ()  # the attempt's trump choice and bids
 
 
 __all__ = ["ClientDeal", "SecretStore", "VoidReport"]

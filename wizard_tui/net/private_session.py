@@ -10,6 +10,7 @@ its legal cards, into every view before the table or a bot sees it.
 from __future__ import annotations
 
 import contextlib
+import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -20,10 +21,14 @@ from netplay.signing import Envelope, SigningKey
 from ..game import Bid, ChooseTrump, Phase, Play, RoundResult, SeatView, is_wizard
 from ..game.hidden import Revoke, replay_round, view_with_hand
 from ..private_deal import round_setup
+from ..record import PrivateDealRecord, RecordError, Redeal
 from ..session import ChatLine, TableUpdate
 from ..session import RoundVerified as RoundChecked
+from ..verify import check_voided_attempt
 from . import protocol as p
 from .private_client import ClientDeal, SecretStore, VoidReport
+
+log = logging.getLogger("wizard_tui.private_session")
 
 if TYPE_CHECKING:
     from .client import NetworkSession
@@ -44,6 +49,7 @@ class PrivateSeat:
         self.voids: list[VoidReport] = []
         self.faults: list[Any] = []  # DealFaults our own checks found inside a round
         self._sent_key = False
+        self._pruned = False  # stale round secrets deleted (once per run)
         self._pending: tuple[int, int, list[Envelope], bool] | None = None  # a transcript
         self._pending_keys: tuple[bytes, ...] = ()  # the signing keys of its attempt
         self._reported: set[tuple[int, int]] = set()
@@ -95,6 +101,8 @@ class PrivateSeat:
         deal = self.deal
         if deal is not None and (deal.round, deal.attempt) == (r, attempt):
             return  # told twice
+        if deal is not None and deal.voided:
+            self._record_void(deal)  # before its views are forgotten
         self._forget_views(r, attempt)  # type: ignore[arg-type]
         keys = self._attempt_keys(msg.get("signing_keys"))
         if not self._ours(keys, r):  # type: ignore[arg-type]
@@ -123,6 +131,8 @@ class PrivateSeat:
         if seat is None or keys[seat] == self.signing_key.public_key:
             return True
         if self.deal is not None:
+            if self.deal.voided:
+                self._record_void(self.deal)
             self._forget(self.deal)  # that attempt is over for us
         self.deal = None
         self._stood_in.add(r)
@@ -155,8 +165,12 @@ class PrivateSeat:
         p._expect(dealer is None or dealer == expected, "dealer")
         setup = round_setup(game_id, r, n, expected, keys, attempt)
         deal = ClientDeal(setup, seat, self.signing_key, secret)
-        if self.store is not None and secret is None:
-            self.store.save(game_id, r, attempt, deal.secret)
+        if self.store is not None:
+            if secret is None:
+                self.store.save(game_id, r, attempt, deal.secret)
+            if not self._pruned:  # this run's first deal: what earlier runs left is stale
+                self._pruned = True
+                self.store.prune((game_id, r, attempt))
         return deal
 
     def on_deal(self, msg: dict[str, Any]) -> None:
@@ -267,6 +281,9 @@ class PrivateSeat:
             code if type(code) is str else None,
             culprit if type(culprit) is int else None,
         )
+        if msg.get("evidence") is not None:
+            report.evidence = Envelope.from_wire(msg["evidence"])
+        report.actions = self._attempt_actions(r)  # type: ignore[arg-type]
         self.voids.append(report)
         self.session._emit(ChatLine(None, "host", f"round {r} is void: {report.reason}"))
         if self._watch is not None and _attempt_of(self._watch.setup) == (r, attempt):
@@ -287,6 +304,81 @@ class PrivateSeat:
             if deal.fault is None:
                 report.our_code = "evidence_passes"
         self.settle()
+
+    def _attempt_actions(self, r: int) -> tuple[tuple[str, int, int], ...]:
+        """The trump choice and bids of round ``r``'s attempt in progress, as the record's
+        ``actions`` (from the last view of it)."""
+        view = self.session._round_views.get(r)
+        if view is None:
+            return ()
+        actions: list[tuple[str, int, int]] = []
+        trump_card = self.deal.trump_card if self.deal is not None else None
+        if trump_card is not None and is_wizard(trump_card) and view.trump_suit is not None:
+            actions.append(("trump", view.dealer, int(view.trump_suit)))
+        for i in range(view.players):
+            seat = (view.dealer + 1 + i) % view.players
+            bid = view.bids[seat]
+            if bid is not None:
+                actions.append(("bid", seat, bid))
+        return tuple(actions)
+
+    def _record_void(self, deal: ClientDeal) -> None:
+        """A voided attempt this program took part in, for its own record: its own
+        transcript, and the fault and culprit its envelopes prove (else the host's code and
+        nobody blamed). Kept only if verify's check of a void accepts it; else the record
+        takes the host's record of that attempt (own_record.py)."""
+        session = self.session
+        report = next(
+            (v for v in reversed(self.voids) if (v.round, v.attempt) == (deal.round, deal.attempt)),
+            None,
+        )
+        checker = session.checker
+        if session.own is None or report is None or checker is None:
+            return
+        verdict = deal.verdict
+        fault, culprit, evidence = report.code, None, None
+        if isinstance(verdict, RoundFailed):
+            fault, culprit = verdict.fault.code, verdict.fault.culprit
+            evidence = verdict.fault.evidence
+        elif report.evidence is not None and deal.fault is not None:
+            fault, culprit, evidence = deal.fault.code, deal.fault.culprit, report.evidence
+        elif (
+            isinstance(verdict, RoundVerified)
+            and report.culprit is not None
+            and (report.our_code, report.our_culprit) == (report.code, report.culprit)
+        ):
+            culprit = report.culprit  # a revoke: the replay of the attempt shows it
+        redeal = Redeal(
+            deal.round,
+            deal.attempt,
+            report.reason,
+            private_deal=PrivateDealRecord(deal.setup, tuple(deal.transcript)),
+            fault=fault,
+            culprit=culprit,
+            evidence=evidence,
+            actions=report.actions,
+        )
+        try:
+            check_voided_attempt(redeal, checker.replica, deal.round)
+        except RecordError as exc:
+            r, attempt = _attempt_of(deal.setup)
+            log.info("round %d attempt %d: our record of the void is unusable: %s", r, attempt, exc)
+            return
+        session.own.private_void(redeal)
+
+    def earlier_round(self, result: RoundResult) -> None:
+        """A round an earlier run of this program checked and recorded (it restarted and
+        took its seat back): the replica follows it, and it stays checked."""
+        checker = self.session.checker
+        assert checker is not None
+        r = result.round
+        outcome = checker.follow(result)
+        detail = (
+            f"round {r}: checked by an earlier run of this program (it is in your record)"
+            if outcome.ok
+            else outcome.detail
+        )
+        self.session._verification(RoundChecked(r, outcome.ok, detail))
 
     def _judge(self, deal: ClientDeal) -> None:
         """Our own verdict on a voided attempt, once every key is in."""
@@ -352,17 +444,18 @@ class PrivateSeat:
                 self._stand_in_round(result)
             else:
                 self._report(r, "this client took no part in the round's deal (lost): not checked")
+                self._own_round_over(r)
             return
         self.deal = None
         self._forget(deal)
         verdict = deal.verdict
         if not isinstance(verdict, RoundVerified):
             problem = deal.fault or (verdict.fault if verdict is not None else None)
-            self._report(r, f"the deal did not verify: {problem or 'keys missing'}")
+            self._report(r, f"the deal did not verify: {problem or 'keys missing'}", failed=True)
             return
         plays = [play for trick in result.tricks for play in trick.plays]
         if deal.plays() != plays:
-            self._report(r, "the plays announced are not the cards their players opened")
+            self._report(r, _NOT_OPENED, failed=True)
             return
         checker = session.checker
         assert checker is not None
@@ -372,10 +465,11 @@ class PrivateSeat:
         last = session._round_views.get(r)
         outcome = checker.check_deck(deck, result, last, shown)
         session._verification(RoundChecked(outcome.round, outcome.ok, outcome.detail))
-        if outcome.ok:
-            session.record_round(
-                r, lambda rec: rec.add_private_round(result, deal.setup, deal.transcript)
-            )
+        if session.own is not None:
+            if outcome.ok:
+                session.own.private_round(result, deal.setup, deal.transcript)
+            else:
+                session.own.round_failed(r)
 
     def _stand_in_round(self, result: RoundResult) -> None:
         """A round a bot of the host played for us (or that ended while we were away):
@@ -388,7 +482,9 @@ class PrivateSeat:
         assert checker is not None
         if watch is not None and watch.setup.round == r and watch.fault is not None:
             self._report(
-                r, f"the deal a bot of the host played for you did not verify: {watch.fault}"
+                r,
+                f"the deal a bot of the host played for you did not verify: {watch.fault}",
+                failed=True,
             )
         elif watch is not None and watch.setup.round == r and watch.result is not None:
             self._check_watched(result, watch)
@@ -401,6 +497,9 @@ class PrivateSeat:
                 else outcome.detail
             )
             self.session._verification(RoundChecked(r, outcome.ok, detail, checked=not outcome.ok))
+            if not outcome.ok and self.session.own is not None:
+                self.session.own.round_failed(r)
+            self._own_round_over(r)  # the record takes the host's record of it
 
     def _check_watched(self, result: RoundResult, watch: Verifier) -> None:
         """The round a bot of the host played for us, checked from every envelope of it."""
@@ -408,16 +507,17 @@ class PrivateSeat:
         assert watch.result is not None and session.checker is not None
         plays = [play for trick in result.tricks for play in trick.plays]
         if _opens(watch.transcript) != plays:
-            self._report(r, "the plays announced are not the cards their players opened")
+            self._report(r, _NOT_OPENED, failed=True)
             return
         deck = [i for i in watch.result.items if i is not None]
         outcome = session.checker.check_deck(deck, result, None, ())
         detail = outcome.detail + (" (a bot of the host played your seat)" if outcome.ok else "")
         session._verification(RoundChecked(outcome.round, outcome.ok, detail))
-        if outcome.ok:
-            session.record_round(
-                r, lambda rec: rec.add_private_round(result, watch.setup, list(watch.transcript))
-            )
+        if session.own is not None:
+            if outcome.ok:
+                session.own.private_round(result, watch.setup, list(watch.transcript))
+            else:
+                session.own.round_failed(r)
 
     def _watch_stand_in(self, r: int, attempt: int, transcript: list[Envelope]) -> None:
         """We are back while a bot of the host plays our seat in this attempt: the host
@@ -438,10 +538,18 @@ class PrivateSeat:
             with contextlib.suppress(DealFault):  # kept in watch.fault: the round fails
                 watch.receive(envelope)
 
-    def _report(self, r: int, detail: str) -> None:
+    def _report(self, r: int, detail: str, *, failed: bool = False) -> None:
+        """A round this program cannot vouch for. ``failed``: its check of the round
+        failed, so its record ends before the round."""
         if self.session.checker is not None:
             self.session.checker.broken = True
         self.session._verification(RoundChecked(r, False, f"round {r}: {detail}"))
+        if failed and self.session.own is not None:
+            self.session.own.round_failed(r)
+
+    def _own_round_over(self, r: int) -> None:
+        if self.session.own is not None:
+            self.session.own.round_over(r)
 
     def _forget(self, deal: ClientDeal) -> None:
         """The round's secret is no longer needed: delete its file (docs/private-deal.md
@@ -488,6 +596,8 @@ class PrivateSeat:
             self._watch_stand_in(r, attempt, transcript)
             return
         if deal is None or (deal.round, deal.attempt) != (r, attempt):
+            if deal is not None and deal.voided:
+                self._record_void(deal)
             secret = None
             if self.store is not None and session.game_id is not None:
                 # Earlier attempts of the round were voided while we were away (a restarted
@@ -514,6 +624,9 @@ class PrivateSeat:
             if envelope is not None:
                 session.client.send(p.deal_msg(r, attempt, envelope.to_wire()))
         self.settle()
+
+
+_NOT_OPENED = "the plays announced are not the cards their players opened"
 
 
 def _attempt_of(setup: DealSetup) -> tuple[int, int]:

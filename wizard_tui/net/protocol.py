@@ -100,6 +100,8 @@ ABORT = Message(
     code=Str(1, 64, printable=True),
     culprit=Nullable(Int(-1, 5)),
 )
+# A player's own record: the host's record of a finished round (record_share.py).
+RECORD = Message("record", round=_ROUND)
 
 INBOUND = Schemas(
     HERE,
@@ -118,6 +120,7 @@ INBOUND = Schemas(
     DEAL,
     LOST,
     ABORT,
+    RECORD,
 )
 
 # Deal protocols a host may choose (``--deal``); the ``game`` message names it.

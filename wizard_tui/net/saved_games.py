@@ -70,7 +70,10 @@ def summarize(path: Path) -> SavedGame:
         header = parse_header(contents.entries[0])
     except (JournalError, RestoreError) as exc:
         return SavedGame(path, None, None, problem=str(exc))
-    reached = max((e.get("round", 0) for e in contents.entries if e["t"] == "round"), default=0)
+    # The last round that began: a ``round`` entry (commit-reveal) or an ``attempt`` of a
+    # privately dealt round.
+    began = ("round", "attempt")
+    reached = max((e.get("round", 0) for e in contents.entries if e["t"] in began), default=0)
     finished = any(e["t"] == "game_over" for e in contents.entries)
     problem = f"{contents.torn_bytes} torn bytes at the end" if contents.torn_bytes else ""
     return SavedGame(

@@ -34,7 +34,7 @@ from .model import (
     VerificationFailure,
     record_filename,
 )
-from .parse import parse_record
+from .parse import parse_record, parse_round_part
 from .recorder import GameRecorder, recorded_round
 
 __all__ = [
@@ -62,6 +62,7 @@ __all__ = [
     "dumps_record",
     "loads_record",
     "parse_record",
+    "parse_round_part",
     "read_record",
     "record_filename",
     "recorded_round",

@@ -122,6 +122,10 @@ class RecordedRound:
     extra: Mapping[str, Any] = field(default_factory=dict)  # fields other writers added
     private_deal: PrivateDealRecord | None = None  # protocol private-sra-x25519-v1 only
 
+    def to_dict(self) -> dict[str, Any]:
+        """The round as it stands in a record's ``rounds``."""
+        return _round_to_dict(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Redeal:

@@ -414,6 +414,23 @@ def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Re
     )
 
 
+def parse_round_part(
+    doc: object, n: int, private: bool
+) -> tuple[tuple[Redeal, ...], RecordedRound | None]:
+    """One round of a record as a host publishes it to a player (``{"round", "redeals",
+    "played"}``: the round's voided attempts and the round itself, in the record's JSON
+    form; docs/record-format.md, "A player's own record"). ``RecordError`` if malformed."""
+    rd = _Reader()
+    part = rd.obj(doc, "the round part")
+    number = rd.integer(rd.get(part, "round", "the round part"), "round")
+    redeals = _parse_redeals(rd.get(part, "redeals", "the round part"), n, private)
+    played_raw = rd.get(part, "played", "the round part")
+    played = None if played_raw is None else _parse_round(played_raw, number - 1, n, private)
+    if any(d.round != number for d in redeals) or (played is not None and played.round != number):
+        raise RecordError("round-number", f"a part of round {number} holds another round")
+    return redeals, played
+
+
 def _parse_failures(raw: object, n: int) -> tuple[VerificationFailure, ...]:
     rd = _Reader()
     out = []

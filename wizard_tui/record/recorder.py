@@ -87,6 +87,43 @@ class GameRecorder:
         self.redeals: list[Redeal] = []
         self.verification_failures: list[VerificationFailure] = []
         self.stand_ins: list[StandIn] = []
+        self.extra: dict[str, Any] = {}  # extra top-level fields (docs/record-format.md)
+
+    @classmethod
+    def carry_on(cls, record: GameRecord, config: GameConfig) -> GameRecorder:
+        """A recorder that goes on from ``record`` (a file an earlier run of this program
+        wrote): its rounds, voided attempts, failures, stand-ins and extra fields."""
+        recorder = cls(
+            record.game_id,
+            record.players,
+            config,
+            protocol=record.protocol,
+            signing_keys=record.signing_keys,
+        )
+        recorder.rounds = list(record.rounds)
+        recorder.redeals = list(record.redeals)
+        recorder.verification_failures = list(record.verification_failures)
+        recorder.stand_ins = list(record.stand_ins)
+        recorder.extra = dict(record.extra)
+        return recorder
+
+    def derive_stand_ins(self) -> None:
+        """Private deal: the ``stand_ins`` that the recorded attempts' setups imply, in
+        order (a player's own record, which sees every attempt's signing keys in its setup;
+        the host records them as it deals)."""
+        attempts = sorted(
+            [(d.round, d.attempt, d.private_deal.setup) for d in self.redeals if d.private_deal]
+            + [(r.round, r.private_deal.setup.attempt, r.private_deal.setup)
+               for r in self.rounds if r.private_deal]
+        )  # fmt: skip
+        keys, changes = self.signing_keys, []
+        for r, attempt, setup in attempts:
+            for seat, (old, new) in enumerate(zip(keys, setup.signing_keys, strict=True)):
+                if old != new:
+                    own = new == self.signing_keys[seat]
+                    changes.append(StandIn(r, attempt, seat, None if own else new))
+            keys = setup.signing_keys
+        self.stand_ins = changes
 
     def add_round(
         self, result: RoundResult, commitments: Sequence[bytes], seeds: Sequence[bytes]
@@ -171,4 +208,5 @@ class GameRecorder:
             protocol=self.protocol,
             signing_keys=self.signing_keys,
             stand_ins=tuple(self.stand_ins),
+            extra=dict(self.extra),
         )
