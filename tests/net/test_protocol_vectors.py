@@ -195,7 +195,7 @@ def test_every_message_type_has_an_example() -> None:
     assert told == {
         *("welcome", "lobby", "game", "round", "deal", "transcript", "void", "commitments"),
         *("state", "seats", "redeal", "round_end", "game_over", "refused", "chat", "snapshot"),
-        *("error", "ping"),
+        *("error", "ping", "record_part"),
     }
 
 

@@ -469,6 +469,14 @@ def other_messages() -> list[dict[str, Any]]:
         wire("host", {"t": "chat", "seat": 0, "name": "Ann", "text": "good luck"}),
         wire("client", p.trump_msg(0, 3, 2)),
         wire("client", {"t": "lost", "round": 2, "attempt": 0}),
+        wire("client", {"t": "here"}, "the player is back at the keys of a seat marked away"),
+        wire("client", {"t": "hand_to_bot", "seat": 2}, "the host's table: seat 2 is away now"),
+        wire("client", {"t": "record", "round": 1}, "the host's record of round 1, please"),
+        wire(
+            "host",
+            {"t": "record_part", "round": 1, "chunks": [b'{"round": 1}'], "more": False},
+            "the round's part of the host's record as JSON text, in chunks",
+        ),
         wire(
             "client", {"t": "abort", "round": 2, "attempt": 0, "code": "wrong_claim", "culprit": 1}
         ),
