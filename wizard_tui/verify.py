@@ -20,6 +20,7 @@ from pathlib import Path
 from netplay import fairdeal
 from netplay.mental import RELAY, DealFault, DealSetup, Verifier, audit_transcript
 from netplay.mental.protocol import decode_body
+from netplay.signing import Envelope
 
 from .deal import deal_from_deck, deck_for_round
 from .game import (
@@ -39,8 +40,17 @@ from .game import (
     winners,
 )
 from .game.hidden import Revoke, replay_round
-from .private_deal import round_setup
-from .record import GameRecord, RecordedRound, RecordError, Redeal, parse_record, read_record
+from .private_deal import opened_deck, round_setup
+from .record import (
+    UNREVEALED,
+    VOIDED,
+    GameRecord,
+    RecordedRound,
+    RecordError,
+    Redeal,
+    parse_record,
+    read_record,
+)
 
 # The engine's refusal reasons, as the rule a record broke.
 _RULE_OF_REASON = {
@@ -142,9 +152,13 @@ def verify_record(record: GameRecord) -> None:
     game = Game(GameConfig(n, record.first_dealer, record.restrict_last_bid))
     if record.private:
         _check_attempts(record, num_rounds)
+        _check_charges(record)
     for index, rnd in enumerate(record.rounds):
         if record.private:  # voided attempts of this round, before the round itself
             _verify_private_redeals(record, index + 1, game)
+            for charge in record.charges:  # scored by the rules (docs/rules.md)
+                if charge.round == index + 1:
+                    game.charge(charge.seat)
         _verify_round(record, rnd, index + 1, game)
     if record.private and len(record.rounds) < num_rounds:
         _verify_private_redeals(record, len(record.rounds) + 1, game)
@@ -306,8 +320,16 @@ def _verify_private_deal(
     attempt = sum(d.round == r for d in record.redeals)  # every voided attempt comes first
     keys = _signing_keys(record, r, attempt)
     _check_setup(got, round_setup(record.game_id, r, n, dealer, keys, attempt), r)
+    withheld = sorted(
+        c.seat
+        for c in record.charges
+        if c.why == UNREVEALED and (c.round, c.attempt) == (r, attempt)
+    )
     try:
-        result = audit_transcript(got, deal.envelopes)
+        if withheld:
+            deck = _deck_without_reveals(got, deal.envelopes, withheld, r)
+        else:
+            result = audit_transcript(got, deal.envelopes)
     except DealFault as fault:
         culprit = fault.culprit
         raise RecordError(
@@ -317,10 +339,11 @@ def _verify_private_deal(
             seat=culprit if culprit is not None and culprit >= 0 else None,
             culprit=culprit,
         ) from None
-    items = result.items
-    if any(i is None for i in items):  # audit_transcript only verifies finished deals
-        raise RecordError("not_a_deck", "the transcript leaves the deck unopened", round=r)
-    deck = tuple(i for i in items if i is not None)
+    if not withheld:
+        items = result.items
+        if any(i is None for i in items):  # audit_transcript only verifies finished deals
+            raise RecordError("not_a_deck", "the transcript leaves the deck unopened", round=r)
+        deck = tuple(i for i in items if i is not None)
     for seat in range(n):
         opened = tuple(deck[k] for k in got.positions_of(seat))
         if rnd.hands[seat] != opened:
@@ -365,6 +388,100 @@ def _verify_private_deal(
             culprit=RELAY,
         )
     return deck
+
+
+def _deck_without_reveals(
+    setup: DealSetup, envelopes: Iterable[Envelope], withheld: list[int], r: int
+) -> tuple[int, ...]:
+    """A round scored from what was opened (docs/private-deal.md section 10): every envelope
+    passes the checks of section 8, exactly the charged seats' reveals are missing, and
+    every dealt and face-up position was opened. Its shuffle is not checked (the missing
+    keys would show it); its hands, trump card and plays are."""
+    view = Verifier(setup, relayed=True)
+    for envelope in envelopes:
+        view.receive(envelope)
+    missing = view.missing_reveals()
+    if missing != withheld:
+        raise RecordError(
+            "charge",
+            f"the record charges seat(s) {withheld} for withholding their reveal; "
+            f"the transcript lacks the reveals of {missing}" + _BLAME_RECORD,
+            round=r,
+            culprit=RELAY,
+        )
+    deck = opened_deck(view)
+    if deck is None:
+        raise RecordError(
+            "charge",
+            "a round scored without every reveal must have every card opened" + _BLAME_RECORD,
+            round=r,
+            culprit=RELAY,
+        )
+    return deck
+
+
+def _check_charges(record: GameRecord) -> None:
+    """Every charge names an attempt the record holds: a voided one (at most one charge
+    each), or a scored round's last attempt for a withheld reveal (a seat at most once)."""
+    voided = {(d.round, d.attempt) for d in record.redeals}
+    scored = {
+        (i + 1, rnd.private_deal.setup.attempt)
+        for i, rnd in enumerate(record.rounds)
+        if rnd.private_deal is not None
+    }
+    seen: set[tuple[int, int, int | None]] = set()
+    for c in record.charges:
+        where = (c.round, c.attempt)
+        if c.why == VOIDED and where not in voided:
+            raise RecordError(
+                "charge",
+                f"seat {c.seat} is charged for attempt {c.attempt}, which was not voided",
+                round=c.round,
+                seat=c.seat,
+            )
+        if c.why == UNREVEALED and where not in scored:
+            raise RecordError(
+                "charge",
+                f"seat {c.seat} is charged for a withheld reveal in attempt {c.attempt}, "
+                "which was not the one scored",
+                round=c.round,
+                seat=c.seat,
+            )
+        key = (c.round, c.attempt, None if c.why == VOIDED else c.seat)
+        if key in seen:
+            raise RecordError(
+                "charge", f"attempt {c.attempt} is charged twice", round=c.round, seat=c.seat
+            )
+        seen.add(key)
+
+
+def _check_void_charge(record: GameRecord, d: Redeal, proven: int | None, where: str) -> None:
+    """The seat charged for a voided attempt: the one the envelopes (or the replay) prove
+    caused it, when they prove one; none for the relay's own fault. Without proof (a lost
+    key, an abort, a seat that left) the record's word stands: docs/private-deal.md."""
+    charged = next(
+        (
+            c.seat
+            for c in record.charges
+            if c.why == VOIDED and (c.round, c.attempt) == (d.round, d.attempt)
+        ),
+        None,
+    )
+    if proven is not None and proven >= 0 and charged != proven:
+        raise _void_error(
+            f"{where}: the envelopes prove seat {proven} caused it; the record charges "
+            f"{_blame(charged)}",
+            "charge",
+            d.round,
+            RELAY,
+        )
+    if proven == RELAY and charged is not None:
+        raise _void_error(
+            f"{where}: the relay's fault, yet the record charges seat {charged}",
+            "charge",
+            d.round,
+            RELAY,
+        )
 
 
 def _check_setup(got: DealSetup, want: DealSetup, r: int) -> None:
@@ -444,6 +561,14 @@ def _verify_private_redeals(record: GameRecord, r: int, game: Game) -> None:
                 raise _void_error(
                     f"{where}: the evidence of {d.fault} passes every check", "redeal", r, RELAY
                 )
+        proven: int | None = None
+        if shown is not None and shown.culprit is not None and shown.culprit >= 0:
+            proven = shown.culprit
+        elif shown is None and d.culprit is not None and d.culprit >= 0:
+            proven = d.culprit  # a revoke: _check_revoke below proves it or fails
+        elif d.culprit == RELAY:
+            proven = RELAY
+        _check_void_charge(record, d, proven, where)
         if shown is not None:
             # A relayed view cannot see a sender's link: what only delivery shows is the
             # host's word, which can blame no one but the relay or the envelope's signer.
@@ -464,6 +589,8 @@ def _verify_private_redeals(record: GameRecord, r: int, game: Game) -> None:
                 )
         elif view.result is not None and d.culprit is not None:
             _check_revoke(d, view.result.items, game, r, where)
+        elif d.culprit is not None and (opened := opened_deck(view)) is not None:
+            _check_revoke(d, opened, game, r, where)  # every card open, a reveal withheld
         elif d.culprit is not None:
             raise _void_error(
                 f"{where}: the record blames {_blame(d.culprit)} without proof",

@@ -99,6 +99,9 @@ class Seat:
     stand_in: Bot | None = None  # a bot playing for this human seat while its player is away
     takeover_at: float | None = None  # loop time a bot takes this seat over, when counting
     signing_key: bytes | None = None  # a player's Ed25519 public key (the private deal)
+    # The private deal: the seat voided too many deals, and a bot plays it for the rest of
+    # the game (private_host.py, docs/rules.md "Voided deals"); its player watches.
+    forfeited: bool = False
 
     @property
     def player_bot(self) -> Bot | None:
@@ -461,6 +464,10 @@ class WizardHost:
                 f"that was meant for round {msg['round']}; this is round {table.game.round}",
             )
             return
+        holder = self.seats[session.seat]
+        if holder is not None and holder.forfeited:
+            self._refuse(session, p.NOT_YOUR_SEAT, "a bot plays your seat for the rest of the game")
+            return
         t = msg["t"]
         if self.private is not None and t == "play":
             self.private.on_play(session, msg)  # its open goes through the relay first
@@ -798,6 +805,25 @@ class WizardHost:
     def _refuse(self, session: Session, code: str, message: str) -> None:
         if self.server is not None:
             self.server.send(session, {"t": "refused", "code": code, "message": message})
+
+    def forfeit_seat(self, index: int) -> None:
+        """A bot plays human seat ``index`` for the rest of the game, its player connected
+        or not (it voided too many private deals: private_host.py). Its player watches."""
+        seat = self.seats[index]
+        if seat is None or seat.kind != "human" or seat.forfeited:
+            return
+        self.takeover.cancel(index)
+        seat.forfeited, seat.takeover_at = True, None
+        if seat.stand_in is None:
+            seat.stand_in = make_bot(
+                self.options.bot_level, random.Random(self._rng.getrandbits(64))
+            )
+        log.warning("a bot plays seat %d (%s) for the rest of the game", index, seat.name)
+        self._send_seats()
+
+    def refuse(self, session: Session, code: str, message: str) -> None:
+        """Tell ``session`` its message was refused (for the host's helpers)."""
+        self._refuse(session, code, message)
 
     def seat_infos(self) -> list[SeatInfo]:
         return [s.info() for s in self.seats if s is not None]

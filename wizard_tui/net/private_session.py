@@ -17,9 +17,20 @@ from netplay.mental import RELAY, DealFault, DealSetup, RoundFailed, RoundVerifi
 from netplay.mental.protocol import decode_body
 from netplay.signing import Envelope, SigningKey
 
-from ..game import Bid, ChooseTrump, Phase, Play, RoundResult, SeatView, is_wizard
+from ..game import (
+    Bid,
+    ChooseTrump,
+    Phase,
+    Play,
+    RoundResult,
+    SeatView,
+    is_wizard,
+    score,
+    void_charge,
+)
 from ..game.hidden import Revoke, replay_round, view_with_hand
-from ..private_deal import round_setup
+from ..private_deal import opened_deck, round_setup
+from ..record import UNREVEALED, VOIDED, GameRecorder
 from ..session import ChatLine, TableUpdate
 from ..session import RoundVerified as RoundChecked
 from . import protocol as p
@@ -336,12 +347,26 @@ class PrivateSeat:
 
     # -- the round's end -----------------------------------------------------------------------
 
-    def round_end(self, result: RoundResult, *, away: bool = False) -> None:
+    def round_end(
+        self,
+        result: RoundResult,
+        *,
+        away: bool = False,
+        charges: tuple[tuple[int, int, str], ...] | None = None,
+    ) -> None:
         """Check a finished round. ``away``: it ended while our link was down (we learn of
         it from the snapshot); an attempt of ours still open was then replaced by one a bot
-        of the host played for us, or its last reveals never reached us."""
+        of the host played for us, or its last reveals never reached us. ``charges``: the
+        seats that paid for a void in it (``round_end``); from a snapshot, read off the
+        points (docs/rules.md, "Voided deals")."""
         session = self.session
         r = result.round
+        if charges is None:
+            charges = _charges_in(result)
+        checker = session.checker
+        if checker is not None and checker.replica.round == r - 1:
+            for _, seat, _ in charges:  # the replica scores the round as the rules do
+                checker.replica.charge(seat)
         deal = self.deal
         if away and deal is not None and deal.round == r and deal.verdict is None:
             self.deal = None
@@ -356,7 +381,15 @@ class PrivateSeat:
         self.deal = None
         self._forget(deal)
         verdict = deal.verdict
-        if not isinstance(verdict, RoundVerified):
+        withheld = sorted({seat for _, seat, why in charges if why == UNREVEALED})
+        opened = None
+        if verdict is None and withheld and deal.fault is None:
+            # Every card was played; these seats kept their keys: the round is scored from
+            # what was opened, each play checked against its signed claim (section 10).
+            view = deal.player.view
+            if sorted(view.missing_reveals()) == withheld:
+                opened = opened_deck(view)
+        if not isinstance(verdict, RoundVerified) and opened is None:
             problem = deal.fault or (verdict.fault if verdict is not None else None)
             self._report(r, f"the deal did not verify: {problem or 'keys missing'}")
             return
@@ -364,18 +397,25 @@ class PrivateSeat:
         if deal.plays() != plays:
             self._report(r, "the plays announced are not the cards their players opened")
             return
-        checker = session.checker
         assert checker is not None
-        deck = [i for i in verdict.items if i is not None]
+        if isinstance(verdict, RoundVerified):
+            deck = [i for i in verdict.items if i is not None]
+        else:
+            assert opened is not None
+            deck = list(opened)
         shown = [v for v in session._dealt_views.get(r, ()) if id(v) in self._merged]
         self._merged = {}
         last = session._round_views.get(r)
         outcome = checker.check_deck(deck, result, last, shown)
         session._verification(RoundChecked(outcome.round, outcome.ok, outcome.detail))
         if outcome.ok:
-            session.record_round(
-                r, lambda rec: rec.add_private_round(result, deal.setup, deal.transcript)
-            )
+
+            def add(rec: GameRecorder) -> None:
+                for attempt, seat, why in charges:
+                    rec.add_charge(r, attempt, seat, why)
+                rec.add_private_round(result, deal.setup, deal.transcript)
+
+            session.record_round(r, add)
 
     def _stand_in_round(self, result: RoundResult) -> None:
         """A round a bot of the host played for us (or that ended while we were away):
@@ -514,6 +554,19 @@ class PrivateSeat:
             if envelope is not None:
                 session.client.send(p.deal_msg(r, attempt, envelope.to_wire()))
         self.settle()
+
+
+def _charges_in(result: RoundResult) -> tuple[tuple[int, int, str], ...]:
+    """The charges a round's points show, when nobody told us (a snapshot's history): a
+    seat whose points are not its bid's score paid a whole number of voids."""
+    unit = void_charge(result.round)
+    out: list[tuple[int, int, str]] = []
+    for seat, (bid, won, points) in enumerate(
+        zip(result.bids, result.tricks_won, result.points, strict=True)
+    ):
+        if points != score(bid, won) and points < 0 and points % unit == 0:
+            out.extend((0, seat, VOIDED) for _ in range(points // unit))
+    return tuple(out)
 
 
 def _attempt_of(setup: DealSetup) -> tuple[int, int]:

@@ -15,6 +15,7 @@ from .model import (
     GAME_ID_BYTES,
     PROTOCOL,
     PROTOCOLS,
+    Charge,
     GameRecord,
     PlayerEntry,
     PrivateDealRecord,
@@ -87,6 +88,7 @@ class GameRecorder:
         self.redeals: list[Redeal] = []
         self.verification_failures: list[VerificationFailure] = []
         self.stand_ins: list[StandIn] = []
+        self.charges: list[Charge] = []
 
     def add_round(
         self, result: RoundResult, commitments: Sequence[bytes], seeds: Sequence[bytes]
@@ -152,6 +154,10 @@ class GameRecorder:
         the player's own key again)."""
         self.stand_ins.append(StandIn(round_number, attempt, seat, key))
 
+    def add_charge(self, round_number: int, attempt: int, seat: int, why: str) -> None:
+        """Private deal: ``seat`` pays for attempt ``attempt`` of the round (``Charge``)."""
+        self.charges.append(Charge(round_number, attempt, seat, why))
+
     def add_verification_failure(self, round_number: int, seat: int | None, detail: str) -> None:
         self.verification_failures.append(VerificationFailure(round_number, seat, detail))
 
@@ -171,4 +177,5 @@ class GameRecorder:
             protocol=self.protocol,
             signing_keys=self.signing_keys,
             stand_ins=tuple(self.stand_ins),
+            charges=tuple(self.charges),
         )
