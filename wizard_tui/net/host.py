@@ -458,6 +458,8 @@ class WizardHost:
             )
             return
         if msg["round"] != table.game.round:
+            if self.private is not None and msg["t"] == "play":
+                self.private.take_stray_open(session, msg)  # a round voided meanwhile
             self._refuse(
                 session,
                 p.STALE_ROUND,

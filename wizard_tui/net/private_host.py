@@ -324,6 +324,7 @@ class PrivateDealing:
         deal = self.deal
         seat, card = session.seat, msg["card"]
         assert seat is not None
+        self.take_stray_open(session, msg)
         if deal is None or self.voiding is not None:
             host._refuse(session, p.NOT_READY, "no deal is in progress")
             return
@@ -347,6 +348,20 @@ class PrivateDealing:
         if self._refused(session, lambda: deal.deliver(seat, envelope)):
             return
         self._play_through(deal, seat, card, lambda: None, before)
+
+    def take_stray_open(self, session: Session, msg: dict[str, Any]) -> None:
+        """A play that comes after the host voided the attempt: the seat opened the card
+        before it heard of the void, and its reveal (K5) is numbered after that open, so
+        the relay takes the open (not the play) to keep the seat's sequence whole."""
+        deal, seat = self.deal, session.seat
+        if deal is None or self.voiding is None or "open" not in msg or seat is None:
+            return
+        if seat in deal.relay.view.revealed or seat in deal.bots:
+            return
+        envelope = Envelope.from_wire(msg["open"])
+        if not self._refused(session, lambda: deal.deliver(seat, envelope)):
+            self._flush(deal)
+            self._progress(deal)
 
     def bot_view(self, seat: int, view: SeatView) -> SeatView:
         """What a bot of the host decides from: the public view and its own hand."""
@@ -705,6 +720,8 @@ class PrivateDealing:
             code, culprit = deal.verdict.fault.code, deal.verdict.fault.culprit
             void.evidence = deal.verdict.fault.evidence
             charged = culprit if culprit is not None and culprit >= 0 else None
+        elif deal.fault is not None and deal.fault.culprit is not None and deal.fault.culprit >= 0:
+            charged = deal.fault.culprit  # its signed envelope broke the round while voiding
         elif void.reveals and deal.verdict is None:
             # A seat that did not reveal when asked is the one that keeps the check from
             # running: it pays rather than the one that raised the suspect.

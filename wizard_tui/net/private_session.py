@@ -188,7 +188,7 @@ class PrivateSeat:
             return None  # (a transcript still arriving: the view after it asks again)
         try:
             return deal.play(card).to_wire()
-        except ValueError:
+        except (ValueError, DealFault):  # (our own view refuses it: we revealed, say)
             return None
 
     def settle(self) -> None:
