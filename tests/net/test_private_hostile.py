@@ -13,6 +13,7 @@ honest play of the round can score), and the host's record verifies with that se
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.host import HostOptions, WizardHost
 from wizard_tui.net.private_client import ClientDeal
 from wizard_tui.net.private_host import MAX_CHARGES
+from wizard_tui.record import RecordError
+from wizard_tui.verify import verify_document
 
 HOSTILE = 1  # seat 0: an honest client; seat 1: the hostile one; seat 2: the host's bot
 ROUND = 3  # three cards each: a first, a middle and a last card to play
@@ -297,3 +300,37 @@ async def test_one_seat_cannot_end_the_game(tmp_path: Path) -> None:
     assert any(s.seat == HOSTILE and s.key is not None for s in record.stand_ins)
     # It scored the two charges in round 3 and nothing better than honest play since.
     assert record.rounds[ROUND - 1].points[HOSTILE] == MAX_CHARGES * void_charge(ROUND)
+
+
+def _tampered(doc: dict[str, Any], change: str) -> dict[str, Any]:
+    doc = json.loads(json.dumps(doc))
+    charges = doc["charges"]
+    if change == "another seat":
+        charges[0]["seat"] = 0
+    elif change == "no charge":
+        del doc["charges"]
+    elif change == "a charge for a round played out":
+        charges.append({"round": 1, "attempt": 0, "seat": 0, "why": "void"})
+    elif change == "charged twice":
+        charges.append(dict(charges[0]))
+    elif change == "another reason":
+        charges[0]["why"] = "unrevealed" if charges[0]["why"] == "void" else "void"
+    return doc
+
+
+@pytest.mark.parametrize(("point", "how"), [("bid", "lost"), ("end", "lost"), ("bid", "malformed")])
+async def test_verify_rejects_a_tampered_charge(tmp_path: Path, point: str, how: str) -> None:
+    host, _, _ = await _play(tmp_path, _kind(point, how), ROUND, seed=2)
+    path = host.table.record_path  # type: ignore[union-attr]
+    assert path is not None
+    doc = json.loads(Path(path).read_text())
+    assert verify_document(doc).charges  # as recorded, it verifies
+    for change in (
+        "another seat",
+        "no charge",
+        "a charge for a round played out",
+        "charged twice",
+        "another reason",
+    ):
+        with pytest.raises(RecordError):
+            verify_document(_tampered(doc, change))
