@@ -26,11 +26,13 @@ from netplay.pake import BAD_PASSWORD, PASSWORD_NOT_USED, PASSWORD_REQUIRED, Pak
 from netplay.secure import (
     MAX_HANDSHAKE_MESSAGE,
     MAX_PAYLOAD,
+    VERSION,
     HandshakeReader,
     SecureChannel,
     SecureInitiator,
     SecureResponder,
     make_prologue,
+    pad,
 )
 
 try:
@@ -82,7 +84,7 @@ def test_handshake_without_password() -> None:
     host = SecureResponder(HOST, app_data={"game": "wizard", "seats": 6})
     transcript = handshake(client, host)
     assert [d for d, _ in transcript] == ["to host", "to client", "to host"]
-    assert transcript[0][1][-1:] == b"\x01" and len(transcript[0][1]) == 33  # e + version
+    assert transcript[0][1][-1:] == bytes([VERSION]) and len(transcript[0][1]) == 33  # e + version
     assert all(len(m) <= MAX_HANDSHAKE_MESSAGE for _, m in transcript)
     assert client.done and host.done
     assert not client.password_used and not host.password_used
@@ -273,7 +275,7 @@ def test_an_unknown_transport_version_is_refused() -> None:
     rogue = HandshakeState(True, X25519PrivateKey.generate(), b"netplay/secure/v1")
     host = SecureResponder(HOST)
     with pytest.raises(ProtocolError) as err:
-        host.receive(rogue.write_message(b"\x02"))
+        host.receive(rogue.write_message(bytes([VERSION + 1])))
     assert err.value.code == INCOMPATIBLE_VERSION
     assert "same version" in err.value.message
 
@@ -292,13 +294,13 @@ def rogue_host_message_2(payload: bytes) -> SecureInitiator:
     [
         (b"\xc1", BAD_ENCODING),  # never-used msgpack byte
         (msgpack.packb([1, 2]), BAD_MESSAGE),
-        (msgpack.packb({"v": 1, "pake": False}), BAD_MESSAGE),
-        (msgpack.packb({"v": 1, "pake": False, "app": {}, "x": 1}), BAD_MESSAGE),
-        (msgpack.packb({"v": 1, "pake": 0, "app": {}}), BAD_MESSAGE),
-        (msgpack.packb({"v": 1, "pake": False, "app": []}), BAD_MESSAGE),
-        (msgpack.packb({"v": 2, "pake": False, "app": {}}), INCOMPATIBLE_VERSION),
+        (msgpack.packb({"v": VERSION, "pake": False}), BAD_MESSAGE),
+        (msgpack.packb({"v": VERSION, "pake": False, "app": {}, "x": 1}), BAD_MESSAGE),
+        (msgpack.packb({"v": VERSION, "pake": 0, "app": {}}), BAD_MESSAGE),
+        (msgpack.packb({"v": VERSION, "pake": False, "app": []}), BAD_MESSAGE),
+        (msgpack.packb({"v": VERSION + 1, "pake": False, "app": {}}), INCOMPATIBLE_VERSION),
         (msgpack.packb({"v": True, "pake": False, "app": {}}), INCOMPATIBLE_VERSION),
-        (msgpack.packb({"v": 1, "pake": False, "app": {1: 2}}), BAD_ENCODING),
+        (msgpack.packb({"v": VERSION, "pake": False, "app": {1: 2}}), BAD_ENCODING),
     ],
 )
 def test_a_malformed_host_payload_is_a_named_error(payload: bytes, code: str) -> None:
@@ -476,33 +478,34 @@ def oracle(initiator: bool, static: StaticIdentity) -> Any:
 def test_our_client_with_a_reference_host() -> None:
     client = SecureInitiator(CLIENT, expected_server_key=HOST.public_key)
     host = oracle(False, HOST)
-    assert host.read_message(client.start()) == b"\x01"
-    message_2 = host.write_message(msgpack.packb({"v": 1, "pake": False, "app": {"k": "v"}}))
+    assert host.read_message(client.start()) == bytes([VERSION])
+    message_2 = host.write_message(msgpack.packb({"v": VERSION, "pake": False, "app": {"k": "v"}}))
     message_3 = client.receive(bytes(message_2))
     assert message_3 is not None and client.done
-    assert msgpack.unpackb(host.read_message(message_3)) == {"v": 1, "pake": None, "app": {}}
+    assert msgpack.unpackb(host.read_message(message_3)) == {"v": VERSION, "pake": None, "app": {}}
     assert client.handshake_hash == host.get_handshake_hash()
-    assert host.decrypt(client.encrypt(b"hello")) == b"hello"
-    assert client.decrypt(host.encrypt(b"welcome")) == b"welcome"
+    # Our frames are padded (version 2): the reference sees the padding and sends it back.
+    assert host.decrypt(client.encrypt(b"hello")) == pad(b"hello")
+    assert client.decrypt(host.encrypt(pad(b"welcome"))) == b"welcome"
 
 
 @needs_oracle
 def test_our_host_with_a_reference_client() -> None:
     host = SecureResponder(HOST, app_data={"game": "wizard"})
     client = oracle(True, CLIENT)
-    message_2 = host.receive(bytes(client.write_message(b"\x01")))
+    message_2 = host.receive(bytes(client.write_message(bytes([VERSION]))))
     assert message_2 is not None
     assert msgpack.unpackb(client.read_message(message_2)) == {
-        "v": 1,
+        "v": VERSION,
         "pake": False,
         "app": {"game": "wizard"},
     }
-    message_3 = client.write_message(msgpack.packb({"v": 1, "pake": None, "app": {}}))
+    message_3 = client.write_message(msgpack.packb({"v": VERSION, "pake": None, "app": {}}))
     assert host.receive(bytes(message_3)) is None and host.done
     assert host.remote_static == CLIENT.public_key
     assert host.handshake_hash == client.get_handshake_hash()
-    assert host.decrypt(client.encrypt(b"hello")) == b"hello"
-    assert client.decrypt(host.encrypt(b"welcome")) == b"welcome"
+    assert host.decrypt(client.encrypt(pad(b"hello"))) == b"hello"
+    assert client.decrypt(host.encrypt(b"welcome")) == pad(b"welcome")
 
 
 # -- over real sockets ---------------------------------------------------------------------------
