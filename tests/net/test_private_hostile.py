@@ -22,7 +22,7 @@ import pytest
 from net_helpers import play_bots, running_host, seat_sessions, verify_path
 from private_helpers import assert_partial_game_verified, assert_private_game_verified, play_until
 
-from netplay.mental.protocol import MESSAGE_TAG, lock_body, open_body, shuffle_body
+from netplay.mental.protocol import MESSAGE_TAG, decode_body, lock_body, open_body, shuffle_body
 from netplay.signing import Envelope, signature_input
 from wizard_tui.game import Phase, void_charge
 from wizard_tui.net import protocol as p
@@ -87,7 +87,7 @@ class Hostile(NetworkSession):
     def _handle(self, msg: dict[str, Any]) -> None:
         super()._handle(msg)
         if msg["t"] == "refused":
-            self.refusals.append(str(msg.get("code")))
+            self.refusals.append(f"{msg.get('code')}: {msg.get('message')}")
         view, deal = self.view, self.private.deal
         if msg["t"] != "state" or view is None or deal is None or deal.hand is None:
             return
@@ -120,14 +120,19 @@ class Hostile(NetworkSession):
         else:
             for envelope in CRAFTED[self.how](deal):
                 send(p.deal_msg(r, attempt, envelope.to_wire()))
-            if self.how == "not_owner":
-                self._play_other_position(deal, view)
+            if self.how in ("not_owner", "already_open"):
+                self._play_open_of(deal, view)
 
-    def _play_other_position(self, deal: ClientDeal, view: Any) -> None:
-        """A play of our card whose open names a position dealt to another seat."""
+    def _play_open_of(self, deal: ClientDeal, view: Any) -> None:
+        """A play of our card whose open names a position dealt to another seat, or one of
+        ours already played."""
         card = view.hand[0]
-        theirs = deal.setup.positions_of(0)[0]
-        body = open_body(theirs, card, deal.keys.positions[theirs].d)
+        if self.how == "not_owner":
+            position = deal.setup.positions_of(0)[0]
+        else:
+            hand = deal.player.hand or {}
+            position = next(k for k, item in hand.items() if item not in view.hand)
+        body = open_body(position, card, deal.keys.positions[position].d)
         msg = p.play_msg(view.seat, view.round, card)
         msg["open"] = _signed(deal, body).to_wire()
         self.client.send(msg)
@@ -143,14 +148,24 @@ def _own_envelopes(deal: ClientDeal) -> list[Envelope]:
 
 # Envelopes that prove nothing against their signer (a relayed view, and verify, would
 # blame the relay for them): refused, never forwarded, the round goes on.
+def _instead_of_our_pass(deal: ClientDeal, change: str) -> list[Envelope]:
+    """At our shuffle turn, before our real pass goes out: a pass under its number, doctored."""
+    real = deal.outbox[0]
+    body = decode_body(real.body)
+    index, prev, deck = body["pass"], body["prev"], body["deck"]
+    if change == "prev":
+        doctored = shuffle_body(index, bytes(32), deck)
+    elif change == "lock":
+        doctored = lock_body(index, prev, deck)  # our lock pass, before the shuffles ended
+    else:
+        doctored = shuffle_body(index, prev, deck[:-32])  # a value short
+    return [_signed(deal, doctored, seq=real.seq)]
+
+
 UNPROVEN: dict[str, Any] = {
     # Sent at our shuffle turn, before our real pass:
-    "chain_mismatch": lambda d: [
-        _signed(d, shuffle_body(d.setup.chain.index(d.seat), bytes(32), bytes(32 * 60)))
-    ],
-    "out_of_order": lambda d: [
-        _signed(d, lock_body(d.setup.chain.index(d.seat), bytes(32), bytes(32 * 60)))
-    ],
+    "chain_mismatch": lambda d: _instead_of_our_pass(d, "prev"),
+    "out_of_order": lambda d: _instead_of_our_pass(d, "lock"),
     # Sent once our hand is open:
     "wrong_sender, signed with our own key": lambda d: [_signed(d, b"\x80", sender=0, seq=1)],
     "wrong_sender, another seat's envelope": lambda d: [
@@ -174,7 +189,10 @@ PROVEN: dict[str, Any] = {
     ],
     "equivocation": lambda d: [_signed(d, b"\x80", seq=0)],
     "bad_round_key": lambda d: [_signed(d, _zeros_reveal())],
-    "not_owner": lambda d: [],  # a play message: Hostile._play_other_position
+    "bad_deck": lambda d: _instead_of_our_pass(d, "short"),
+    # Play messages: Hostile._play_open_of.
+    "not_owner": lambda d: [],
+    "already_open": lambda d: [],
 }
 CRAFTED = {**UNPROVEN, **PROVEN}
 
@@ -257,7 +275,7 @@ async def test_a_seat_that_ends_the_round_pays_for_it(tmp_path: Path, point: str
 
 @pytest.mark.parametrize("kind", list(PROVEN))
 async def test_a_signed_deviation_voids_and_its_signer_pays(tmp_path: Path, kind: str) -> None:
-    point = "first" if kind == "not_owner" else "bid"
+    point = {"not_owner": "first", "already_open": "middle", "bad_deck": "pass"}.get(kind, "bid")
     host, honest, hostile = await _play(tmp_path, _kind(point, kind), ROUND + 1, seed=5)
     assert hostile.attacked
     record = host.table.recorder.record()  # type: ignore[union-attr]
@@ -274,7 +292,8 @@ async def test_an_envelope_that_proves_nothing_is_refused_and_voids_nothing(
     point = "pass" if kind in ("chain_mismatch", "out_of_order") else "bid"
     host, honest, hostile = await _play(tmp_path, _kind(point, kind), ROUND + 1, seed=3)
     assert hostile.attacked
-    assert "bad_envelope" in hostile.refusals
+    code = kind.split(",")[0]
+    assert any(r.startswith(f"bad_envelope: {code}:") for r in hostile.refusals), hostile.refusals
     record = host.table.recorder.record()  # type: ignore[union-attr]
     assert record.redeals == () and record.charges == ()
     verdict = verify_path(host.table.record_path)  # type: ignore[union-attr, arg-type]
