@@ -64,6 +64,8 @@ class Hostile(NetworkSession):
             if self.point == "end" and self._due(deal):
                 self._attack(deal, None)  # instead of its reveal, every card played
                 return
+            if self.point == "end" and (deal.round, deal.attempt) in self.attacked:
+                return  # and it keeps its keys for good
             honest_reveal(deal)
 
         def settle() -> None:
@@ -108,6 +110,8 @@ class Hostile(NetworkSession):
         self.attacked.append((deal.round, deal.attempt))
         send = self.client.send
         r, attempt = deal.round, deal.attempt
+        if self.how == "silent":
+            return  # it just does not send what it owes
         if self.how == "lost":
             send({"t": "lost", "round": r, "attempt": attempt})
         elif self.how in ("abort", "made_up"):
@@ -197,9 +201,9 @@ PROVEN: dict[str, Any] = {
 CRAFTED = {**UNPROVEN, **PROVEN}
 
 
-def _options(tmp_path: Path, players: int = 3) -> HostOptions:
+def _options(tmp_path: Path, players: int = 3, **kwargs: Any) -> HostOptions:
     return HostOptions(
-        players=players, bots=1, bot_level="random", records_dir=tmp_path, deal="private"
+        players=players, bots=1, bot_level="random", records_dir=tmp_path, deal="private", **kwargs
     )
 
 
@@ -211,8 +215,8 @@ def _rounds_done(host: WizardHost, rounds: int) -> bool:
     return host.table is not None and len(host.table.recorder.rounds) >= rounds
 
 
-async def _play(tmp_path: Path, cls: type[Hostile], rounds: int, seed: int):
-    options = _options(tmp_path)
+async def _play(tmp_path: Path, cls: type[Hostile], rounds: int, seed: int, **kwargs: Any):
+    options = _options(tmp_path, **kwargs)
     async with asyncio.timeout(90), running_host(options) as host:
         sessions = await seat_sessions(options.port, 1)
         sessions += await seat_sessions(options.port, 1, cls=cls)
@@ -298,6 +302,22 @@ async def test_an_envelope_that_proves_nothing_is_refused_and_voids_nothing(
     assert record.redeals == () and record.charges == ()
     verdict = verify_path(host.table.record_path)  # type: ignore[union-attr, arg-type]
     assert verdict.ok, verdict.line()
+    assert_partial_game_verified(host, honest)
+
+
+async def test_a_seat_silent_after_the_last_card_pays_and_the_round_counts(
+    tmp_path: Path,
+) -> None:
+    """It keeps its reveal and says nothing: its deal step times out (the host cuts it off),
+    the round is scored from the opens, and it pays; a bot takes the seat it left."""
+    cls = _kind("end", "silent")
+    host, honest, hostile = await _play(
+        tmp_path, cls, ROUND + 1, seed=7, deal_step_timeout=0.3, takeover_after=0.3
+    )
+    assert hostile.attacked
+    record = host.table.recorder.record()  # type: ignore[union-attr]
+    assert not [d for d in record.redeals if d.round == ROUND]
+    _assert_paid(host, ROUND, "unrevealed")
     assert_partial_game_verified(host, honest)
 
 

@@ -176,6 +176,7 @@ class PrivateDealing:
         setup = round_setup(table.game_id, r, n, dealer, keys, attempt)
         self.deal = deal = HostDeal(setup, {**self.bot_signers, **self.stand_in_signers})
         self.voiding = None
+        self.withheld = set()
         host._broadcast(
             {
                 "t": "round",
@@ -599,7 +600,9 @@ class PrivateDealing:
             owed = {
                 s: (*attempt, "release") for s in range(deal.setup.seats) if s not in view.released
             }
-        return {s: step for s, step in owed.items() if s not in deal.bots}
+        return {
+            s: step for s, step in owed.items() if s not in deal.bots and s not in self.withheld
+        }
 
     def _watch_steps(self) -> None:
         """Start the timer of each step newly owed; stop those of steps no longer owed."""
