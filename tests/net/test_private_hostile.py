@@ -28,10 +28,12 @@ from wizard_tui.game import Phase, void_charge
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.journal import journal_path, read_journal
 from wizard_tui.net.private_client import ClientDeal
 from wizard_tui.net.private_host import MAX_CHARGES
+from wizard_tui.net.restore import replay
 from wizard_tui.record import RecordError
-from wizard_tui.verify import verify_document
+from wizard_tui.verify import verify_document, verify_record
 
 HOSTILE = 1  # seat 0: an honest client; seat 1: the hostile one; seat 2: the host's bot
 ROUND = 3  # three cards each: a first, a middle and a last card to play
@@ -373,3 +375,18 @@ async def test_verify_rejects_a_tampered_charge(tmp_path: Path, point: str, how:
     ):
         with pytest.raises(RecordError):
             verify_document(_tampered(doc, change))
+
+
+async def test_a_journal_with_charges_replays_to_the_same_record(tmp_path: Path) -> None:
+    """A host restored from its journal (``host --resume``) scores the charges as the host
+    did: the replayed record is the host's, charges included, and it verifies."""
+    cls = _kind("bid", "lost")
+    host, _, _ = await _play(tmp_path, cls, ROUND + 1, seed=4, journal_dir=tmp_path / "journal")
+    record = host.table.recorder.record()  # type: ignore[union-attr]
+    assert record.charges
+    entries = read_journal(journal_path(tmp_path / "journal", record.game_id)).entries
+    replayed = replay(entries).recorder.record()
+    assert replayed.charges == record.charges
+    assert replayed.rounds == record.rounds[: len(replayed.rounds)]
+    assert len(replayed.rounds) >= ROUND
+    verify_record(replayed)
