@@ -271,6 +271,9 @@ async def test_a_seat_that_ends_the_round_pays_for_it(tmp_path: Path, point: str
         # Every card was down: nothing is void, the round is scored from the opens.
         assert not [d for d in record.redeals if d.round == ROUND]
         _assert_paid(host, ROUND, "unrevealed")
+        own = honest[0].recorder  # the honest player's own record too, charge and all
+        assert own is not None and tuple(own.charges) == record.charges[: len(own.charges)]
+        verify_record(own.record())
     else:
         (void,) = [d for d in record.redeals if d.round == ROUND]
         assert (void.round, void.attempt) == hostile.attacked[0]
