@@ -96,6 +96,10 @@ def summary(record: GameRecord) -> str:
     if record.redeals:
         k = len(record.redeals)
         notes.append(f"{k} redeal{'s' if k != 1 else ''}")
+    if record.charges:
+        seats = ", ".join(sorted({f"seat {c.seat}" for c in record.charges}))
+        k = len(record.charges)
+        notes.append(f"{k} void charge{'s' if k != 1 else ''} ({seats})")
     if record.verification_failures:
         k = len(record.verification_failures)
         notes.append(f"{k} verification failure{'s' if k != 1 else ''} reported during play")
