@@ -66,7 +66,7 @@ PAD_SIZES = (256, 1024, 4096, 16384, MAX_PLAINTEXT)
 """Every frame's plaintext is padded to the first of these sizes that holds the payload and
 its pad marker, so a frame's size says only which of five classes its message is in. In a
 Wizard game every state is in the second and every bid, play and seed in the first,
-whatever the hand (docs/security.md, "Frame sizes"; the cost is in docs/performance.md)."""
+whatever the hand (docs/security.md sections 2 and 6; the cost: docs/performance.md)."""
 PAD_MARKER = 0x80  # ends the payload; zeros fill the rest (ISO/IEC 7816-4 padding)
 MAX_PAYLOAD = MAX_PLAINTEXT - 1
 """Largest application payload per frame: 65518 bytes (one goes to the pad marker)."""

@@ -1,4 +1,4 @@
-"""A sniffer learns nothing of a hand from frame sizes (docs/security.md, "Frame sizes").
+"""A sniffer learns nothing of a hand from frame sizes (docs/security.md sections 2 and 6).
 
 Issue 21: the state frame on a player's turn grew with its number of legal cards, so a
 sniffer on the LAN learned at every play whether the player could follow suit. Every frame
