@@ -81,7 +81,7 @@ class _Connection:
         self.decoder = FrameDecoder(limits, max_frame=max_frame, cipher=cipher)
         self.encoder = FrameEncoder(cipher, max_frame=limits.max_frame)
         self.max_payload = max_payload(cipher, limits.max_frame)
-        """The largest payload ``frame`` takes (65 519 bytes with the Noise cipher)."""
+        """The largest payload ``frame`` takes (65 518 bytes with the Noise cipher, padded)."""
 
     def receive_data(self, data: bytes) -> None:
         if self.phase is Phase.CLOSED:

@@ -56,13 +56,21 @@ from .pake import (
     normalize_password,
 )
 
-VERSION = 1
-"""The secure transport's version, the one byte in clear in message 1."""
+VERSION = 2
+"""The secure transport's version, the one byte in clear in message 1. Version 2 pads every
+frame (``PAD_SIZES``); a peer of version 1 is refused (``incompatible_version``)."""
 DEFAULT_PROLOGUE = b"netplay/secure/v1"
 MAX_HANDSHAKE_MESSAGE = 512
 MAX_CIPHERTEXT = MAX_MESSAGE
-MAX_PAYLOAD = MAX_MESSAGE - TAGLEN
-"""Largest application payload per frame: 65519 bytes."""
+MAX_PLAINTEXT = MAX_MESSAGE - TAGLEN  # 65519 bytes: a padded payload, before its tag
+PAD_SIZES = (256, 1024, 4096, 16384, MAX_PLAINTEXT)
+"""Every frame's plaintext is padded to the first of these sizes that holds the payload and
+its pad marker, so a frame's size says only which of five classes its message is in. In a
+Wizard game every state is in the second and every bid, play and seed in the first,
+whatever the hand (docs/security.md sections 2 and 6; the cost: docs/performance.md)."""
+PAD_MARKER = 0x80  # ends the payload; zeros fill the rest (ISO/IEC 7816-4 padding)
+MAX_PAYLOAD = MAX_PLAINTEXT - 1
+"""Largest application payload per frame: 65518 bytes (one goes to the pad marker)."""
 
 StaticKey = StaticIdentity | X25519PrivateKey
 
@@ -155,6 +163,29 @@ def _check_version(msg: dict[str, Any], what: str) -> None:
         )
 
 
+def padded_size(payload_bytes: int) -> int:
+    """The plaintext size a payload of ``payload_bytes`` is padded to (``PAD_SIZES``)."""
+    need = payload_bytes + 1
+    for size in PAD_SIZES:
+        if need <= size:
+            return size
+    raise ValueError(f"payload of {payload_bytes} bytes is over {MAX_PAYLOAD}")
+
+
+def pad(payload: bytes) -> bytes:
+    """``payload``, the pad marker, then zeros up to ``padded_size``."""
+    return payload + bytes([PAD_MARKER]) + bytes(padded_size(len(payload)) - len(payload) - 1)
+
+
+def unpad(plaintext: bytes) -> bytes:
+    """The payload of an authenticated plaintext; ``ProtocolError`` if it is not padded to
+    one of ``PAD_SIZES`` (only a peer of another version sends that)."""
+    body = plaintext.rstrip(b"\0")
+    if len(plaintext) not in PAD_SIZES or not body or body[-1] != PAD_MARKER:
+        raise ProtocolError(BAD_ENCODING, "a frame is not padded as version 2 pads them")
+    return body[:-1]
+
+
 class SecureChannel:
     """The two transport CipherStates of an established connection (a ``framing.Cipher``).
 
@@ -173,10 +204,10 @@ class SecureChannel:
         self._broken: ProtocolError | None = None
 
     def encrypt(self, payload: bytes) -> bytes:
-        """One frame's ciphertext for ``payload`` (at most ``MAX_PAYLOAD`` bytes)."""
+        """One frame's ciphertext for ``payload`` (at most ``MAX_PAYLOAD`` bytes), padded."""
         if len(payload) > MAX_PAYLOAD:
             raise ValueError(f"payload of {len(payload)} bytes is over {MAX_PAYLOAD}")
-        return self._send.encrypt_with_ad(b"", payload)
+        return self._send.encrypt_with_ad(b"", pad(payload))
 
     def decrypt(self, frame: bytes) -> bytes:
         """The payload of the next frame from the peer, or ``ProtocolError`` (then broken)."""
@@ -188,7 +219,7 @@ class SecureChannel:
                     DECRYPT_FAILED if len(frame) < TAGLEN else FRAME_TOO_LARGE,
                     f"an encrypted frame of {len(frame)} bytes cannot be valid",
                 )
-            return self._receive.decrypt_with_ad(b"", frame)
+            return unpad(self._receive.decrypt_with_ad(b"", frame))
         except ProtocolError as exc:
             self._broken = exc
             raise

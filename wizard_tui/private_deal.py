@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from netplay.mental import (
+    UNDEALT,
     DealPlayer,
     DealRelay,
     DealSetup,
@@ -27,6 +28,7 @@ from netplay.mental import (
     RoundVerified,
     Send,
     Suspect,
+    Verifier,
     chain_from,
     deal_round_robin,
 )
@@ -34,6 +36,22 @@ from netplay.mental.protocol import Event
 from netplay.signing import Envelope, SigningKey
 
 from .game.cards import DECK_SIZE
+
+
+def opened_deck(view: Verifier) -> tuple[int, ...] | None:
+    """A round whose cards are all played, scored from what was opened (docs/private-deal.md
+    section 10, "A reveal withheld"): the item at every dealt and face-up position, as the
+    round opened it (each play checked against its signed claim); None unless every such
+    position is open. The undealt positions, which only the missing keys open, get the
+    items nobody saw, in ascending order: no rule reads them."""
+    setup = view.setup
+    if view.final_deck is None or view.fault is not None:
+        return None
+    shown = [k for k in range(setup.items) if setup.owners[k] != UNDEALT]
+    if any(k not in view.opened for k in shown):
+        return None
+    unseen = iter(sorted(set(range(setup.items)) - set(view.opened.values())))
+    return tuple(view.opened[k] if k in view.opened else next(unseen) for k in range(setup.items))
 
 
 class PrivateDealError(Exception):
@@ -165,4 +183,4 @@ class PrivateRound:
                     queue.append((target, self.players[target].receive(event.envelope)))
 
 
-__all__ = ["PrivateDealError", "PrivateRound", "round_setup"]
+__all__ = ["PrivateDealError", "PrivateRound", "opened_deck", "round_setup"]

@@ -20,6 +20,7 @@ from pathlib import Path
 from netplay import fairdeal
 from netplay.mental import RELAY, DealFault, DealSetup, Verifier, audit_transcript
 from netplay.mental.protocol import decode_body
+from netplay.signing import Envelope
 
 from .deal import deal_from_deck, deck_for_round
 from .game import (
@@ -39,8 +40,17 @@ from .game import (
     winners,
 )
 from .game.hidden import Revoke, replay_round
-from .private_deal import round_setup
-from .record import GameRecord, RecordedRound, RecordError, Redeal, parse_record, read_record
+from .private_deal import opened_deck, round_setup
+from .record import (
+    UNREVEALED,
+    VOIDED,
+    GameRecord,
+    RecordedRound,
+    RecordError,
+    Redeal,
+    parse_record,
+    read_record,
+)
 
 # The engine's refusal reasons, as the rule a record broke.
 _RULE_OF_REASON = {
@@ -86,6 +96,10 @@ def summary(record: GameRecord) -> str:
     if record.redeals:
         k = len(record.redeals)
         notes.append(f"{k} redeal{'s' if k != 1 else ''}")
+    if record.charges:
+        seats = ", ".join(sorted({f"seat {c.seat}" for c in record.charges}))
+        k = len(record.charges)
+        notes.append(f"{k} void charge{'s' if k != 1 else ''} ({seats})")
     if record.verification_failures:
         k = len(record.verification_failures)
         notes.append(f"{k} verification failure{'s' if k != 1 else ''} reported during play")
@@ -142,9 +156,13 @@ def verify_record(record: GameRecord) -> None:
     game = Game(GameConfig(n, record.first_dealer, record.restrict_last_bid))
     if record.private:
         _check_attempts(record, num_rounds)
+        _check_charges(record)
     for index, rnd in enumerate(record.rounds):
         if record.private:  # voided attempts of this round, before the round itself
             _verify_private_redeals(record, index + 1, game)
+            for charge in record.charges:  # scored by the rules (docs/rules.md)
+                if charge.round == index + 1:
+                    game.charge(charge.seat)
         _verify_round(record, rnd, index + 1, game)
     if record.private and len(record.rounds) < num_rounds:
         _verify_private_redeals(record, len(record.rounds) + 1, game)
@@ -306,8 +324,16 @@ def _verify_private_deal(
     attempt = sum(d.round == r for d in record.redeals)  # every voided attempt comes first
     keys = _signing_keys(record, r, attempt)
     _check_setup(got, round_setup(record.game_id, r, n, dealer, keys, attempt), r)
+    withheld = sorted(
+        c.seat
+        for c in record.charges
+        if c.why == UNREVEALED and (c.round, c.attempt) == (r, attempt)
+    )
     try:
-        result = audit_transcript(got, deal.envelopes)
+        if withheld:
+            deck = _deck_without_reveals(got, deal.envelopes, withheld, r)
+        else:
+            result = audit_transcript(got, deal.envelopes)
     except DealFault as fault:
         culprit = fault.culprit
         raise RecordError(
@@ -317,10 +343,11 @@ def _verify_private_deal(
             seat=culprit if culprit is not None and culprit >= 0 else None,
             culprit=culprit,
         ) from None
-    items = result.items
-    if any(i is None for i in items):  # audit_transcript only verifies finished deals
-        raise RecordError("not_a_deck", "the transcript leaves the deck unopened", round=r)
-    deck = tuple(i for i in items if i is not None)
+    if not withheld:
+        items = result.items
+        if any(i is None for i in items):  # audit_transcript only verifies finished deals
+            raise RecordError("not_a_deck", "the transcript leaves the deck unopened", round=r)
+        deck = tuple(i for i in items if i is not None)
     for seat in range(n):
         opened = tuple(deck[k] for k in got.positions_of(seat))
         if rnd.hands[seat] != opened:
@@ -367,6 +394,100 @@ def _verify_private_deal(
     return deck
 
 
+def _deck_without_reveals(
+    setup: DealSetup, envelopes: Iterable[Envelope], withheld: list[int], r: int
+) -> tuple[int, ...]:
+    """A round scored from what was opened (docs/private-deal.md section 10): every envelope
+    passes the checks of section 8, exactly the charged seats' reveals are missing, and
+    every dealt and face-up position was opened. Its shuffle is not checked (the missing
+    keys would show it); its hands, trump card and plays are."""
+    view = Verifier(setup, relayed=True)
+    for envelope in envelopes:
+        view.receive(envelope)
+    missing = view.missing_reveals()
+    if missing != withheld:
+        raise RecordError(
+            "charge",
+            f"the record charges seat(s) {withheld} for withholding their reveal; "
+            f"the transcript lacks the reveals of {missing}" + _BLAME_RECORD,
+            round=r,
+            culprit=RELAY,
+        )
+    deck = opened_deck(view)
+    if deck is None:
+        raise RecordError(
+            "charge",
+            "a round scored without every reveal must have every card opened" + _BLAME_RECORD,
+            round=r,
+            culprit=RELAY,
+        )
+    return deck
+
+
+def _check_charges(record: GameRecord) -> None:
+    """Every charge names an attempt the record holds: a voided one (at most one charge
+    each), or a scored round's last attempt for a withheld reveal (a seat at most once)."""
+    voided = {(d.round, d.attempt) for d in record.redeals}
+    scored = {
+        (i + 1, rnd.private_deal.setup.attempt)
+        for i, rnd in enumerate(record.rounds)
+        if rnd.private_deal is not None
+    }
+    seen: set[tuple[int, int, int | None]] = set()
+    for c in record.charges:
+        where = (c.round, c.attempt)
+        if c.why == VOIDED and where not in voided:
+            raise RecordError(
+                "charge",
+                f"seat {c.seat} is charged for attempt {c.attempt}, which was not voided",
+                round=c.round,
+                seat=c.seat,
+            )
+        if c.why == UNREVEALED and where not in scored:
+            raise RecordError(
+                "charge",
+                f"seat {c.seat} is charged for a withheld reveal in attempt {c.attempt}, "
+                "which was not the one scored",
+                round=c.round,
+                seat=c.seat,
+            )
+        key = (c.round, c.attempt, None if c.why == VOIDED else c.seat)
+        if key in seen:
+            raise RecordError(
+                "charge", f"attempt {c.attempt} is charged twice", round=c.round, seat=c.seat
+            )
+        seen.add(key)
+
+
+def _check_void_charge(record: GameRecord, d: Redeal, proven: int | None, where: str) -> None:
+    """The seat charged for a voided attempt: the one the envelopes (or the replay) prove
+    caused it, when they prove one; none for the relay's own fault. Without proof (a lost
+    key, an abort, a seat that left) the record's word stands: docs/private-deal.md."""
+    charged = next(
+        (
+            c.seat
+            for c in record.charges
+            if c.why == VOIDED and (c.round, c.attempt) == (d.round, d.attempt)
+        ),
+        None,
+    )
+    if proven is not None and proven >= 0 and charged != proven:
+        raise _void_error(
+            f"{where}: the envelopes prove seat {proven} caused it; the record charges "
+            f"{_blame(charged)}",
+            "charge",
+            d.round,
+            RELAY,
+        )
+    if proven == RELAY and charged is not None:
+        raise _void_error(
+            f"{where}: the relay's fault, yet the record charges seat {charged}",
+            "charge",
+            d.round,
+            RELAY,
+        )
+
+
 def _check_setup(got: DealSetup, want: DealSetup, r: int) -> None:
     for name in ("game_id", "round", "attempt", "chain", "owners", "signing_keys"):
         if getattr(got, name) != getattr(want, name):
@@ -411,8 +532,9 @@ def _check_attempts(record: GameRecord, num_rounds: int) -> None:
 
 def _verify_private_redeals(record: GameRecord, r: int, game: Game) -> None:
     """Every voided attempt of round ``r`` (docs/private-deal.md sections 10-11): its setup
-    is the game's, every recorded envelope was acceptable, and the fault and culprit
-    recorded are what the envelopes show (or, for a revoke, what the replay shows)."""
+    is the game's, every recorded envelope was acceptable, the fault and culprit recorded
+    are what the envelopes show (or, for a revoke, what the replay shows), and the seat
+    charged for it is the one they prove (docs/rules.md, "Voided deals")."""
     n = len(record.players)
     dealer = (record.first_dealer + r - 1) % n
     for d in record.redeals:
@@ -423,14 +545,17 @@ def _verify_private_redeals(record: GameRecord, r: int, game: Game) -> None:
         setup = deal.setup
         keys = _signing_keys(record, r, d.attempt)
         _check_setup(setup, round_setup(record.game_id, r, n, dealer, keys, d.attempt), r)
-        check_voided_attempt(d, game, r)
+        proven = check_voided_attempt(d, game, r)
+        _check_void_charge(record, d, proven, f"voided attempt {d.attempt}")
 
 
-def check_voided_attempt(d: Redeal, game: Game, r: int) -> None:
+def check_voided_attempt(d: Redeal, game: Game, r: int) -> int | None:
     """One voided attempt of round ``r`` (its setup already checked): every recorded
     envelope was acceptable, and its fault and culprit are what the envelopes show (a
-    revoke: what the replay from ``game``, the game before the round, shows). Raises
-    ``RecordError``. A player's program checks its own record of a void with it too."""
+    revoke: what the replay from ``game``, the game before the round, shows). Returns the
+    seat the envelopes prove at fault (``RELAY`` for the relay, None for nobody proven).
+    Raises ``RecordError``. A player's program checks its own record of a void with it
+    too."""
     deal = d.private_deal
     assert deal is not None
     setup = deal.setup
@@ -455,6 +580,13 @@ def check_voided_attempt(d: Redeal, game: Game, r: int) -> None:
             raise _void_error(
                 f"{where}: the evidence of {d.fault} passes every check", "redeal", r, RELAY
             )
+    proven: int | None = None
+    if shown is not None and shown.culprit is not None and shown.culprit >= 0:
+        proven = shown.culprit
+    elif shown is None and d.culprit is not None and d.culprit >= 0:
+        proven = d.culprit  # a revoke: _check_revoke below proves it or fails
+    elif d.culprit == RELAY:
+        proven = RELAY
     if shown is not None:
         # A relayed view cannot see a sender's link: what only delivery shows is the
         # host's word, which can blame no one but the relay or the envelope's signer.
@@ -475,6 +607,8 @@ def check_voided_attempt(d: Redeal, game: Game, r: int) -> None:
             )
     elif view.result is not None and d.culprit is not None:
         _check_revoke(d, view.result.items, game, r, where)
+    elif d.culprit is not None and (opened := opened_deck(view)) is not None:
+        _check_revoke(d, opened, game, r, where)  # every card open, a reveal withheld
     elif d.culprit is not None:
         raise _void_error(
             f"{where}: the record blames {_blame(d.culprit)} without proof",
@@ -482,6 +616,7 @@ def check_voided_attempt(d: Redeal, game: Game, r: int) -> None:
             r,
             RELAY,
         )
+    return proven
 
 
 def _check_revoke(d: Redeal, items: tuple[int | None, ...], game: Game, r: int, where: str) -> None:

@@ -35,9 +35,12 @@ from ..errors import ProtocolError
 from ..framing import decode_payload
 from ..schema import Bin, Int, List, Message, Schemas
 from ..signing import (
+    BAD_SIGNATURE,
     EQUIVOCATION,
     PUBLIC_KEY_BYTES,
     SEQ_GAP,
+    SEQ_REPLAY,
+    UNKNOWN_SENDER,
     Envelope,
     EnvelopeError,
     Opener,
@@ -112,6 +115,28 @@ class DealFault(ProtocolError):
         self.evidence = evidence
         self.pass_index = pass_index
         self.position = position
+
+
+class EnvelopeRefused(DealFault):
+    """The relay's own view refused an envelope that proves nothing against its signer:
+    a bad or foreign signature, another seat's ``from``, a gap or a replay in ``seq``, a
+    message at the wrong moment, a pass on a deck we do not hold. Anyone can make such an
+    envelope (or only the delivery can cause it), so it neither halts the round nor names
+    anyone: it is dropped, never forwarded, and the sender still owes its message."""
+
+
+# What a relayed view blames on the relay (and so proves nothing about the signer).
+UNPROVEN = frozenset(
+    {
+        WRONG_SENDER,
+        UNKNOWN_SENDER,
+        BAD_SIGNATURE,
+        SEQ_GAP,
+        SEQ_REPLAY,
+        OUT_OF_ORDER,
+        CHAIN_MISMATCH,
+    }
+)
 
 
 # -- the setup of one round --------------------------------------------------------------------
@@ -508,6 +533,11 @@ class Verifier:
         try:
             return self._receive(envelope, own)
         except DealFault as fault:
+            if not self.relayed and fault.code in UNPROVEN:
+                # Nothing was taken in yet: the round goes on as if it never came.
+                raise EnvelopeRefused(
+                    fault.code, fault.detail, culprit=fault.culprit, evidence=envelope
+                ) from None
             self.fault = fault
             raise
 
@@ -996,14 +1026,14 @@ class DealRelay:
         """An envelope that arrived on ``link_seat``'s connection: the seats to forward
         it to (byte for byte), and the events of the host's own view."""
         if envelope.sender != link_seat:
-            fault = DealFault(
+            # Refused, not a fault of the round: a relayed view (and ``wizard-tui verify``)
+            # cannot tell this envelope from one the relay misdelivered.
+            raise EnvelopeRefused(
                 WRONG_SENDER,
                 f"seat {link_seat} sent an envelope of seat {envelope.sender}",
                 culprit=link_seat,
                 evidence=envelope,
             )
-            self.view.fault = self.view.fault or fault
-            raise fault
         events = self.view.receive(envelope)
         return [s for s in range(self.setup.seats) if s != link_seat], events
 

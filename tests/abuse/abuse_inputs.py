@@ -27,8 +27,8 @@ from netplay.limits import DEFAULT_LIMITS
 from wizard_tui.net import protocol as p
 
 LIMITS = DEFAULT_LIMITS
-MAX_WIRE = 65535  # Noise: the largest transport message (payload + 16-byte tag)
-MAX_PAYLOAD = MAX_WIRE - 16
+MAX_WIRE = 65535  # Noise: the largest transport message (padded payload + 16-byte tag)
+MAX_PAYLOAD = MAX_WIRE - 16 - 1  # one byte goes to the padding's marker (netplay.secure)
 
 # What the host answers a schema failure with: always fatal, and one of these.
 FATAL_SHAPE = frozenset({"bad_message", "bad_encoding", "unexpected_message"})

@@ -197,8 +197,8 @@ async def test_the_limits_hold_at_their_defaults_during_a_game(tmp_path: Path) -
                 assert error["code"] == "frame_too_large" and "512 bytes" in error["message"]
                 peer.writer.transport.abort()
 
-                biggest = msgpack.packb({"t": "chat", "text": "x" * (65519 - 16)})
-                assert len(biggest) == 65519  # sealed: 65 535 bytes, the largest frame
+                biggest = msgpack.packb({"t": "chat", "text": "x" * (65518 - 16)})
+                assert len(biggest) == 65518  # padded and sealed: 65 535 bytes, the largest
                 await mole.send_sealed("the largest frame", biggest, {"bad_encoding"})
                 await mole.settled()
                 too_large = {"frame_too_large"}

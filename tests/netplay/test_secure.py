@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import netplay.secure as secure
 from netplay.errors import (
     BAD_ENCODING,
     BAD_MESSAGE,
@@ -26,11 +27,15 @@ from netplay.pake import BAD_PASSWORD, PASSWORD_NOT_USED, PASSWORD_REQUIRED, Pak
 from netplay.secure import (
     MAX_HANDSHAKE_MESSAGE,
     MAX_PAYLOAD,
+    PAD_SIZES,
+    VERSION,
     HandshakeReader,
     SecureChannel,
     SecureInitiator,
     SecureResponder,
     make_prologue,
+    pad,
+    padded_size,
 )
 
 try:
@@ -82,7 +87,7 @@ def test_handshake_without_password() -> None:
     host = SecureResponder(HOST, app_data={"game": "wizard", "seats": 6})
     transcript = handshake(client, host)
     assert [d for d, _ in transcript] == ["to host", "to client", "to host"]
-    assert transcript[0][1][-1:] == b"\x01" and len(transcript[0][1]) == 33  # e + version
+    assert transcript[0][1][-1:] == bytes([VERSION]) and len(transcript[0][1]) == 33  # e + version
     assert all(len(m) <= MAX_HANDSHAKE_MESSAGE for _, m in transcript)
     assert client.done and host.done
     assert not client.password_used and not host.password_used
@@ -273,7 +278,7 @@ def test_an_unknown_transport_version_is_refused() -> None:
     rogue = HandshakeState(True, X25519PrivateKey.generate(), b"netplay/secure/v1")
     host = SecureResponder(HOST)
     with pytest.raises(ProtocolError) as err:
-        host.receive(rogue.write_message(b"\x02"))
+        host.receive(rogue.write_message(bytes([VERSION + 1])))
     assert err.value.code == INCOMPATIBLE_VERSION
     assert "same version" in err.value.message
 
@@ -292,13 +297,13 @@ def rogue_host_message_2(payload: bytes) -> SecureInitiator:
     [
         (b"\xc1", BAD_ENCODING),  # never-used msgpack byte
         (msgpack.packb([1, 2]), BAD_MESSAGE),
-        (msgpack.packb({"v": 1, "pake": False}), BAD_MESSAGE),
-        (msgpack.packb({"v": 1, "pake": False, "app": {}, "x": 1}), BAD_MESSAGE),
-        (msgpack.packb({"v": 1, "pake": 0, "app": {}}), BAD_MESSAGE),
-        (msgpack.packb({"v": 1, "pake": False, "app": []}), BAD_MESSAGE),
-        (msgpack.packb({"v": 2, "pake": False, "app": {}}), INCOMPATIBLE_VERSION),
+        (msgpack.packb({"v": VERSION, "pake": False}), BAD_MESSAGE),
+        (msgpack.packb({"v": VERSION, "pake": False, "app": {}, "x": 1}), BAD_MESSAGE),
+        (msgpack.packb({"v": VERSION, "pake": 0, "app": {}}), BAD_MESSAGE),
+        (msgpack.packb({"v": VERSION, "pake": False, "app": []}), BAD_MESSAGE),
+        (msgpack.packb({"v": VERSION + 1, "pake": False, "app": {}}), INCOMPATIBLE_VERSION),
         (msgpack.packb({"v": True, "pake": False, "app": {}}), INCOMPATIBLE_VERSION),
-        (msgpack.packb({"v": 1, "pake": False, "app": {1: 2}}), BAD_ENCODING),
+        (msgpack.packb({"v": VERSION, "pake": False, "app": {1: 2}}), BAD_ENCODING),
     ],
 )
 def test_a_malformed_host_payload_is_a_named_error(payload: bytes, code: str) -> None:
@@ -476,33 +481,34 @@ def oracle(initiator: bool, static: StaticIdentity) -> Any:
 def test_our_client_with_a_reference_host() -> None:
     client = SecureInitiator(CLIENT, expected_server_key=HOST.public_key)
     host = oracle(False, HOST)
-    assert host.read_message(client.start()) == b"\x01"
-    message_2 = host.write_message(msgpack.packb({"v": 1, "pake": False, "app": {"k": "v"}}))
+    assert host.read_message(client.start()) == bytes([VERSION])
+    message_2 = host.write_message(msgpack.packb({"v": VERSION, "pake": False, "app": {"k": "v"}}))
     message_3 = client.receive(bytes(message_2))
     assert message_3 is not None and client.done
-    assert msgpack.unpackb(host.read_message(message_3)) == {"v": 1, "pake": None, "app": {}}
+    assert msgpack.unpackb(host.read_message(message_3)) == {"v": VERSION, "pake": None, "app": {}}
     assert client.handshake_hash == host.get_handshake_hash()
-    assert host.decrypt(client.encrypt(b"hello")) == b"hello"
-    assert client.decrypt(host.encrypt(b"welcome")) == b"welcome"
+    # Our frames are padded (version 2): the reference sees the padding and sends it back.
+    assert host.decrypt(client.encrypt(b"hello")) == pad(b"hello")
+    assert client.decrypt(host.encrypt(pad(b"welcome"))) == b"welcome"
 
 
 @needs_oracle
 def test_our_host_with_a_reference_client() -> None:
     host = SecureResponder(HOST, app_data={"game": "wizard"})
     client = oracle(True, CLIENT)
-    message_2 = host.receive(bytes(client.write_message(b"\x01")))
+    message_2 = host.receive(bytes(client.write_message(bytes([VERSION]))))
     assert message_2 is not None
     assert msgpack.unpackb(client.read_message(message_2)) == {
-        "v": 1,
+        "v": VERSION,
         "pake": False,
         "app": {"game": "wizard"},
     }
-    message_3 = client.write_message(msgpack.packb({"v": 1, "pake": None, "app": {}}))
+    message_3 = client.write_message(msgpack.packb({"v": VERSION, "pake": None, "app": {}}))
     assert host.receive(bytes(message_3)) is None and host.done
     assert host.remote_static == CLIENT.public_key
     assert host.handshake_hash == client.get_handshake_hash()
-    assert host.decrypt(client.encrypt(b"hello")) == b"hello"
-    assert client.decrypt(host.encrypt(b"welcome")) == b"welcome"
+    assert host.decrypt(client.encrypt(pad(b"hello"))) == b"hello"
+    assert client.decrypt(host.encrypt(b"welcome")) == pad(b"welcome")
 
 
 # -- over real sockets ---------------------------------------------------------------------------
@@ -559,3 +565,39 @@ async def test_loopback_handshake_then_encrypted_frames() -> None:
         writer.close()
     assert msgs == [{"t": "welcome"}]
     assert seen == [{"t": "hello"}, CLIENT.public_key]
+
+
+# -- padding (transport version 2) ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [0, 1, 254, 255, 256, 1023, 1024, 4095, 16383, MAX_PAYLOAD])
+def test_every_frame_is_padded_to_a_fixed_size(size: int) -> None:
+    sender, receiver = channels()
+    payload = bytes([0x80]) * size  # payloads may end in the marker's byte, or in zeros
+    frame = sender.encrypt(payload)
+    assert len(frame) - 16 in PAD_SIZES and len(frame) - 16 == padded_size(size)
+    assert receiver.decrypt(frame) == payload
+    zeros = bytes(size)
+    assert receiver.decrypt(sender.encrypt(zeros)) == zeros
+
+
+def test_payloads_of_one_class_are_one_size_on_the_wire() -> None:
+    sender, _ = channels()
+    assert len({len(sender.encrypt(bytes(n))) for n in range(256, 1024)}) == 1
+
+
+@pytest.mark.parametrize("plaintext", [b"no marker", b"\x80" * 100, bytes(256), b""])
+def test_a_frame_padded_otherwise_is_refused_and_breaks_the_channel(
+    plaintext: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, host = pair()
+    # Sealed by the peer under the right key, as a version-1 peer would: only the padding
+    # is wrong.
+    with monkeypatch.context() as patch:
+        patch.setattr(secure, "pad", lambda payload: payload)
+        frame = client.channel.encrypt(plaintext)
+    with pytest.raises(ProtocolError) as err:
+        host.channel.decrypt(frame)
+    assert err.value.code == BAD_ENCODING
+    with pytest.raises(ProtocolError):  # and nothing after it is read
+        host.channel.decrypt(client.channel.encrypt(b"hello"))

@@ -22,6 +22,7 @@ from netplay import MAX_PAYLOAD, Client, Refused, Server, ServerError, StaticIde
 from netplay.errors import ProtocolError
 from netplay.framing import FrameDecoder, encode, encode_payload, frame
 from netplay.noise import HandshakeState
+from netplay.secure import VERSION as SECURE_VERSION
 
 pytestmark = pytest.mark.filterwarnings("error")
 
@@ -126,7 +127,7 @@ async def test_server_full(app):
 def noise_message_1() -> bytes:
     """A genuine first handshake message, from a throwaway initiator."""
     initiator = HandshakeState(True, StaticIdentity.generate().private_key, b"whatever")
-    return frame(initiator.write_message(b"\x01"))
+    return frame(initiator.write_message(bytes([SECURE_VERSION])))
 
 
 # Bytes a stranger sends before or during the handshake, and the code the server logs.

@@ -44,7 +44,7 @@ from .engine import (
     mask_of,
 )
 from .errors import IllegalAction, Reason
-from .rules import RestrictLastBid, rounds_for, score, winners
+from .rules import RestrictLastBid, rounds_for, score, void_charge, winners
 from .view import SeatView, seat_view
 
 __all__ = [
@@ -89,5 +89,6 @@ __all__ = [
     "seat_view",
     "sort_key",
     "suit_of",
+    "void_charge",
     "winners",
 ]

@@ -37,7 +37,15 @@ from .actions import (
 )
 from .cards import DECK_SIZE, FIRST_JESTER, FIRST_WIZARD, RANKS_PER_SUIT, Suit, card_name, is_wizard
 from .errors import IllegalAction, Reason
-from .rules import MIN_PLAYERS, RestrictLastBid, check_players, rounds_for, score, winners
+from .rules import (
+    MIN_PLAYERS,
+    RestrictLastBid,
+    check_players,
+    rounds_for,
+    score,
+    void_charge,
+    winners,
+)
 from .values import Value
 
 
@@ -278,6 +286,7 @@ class Game:
     __slots__ = (
         "_bids",
         "_built_tricks",
+        "_charges",
         "_dealt",
         "_decks",
         "_hands",
@@ -321,6 +330,9 @@ class Game:
         # stores (see ``results``).
         self._results: list[RoundResult | tuple] = []
         self._decks: list[tuple[int, ...]] = []  # every round's deck, for ``actions``
+        # Charges of the round in progress or the next one (``charge``): per seat, their
+        # sum; None when nobody is charged (the common case costs one test per round).
+        self._charges: list[int] | None = None
         self._start_round([[0] * 5 for _ in range(n)], [()] * n, None, NO_TRUMP)
 
     def _start_round(
@@ -545,6 +557,7 @@ class Game:
         other.totals = self.totals[:]
         other._results = self._results[:]
         other._decks = self._decks[:]
+        other._charges = None if self._charges is None else self._charges[:]
         other._hands = [hand[:] for hand in self._hands]
         other._dealt = self._dealt[:]
         other.trump_card = self.trump_card
@@ -560,6 +573,26 @@ class Game:
         other._win_seat = self._win_seat
         other._win_row = self._win_row
         return other
+
+    def charge(self, seat: int) -> int:
+        """Charge ``seat`` one void (docs/rules.md, "Voided deals"): in the round in
+        progress, or the next one to be dealt between rounds, it scores -10 per card of
+        the round for each charge and nothing for its bid and tricks. Returns the charge."""
+        if self.phase is _OVER_PHASE:
+            raise IllegalAction(Reason.WRONG_PHASE, "the game is over")
+        if not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat}")
+        r = self.round + 1 if self.phase is _DEAL_PHASE else self.round
+        amount = void_charge(r)
+        if self._charges is None:
+            self._charges = [0] * self.players
+        self._charges[seat] += amount
+        return amount
+
+    @property
+    def charges(self) -> tuple[int, ...]:
+        """The charges waiting for the round in progress (or the next), per seat."""
+        return tuple(self._charges) if self._charges is not None else (0,) * self.players
 
     # ----------------------------------------------------------------- actions
 
@@ -747,6 +780,10 @@ class Game:
         bids = tuple(self._bids)  # every seat has bid by now
         won = tuple(self.tricks_won)
         points = tuple(map(score, bids, won))
+        charges = self._charges
+        if charges is not None:  # a charged seat scores its charges, and nothing else
+            points = tuple(c if c else pt for c, pt in zip(charges, points, strict=True))
+            self._charges = None
         totals = tuple(map(add, self.totals, points))
         self.totals = list(totals)
         # The fields of the ``RoundResult``, which ``results`` builds on first use. The round's

@@ -374,6 +374,11 @@ class HiddenGame:
         self.phase = Phase.GAME_OVER if self.full.is_over else Phase.DEAL
         return self.full.results[-1]
 
+    def charge(self, seat: int) -> int:
+        """Charge ``seat`` a void of the round in progress (or the next to be dealt):
+        ``Game.charge``, applied when that round is scored."""
+        return self.full.charge(seat)
+
     def void_round(self) -> None:
         """Throw the round in progress away: it will be dealt again (same round number)."""
         self._reset_round()

@@ -43,6 +43,13 @@ def score(bid: int, tricks: int) -> int:
     return -10 * abs(bid - tricks)
 
 
+def void_charge(round_number: int) -> int:
+    """What a seat pays for voiding a deal of round ``round_number`` (docs/rules.md,
+    "Voided deals"): a bid missed by every card of the round, the least any honest play
+    of the round can score."""
+    return -10 * round_number
+
+
 def winners(totals: list[int] | tuple[int, ...]) -> list[int]:
     """Seats with the highest total; ties share the win."""
     best = max(totals)

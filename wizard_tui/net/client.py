@@ -434,7 +434,7 @@ class NetworkSession:
         result, seeds = p.result_from_wire(msg.get("result"), self.config.players)
         if self.private.active:
             self.history.append(result)
-            self.private.round_end(result)
+            self.private.round_end(result, charges=p.charges_from_wire(msg.get("charges"), result))
             if self.view is not None:
                 self.view = _with_history(self.view, tuple(self.history))
             return

@@ -107,6 +107,9 @@ class Seat:
     signing_key: bytes | None = None  # a player's Ed25519 public key (the private deal)
     away: bool = False  # its player let the turn time run out: a bot decides (turn_time.py)
     turn_at: float | None = None  # loop time its turn time runs out, while it counts
+    # The private deal: the seat voided too many deals, and a bot plays it for the rest of
+    # the game (private_host.py, docs/rules.md "Voided deals"); its player watches.
+    forfeited: bool = False
 
     @property
     def player_bot(self) -> Bot | None:
@@ -518,11 +521,17 @@ class WizardHost:
             )
             return
         if msg["round"] != table.game.round:
+            if self.private is not None and msg["t"] == "play":
+                self.private.take_stray_open(session, msg)  # a round voided meanwhile
             self._refuse(
                 session,
                 p.STALE_ROUND,
                 f"that was meant for round {msg['round']}; this is round {table.game.round}",
             )
+            return
+        holder = self.seats[session.seat]
+        if holder is not None and holder.forfeited:
+            self._refuse(session, p.NOT_YOUR_SEAT, "a bot plays your seat for the rest of the game")
             return
         t = msg["t"]
         if self.private is not None and t == "play":
@@ -908,6 +917,25 @@ class WizardHost:
     def _refuse(self, session: Session, code: str, message: str) -> None:
         if self.server is not None:
             self.server.send(session, {"t": "refused", "code": code, "message": message})
+
+    def forfeit_seat(self, index: int) -> None:
+        """A bot plays human seat ``index`` for the rest of the game, its player connected
+        or not (it voided too many private deals: private_host.py). Its player watches."""
+        seat = self.seats[index]
+        if seat is None or seat.kind != "human" or seat.forfeited:
+            return
+        self.takeover.cancel(index)
+        seat.forfeited, seat.takeover_at = True, None
+        if seat.stand_in is None:
+            seat.stand_in = make_bot(
+                self.options.bot_level, random.Random(self._rng.getrandbits(64))
+            )
+        log.warning("a bot plays seat %d (%s) for the rest of the game", index, seat.name)
+        self._send_seats()
+
+    def refuse(self, session: Session, code: str, message: str) -> None:
+        """Tell ``session`` its message was refused (for the host's helpers)."""
+        self._refuse(session, code, message)
 
     def seat_infos(self) -> list[SeatInfo]:
         return [s.info() for s in self.seats if s is not None]

@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from netplay.signing import Envelope
 
 from ..game import GameConfig, RoundResult
 from ..record import (
+    Charge,
     GameRecord,
     GameRecorder,
     RecordedRound,
@@ -70,8 +71,11 @@ class OwnRecord:
         self._name = own_record_name(recorder.game_id, seat)
         # Private rounds: what this program checked, what it saw voided, what the host sent.
         self._own_rounds: dict[int, tuple[RoundResult, DealSetup, list[Envelope]]] = {}
+        self._own_charges: dict[int, tuple[Charge, ...]] = {}
         self._own_voids: dict[tuple[int, int], Redeal] = {}
-        self._host_parts: dict[int, tuple[tuple[Redeal, ...], RecordedRound | None]] = {}
+        self._host_parts: dict[
+            int, tuple[tuple[Redeal, ...], RecordedRound | None, tuple[Charge, ...]]
+        ] = {}
         self._ended: set[int] = set()  # rounds known to be over
         self._failed: set[int] = set()  # rounds whose check failed: the record ends there
         self._asked: set[int] = set()
@@ -113,10 +117,17 @@ class OwnRecord:
             self.save()
 
     def private_round(
-        self, result: RoundResult, setup: DealSetup, transcript: list[Envelope]
+        self,
+        result: RoundResult,
+        setup: DealSetup,
+        transcript: list[Envelope],
+        charges: Sequence[tuple[int, int, str]] = (),
     ) -> None:
-        """A privately dealt round this program checked, with its own transcript."""
-        self._own_rounds[result.round] = (result, setup, transcript)
+        """A privately dealt round this program checked, with its own transcript and the
+        charges for voids its points show (``(attempt, seat, why)``, from ``round_end``)."""
+        r = result.round
+        self._own_rounds[r] = (result, setup, transcript)
+        self._own_charges[r] = tuple(Charge(r, a, seat, why) for a, seat, why in charges)
         self.round_over(result.round)
 
     def private_void(self, redeal: Redeal) -> None:
@@ -143,8 +154,8 @@ class OwnRecord:
             log.warning("the host's record part is unusable: %s", exc)
             return
         if done is not None:
-            r, redeals, played = done
-            self._host_parts[r] = (redeals, played)
+            r, redeals, played, charges = done
+            self._host_parts[r] = (redeals, played, charges)
             self._flush()
 
     @property
@@ -182,6 +193,7 @@ class OwnRecord:
             if all(v is not None for v in voids):
                 recorder.redeals = [d for d in recorder.redeals if d.round != r]
                 recorder.redeals.extend(v for v in voids if v is not None)
+                self._set_charges(r, self._own_charges.get(r, ()))
                 recorder.add_private_round(result, setup, transcript)
                 return True
         host = self._host_parts.get(r)
@@ -190,7 +202,7 @@ class OwnRecord:
                 self._asked.add(r)
                 self._send({"t": "record", "round": r})
             return False
-        host_redeals, played = host
+        host_redeals, played, host_charges = host
         if played is None:
             return False
         own_setup = own[1] if own is not None else None
@@ -206,11 +218,20 @@ class OwnRecord:
             if mine is None:
                 self._from_host_redeals.add((r, d.attempt))
         if use_own and own is not None:
+            self._set_charges(r, self._own_charges.get(r, host_charges))
             recorder.add_private_round(*own)
         else:
+            self._set_charges(r, host_charges)
             recorder.rounds.append(played)
             self._from_host_rounds.add(r)
         return True
+
+    def _set_charges(self, r: int, charges: Sequence[Charge]) -> None:
+        """Round ``r``'s charges (docs/rules.md, "Voided deals") in place of any kept."""
+        recorder = self.recorder
+        recorder.charges = [c for c in recorder.charges if c.round != r]
+        for c in charges:
+            recorder.add_charge(c.round, c.attempt, c.seat, c.why)
 
     def _mark(self) -> None:
         if self._from_host_rounds or self._from_host_redeals:

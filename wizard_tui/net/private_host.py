@@ -19,6 +19,7 @@ from netplay import Session
 from netplay.errors import ProtocolError
 from netplay.mental import (
     DealFault,
+    EnvelopeRefused,
     RoundFailed,
     RoundVerified,
 )
@@ -33,9 +34,9 @@ from netplay.mental.protocol import Phase as DealPhase
 from netplay.signing import Envelope, SigningKey
 
 from ..game import Bid, IllegalAction, Phase, Play, SeatView
-from ..game.hidden import HiddenGame, Revoke, view_with_hand
-from ..private_deal import round_setup
-from ..record import Redeal
+from ..game.hidden import HiddenGame, Revoke, replay_round, view_with_hand
+from ..private_deal import opened_deck, round_setup
+from ..record import UNREVEALED, VOIDED, Redeal
 from . import protocol as p
 from .private_relay import HostDeal
 
@@ -45,7 +46,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("wizard_tui.private_host")
 
 
-MAX_ATTEMPTS = 8  # deals of one round before the host gives the game up (someone keeps aborting)
+# Voids of one round nobody pays for (only the host's own failures: a restart, a relay
+# fault) before the host gives the game up. Voids a seat pays for cannot end the game: after
+# MAX_CHARGES of them a bot of the host plays the seat (docs/rules.md, "Voided deals").
+MAX_ATTEMPTS = 8
+MAX_CHARGES = 2
+EARLY_REVEAL = "early_reveal"  # void code: a seat revealed its keys before the round's end
 LOST_KEYS = "lost_keys"  # void code: a seat's round keys are gone (an abort, not a cheat)
 SUSPECT_CODES = (NOT_AN_ITEM, DUPLICATE_ITEM, OWN_COLLISION)  # settled by everyone's reveals
 
@@ -59,6 +65,8 @@ class _Void:
     culprit: int | None
     evidence: Envelope | None
     actions: list[list[Any]]  # the attempt's public trump and bid actions, for the record
+    charged: int | None = None  # the seat that pays, unless the reveals name another
+    reveals: bool = False  # every seat was asked to reveal: the verdict names who pays
 
 
 class PrivateDealing:
@@ -89,6 +97,14 @@ class PrivateDealing:
         # The deal-step timers (HostOptions.deal_step_timeout): per seat whose program owes
         # the deal a message, the step it owes (attempt, what) and the timer of that wait.
         self._step_timers: dict[int, tuple[tuple[Any, ...], asyncio.TimerHandle]] = {}
+        # Who paid for voids (docs/rules.md, "Voided deals"): per seat in this game; this
+        # round's charges as (attempt, seat, why), sent with its result; the seats that
+        # withheld their reveal once every card was played; voids nobody paid for.
+        self.charge_counts: dict[int, int] = {}
+        self.round_charges: list[tuple[int, int, str]] = []
+        self.withheld: set[int] = set()
+        self._uncharged = 0
+        self._scored_deck: tuple[int, ...] | None = None
 
     @property
     def game(self) -> HiddenGame:
@@ -132,6 +148,8 @@ class PrivateDealing:
         self.deal = None
         self.voiding = None
         self.stand_in_signers, self._returning = {}, set()
+        self.charge_counts, self.round_charges, self.withheld = {}, [], set()
+        self._uncharged = 0
         return self.signing_keys
 
     def game_fields(self) -> dict[str, Any]:
@@ -158,6 +176,7 @@ class PrivateDealing:
         setup = round_setup(table.game_id, r, n, dealer, keys, attempt)
         self.deal = deal = HostDeal(setup, {**self.bot_signers, **self.stand_in_signers})
         self.voiding = None
+        self.withheld = set()
         host._broadcast(
             {
                 "t": "round",
@@ -189,12 +208,17 @@ class PrivateDealing:
         if deal.setup.signing_keys[seat] == self.stand_in_signers[seat].public_key:
             return  # the bot already plays it in this attempt
         name = self.host.seats[seat].name  # type: ignore[union-attr]
-        self.void(f"{name} (seat {seat}) left: a bot plays the seat", LOST_KEYS, None, None)
+        if self._all_played():
+            self._withhold(seat, f"{name} (seat {seat}) left without revealing its keys")
+            return
+        reason = f"{name} (seat {seat}) left: a bot plays the seat"
+        self.void(reason, LOST_KEYS, None, None, charged=seat)
 
     def seat_back(self, seat: int) -> bool:
         """The player of ``seat`` is back. True: the bot must finish the attempt in
         progress (its keys are the bot's); the player takes over at the next one."""
-        if seat not in self.stand_in_signers:
+        holder = self.host.seats[seat]
+        if seat not in self.stand_in_signers or (holder is not None and holder.forfeited):
             return False
         deal = self.deal
         if (
@@ -236,21 +260,43 @@ class PrivateDealing:
         deal = self._current(session, msg)
         if deal is None:
             return
+        if session.seat in self.withheld:
+            self.host.refuse(session, p.BAD_ENVELOPE, "you gave your round keys up as lost")
+            return
         envelope = Envelope.from_wire(msg["env"])  # the schema checked it already
         if _kind(envelope) == "open":
             self.host._refuse(session, p.BAD_ENVELOPE, "a card's open goes in its play message")
             return
-        self._step(deal, lambda: deal.deliver(session.seat, envelope))  # type: ignore[arg-type]
+        if self._refused(session, lambda: deal.deliver(session.seat, envelope)):  # type: ignore[arg-type]
+            return
+        self._step(deal, lambda: None)
+
+    def _refused(self, session: Session, send: Any) -> bool:
+        """Hand an envelope to the relay; True if it was dropped as proving nothing
+        (``EnvelopeRefused``): the sender is told, the round goes on, nobody is blamed."""
+        try:
+            send()
+        except EnvelopeRefused as refused:
+            self.host.refuse(session, p.BAD_ENVELOPE, f"{refused.code}: {refused.detail}"[:200])
+            return True
+        except DealFault:
+            pass  # kept in deal.fault: _progress voids
+        return False
 
     def on_lost(self, session: Session, msg: dict[str, Any]) -> None:
         deal = self._current(session, msg)
         if deal is None or self.voiding is not None:
             return
         seat = session.seat
-        if seat in deal.relay.view.revealed:
+        assert seat is not None
+        if seat in deal.relay.view.revealed or seat in self.withheld:
             return
-        name = self.host.seats[seat].name  # type: ignore[index, union-attr]
-        self.void(f"{name} (seat {seat}) lost the round's keys", LOST_KEYS, None, None)
+        name = self.host.seats[seat].name  # type: ignore[union-attr]
+        if self._all_played():
+            self._withhold(seat, f"{name} (seat {seat}) lost the round's keys after every card")
+            return
+        reason = f"{name} (seat {seat}) lost the round's keys"
+        self.void(reason, LOST_KEYS, None, None, charged=seat)
 
     def on_abort(self, session: Session, msg: dict[str, Any]) -> None:
         """A player's own check failed inside the round (its view then refuses everything):
@@ -260,9 +306,18 @@ class PrivateDealing:
         if deal is None or self.voiding is not None:
             return
         seat, code, culprit = session.seat, msg["code"], msg["culprit"]
+        assert seat is not None
+        if seat in deal.relay.view.revealed or seat in self.withheld:
+            return
         blame = "" if culprit is None else f", blaming {_who(culprit)}"
         reason = f"seat {seat} stopped the round: its check found {code}{blame}"
-        self.void(reason, code, None, None, reveals=code in SUSPECT_CODES)
+        if self._all_played():
+            # Everything the round needs is open and checked by the relay: nothing is void.
+            self._withhold(seat, reason + " after every card was played")
+            return
+        # The host cannot confirm it: the seat pays, unless everyone's reveals (asked for a
+        # suspect) name the one who cheated.
+        self.void(reason, code, None, None, reveals=code in SUSPECT_CODES, charged=seat)
 
     def on_play(self, session: Session, msg: dict[str, Any]) -> None:
         """A remote seat's play: its turn (public state), then its open through the relay."""
@@ -270,6 +325,7 @@ class PrivateDealing:
         deal = self.deal
         seat, card = session.seat, msg["card"]
         assert seat is not None
+        self.take_stray_open(session, msg)
         if deal is None or self.voiding is not None:
             host._refuse(session, p.NOT_READY, "no deal is in progress")
             return
@@ -289,7 +345,24 @@ class PrivateDealing:
         if body is not None and (body["t"] != "open" or body["item"] != card):
             host._refuse(session, p.BAD_ENVELOPE, "the open is not this card's")
             return
-        self._play_through(deal, seat, card, lambda: deal.deliver(seat, envelope))
+        before = len(deal.plays)
+        if self._refused(session, lambda: deal.deliver(seat, envelope)):
+            return
+        self._play_through(deal, seat, card, lambda: None, before)
+
+    def take_stray_open(self, session: Session, msg: dict[str, Any]) -> None:
+        """A play that comes after the host voided the attempt: the seat opened the card
+        before it heard of the void, and its reveal (K5) is numbered after that open, so
+        the relay takes the open (not the play) to keep the seat's sequence whole."""
+        deal, seat = self.deal, session.seat
+        if deal is None or self.voiding is None or "open" not in msg or seat is None:
+            return
+        if seat in deal.relay.view.revealed or seat in deal.bots:
+            return
+        envelope = Envelope.from_wire(msg["open"])
+        if not self._refused(session, lambda: deal.deliver(seat, envelope)):
+            self._flush(deal)
+            self._progress(deal)
 
     def bot_view(self, seat: int, view: SeatView) -> SeatView:
         """What a bot of the host decides from: the public view and its own hand."""
@@ -304,8 +377,10 @@ class PrivateDealing:
             return
         self._play_through(deal, seat, card, lambda: deal.bot_play(seat, card))
 
-    def _play_through(self, deal: HostDeal, seat: int, card: int, send: Any) -> None:
-        before = len(deal.plays)
+    def _play_through(
+        self, deal: HostDeal, seat: int, card: int, send: Any, before: int | None = None
+    ) -> None:
+        before = len(deal.plays) if before is None else before
         with contextlib.suppress(DealFault):  # kept in deal.fault: _progress voids
             send()
         self._flush(deal)
@@ -331,6 +406,10 @@ class PrivateDealing:
                 p.STALE_ATTEMPT,
                 f"round {msg['round']} attempt {msg['attempt']} is not being dealt",
             )
+            return None
+        if deal.setup.signing_keys[session.seat] != self.signing_keys[session.seat]:
+            # A bot of the host plays this seat in this attempt: the player has no say in it.
+            host.refuse(session, p.NOT_YOUR_SEAT, "a bot of the host plays your seat in this deal")
             return None
         return deal
 
@@ -365,7 +444,20 @@ class PrivateDealing:
         if deal.fault is not None:
             fault = deal.fault
             evidence = fault.evidence or deal.fault_envelope
-            self.void(f"{fault.code}: {fault.detail}", fault.code, fault.culprit, evidence)
+            paying = fault.culprit if fault.culprit is not None and fault.culprit >= 0 else None
+            self.void(
+                f"{fault.code}: {fault.detail}",
+                fault.code,
+                fault.culprit,
+                evidence,
+                charged=paying,
+            )
+        elif (early := self._early_reveal(deal)) is not None:
+            reason = f"seat {early} revealed its keys before the round's end"
+            self.void(reason, EARLY_REVEAL, None, None, charged=early)
+        elif self.withheld and game.round_complete and deal.verdict is None:
+            if set(deal.relay.view.revealed) | self.withheld == set(range(deal.setup.seats)):
+                self._finish_unrevealed(deal)
         elif deal.suspect is not None:
             suspect = deal.suspect
             self.void(f"{suspect.code}: {suspect.detail}", suspect.code, None, None, reveals=True)
@@ -379,23 +471,90 @@ class PrivateDealing:
         verdict = deal.verdict
         if isinstance(verdict, RoundFailed):
             fault = verdict.fault
+            culprit = fault.culprit
             self.void(
                 f"round-end check: {fault.code}: {fault.detail}",
                 fault.code,
-                fault.culprit,
+                culprit,
                 fault.evidence,
+                charged=culprit if culprit is not None and culprit >= 0 else None,
             )
             return
         assert isinstance(verdict, RoundVerified)
-        deck = tuple(i for i in verdict.items if i is not None)
+        self._score(tuple(i for i in verdict.items if i is not None))
+
+    def _score(self, deck: tuple[int, ...]) -> None:
         try:
             events = self.game.finish_round(deck)
         except Revoke as exc:
             # The proof is in the transcript already: the deck opened with every revealed
             # key, and the seat's signed open of the card (docs/private-deal.md section 11).
-            self.void(f"seat {exc.seat} revoked: {exc.error.message}", exc.code, exc.seat, None)
+            reason = f"seat {exc.seat} revoked: {exc.error.message}"
+            self.void(reason, exc.code, exc.seat, None, charged=exc.seat)
             return
+        self._scored_deck = deck
         self.host._after_change(events)
+
+    # -- who pays for a void (docs/rules.md, "Voided deals") -----------------------------------
+
+    def _all_played(self) -> bool:
+        """Every card of the attempt is down: the round is scored from what was opened."""
+        return self.voiding is None and self.game.round_complete
+
+    def _early_reveal(self, deal: HostDeal) -> int | None:
+        """A remote seat that revealed its keys while the round is still being played."""
+        if self.game.round_complete:
+            return None
+        return next((s for s in sorted(deal.relay.view.revealed) if s not in deal.bots), None)
+
+    def _withhold(self, seat: int, reason: str) -> None:
+        """``seat`` will not reveal although every card is played: it pays, and the round is
+        scored from the opens once every other seat revealed (docs/private-deal.md
+        section 10)."""
+        deal = self.deal
+        assert deal is not None
+        self.withheld.add(seat)
+        log.warning("round %d attempt %d: %s", deal.round, deal.attempt, reason)
+        self._chat(f"round {deal.round}: {reason}: scored from the cards played")
+        self._progress(deal)
+        self._watch_steps()
+
+    def _finish_unrevealed(self, deal: HostDeal) -> None:
+        deck = opened_deck(deal.relay.view)
+        assert deck is not None  # every card was played through the relay
+        try:
+            replay_round(self.game.full, deck, self.game.round_actions)
+        except Revoke:
+            self._score(deck)  # voids the attempt: the revoker pays, not the withholders
+            return
+        for seat in sorted(self.withheld):
+            self._charge(deal.round, deal.attempt, seat, UNREVEALED)
+        self._score(deck)
+
+    def _charge(self, r: int, attempt: int, seat: int, why: str) -> None:
+        """``seat`` pays ``void_charge(r)`` in round ``r``; at its MAX_CHARGES-th charge of
+        the game a bot of the host takes its seat for the rest of the game."""
+        host = self.host
+        table = host.table
+        assert table is not None
+        amount = self.game.charge(seat)
+        table.recorder.add_charge(r, attempt, seat, why)
+        host.journal_event(
+            {"t": "charge", "round": r, "attempt": attempt, "seat": seat, "why": why}
+        )
+        self.round_charges.append((attempt, seat, why))
+        count = self.charge_counts[seat] = self.charge_counts.get(seat, 0) + 1
+        name = host.seats[seat].name  # type: ignore[union-attr]
+        self._chat(f"{name} (seat {seat}) scores {amount} in round {r} for it")
+        holder = host.seats[seat]
+        if count >= MAX_CHARGES and holder is not None and holder.kind == "human":
+            self.stand_in_signers.setdefault(seat, SigningKey.generate())
+            self._returning.discard(seat)
+            host.forfeit_seat(seat)
+            self._chat(f"{name} voided {count} deals: a bot plays the seat to the end")
+
+    def _chat(self, text: str) -> None:
+        self.host._broadcast({"t": "chat", "seat": None, "name": "host", "text": text[:200]})
 
     def record_round(self) -> None:
         """The round was scored: record it with its transcript and publish the result."""
@@ -408,7 +567,12 @@ class PrivateDealing:
         self._restart_void = None
         wire = p.result_wire(result, None)
         table.history_wire.append(wire)
-        host._broadcast({"t": "round_end", "result": wire})
+        message: dict[str, Any] = {"t": "round_end", "result": wire}
+        if self.round_charges:  # who paid for a void this round (docs/protocol.md)
+            message["charges"] = [list(c) for c in self.round_charges]
+        host._broadcast(message)
+        self.round_charges, self.withheld, self._uncharged = [], set(), 0
+        self._scored_deck = None
         self.deal = None
         self._watch_steps()
         host._write_record()
@@ -436,7 +600,9 @@ class PrivateDealing:
             owed = {
                 s: (*attempt, "release") for s in range(deal.setup.seats) if s not in view.released
             }
-        return {s: step for s, step in owed.items() if s not in deal.bots}
+        return {
+            s: step for s, step in owed.items() if s not in deal.bots and s not in self.withheld
+        }
 
     def _watch_steps(self) -> None:
         """Start the timer of each step newly owed; stop those of steps no longer owed."""
@@ -472,6 +638,8 @@ class PrivateDealing:
         if not session.connected:
             return  # it left: its takeover countdown runs; it gets a new wait if it is back
         log.warning("seat %d (%s) did not send its deal step %r in time", seat, session.name, step)
+        if step[-1] == "reveal" and self._all_played():
+            self._withhold(seat, f"{session.name} (seat {seat}) did not reveal its keys in time")
         server.error(
             session,
             p.DEAL_TIMEOUT,
@@ -496,18 +664,20 @@ class PrivateDealing:
         evidence: Envelope | None,
         *,
         reveals: bool = False,
+        charged: int | None = None,
     ) -> None:
         """End this attempt, visibly; with ``reveals`` every seat reveals its keys first,
-        so that the round-end verification names whoever caused it."""
+        so that the round-end verification names whoever caused it. ``charged``: the seat
+        that pays for the void (unless the verification names another)."""
         host = self.host
         deal, game = self.deal, self.game
         assert deal is not None
         actions = [_action_wire(a) for a in game.round_actions if not isinstance(a, Play)]
-        self.voiding = _Void(reason, code, culprit, evidence, actions)
+        reveals = reveals and deal.fault is None and self._all_connected()
+        self.voiding = _Void(reason, code, culprit, evidence, actions, charged, reveals)
         if game.round > game.full.round:
             game.void_round()
         log.warning("round %d attempt %d void: %s", deal.round, deal.attempt, reason)
-        reveals = reveals and deal.fault is None and self._all_connected()
         host._broadcast(
             {
                 "t": "void",
@@ -556,10 +726,18 @@ class PrivateDealing:
         host = self.host
         table, deal, void = host.table, self.deal, self.voiding
         assert table is not None and deal is not None and void is not None
-        code, culprit = void.code, void.culprit
+        code, culprit, charged = void.code, void.culprit, void.charged
         if isinstance(deal.verdict, RoundFailed):
             code, culprit = deal.verdict.fault.code, deal.verdict.fault.culprit
             void.evidence = deal.verdict.fault.evidence
+            charged = culprit if culprit is not None and culprit >= 0 else None
+        elif deal.fault is not None and deal.fault.culprit is not None and deal.fault.culprit >= 0:
+            charged = deal.fault.culprit  # its signed envelope broke the round while voiding
+        elif void.reveals and deal.verdict is None:
+            # A seat that did not reveal when asked is the one that keeps the check from
+            # running: it pays rather than the one that raised the suspect.
+            missing = [s for s in deal.relay.view.missing_reveals() if s not in deal.bots]
+            charged = missing[0] if missing else charged
         table.recorder.add_private_redeal(
             deal.round,
             deal.setup,
@@ -572,18 +750,15 @@ class PrivateDealing:
         )
         self._journal_void(deal.round, deal.attempt, table.recorder.redeals[-1])
         self.deal = self.voiding = None
-        host._write_record()
         who = "" if culprit is None else " (blame: " + _who(culprit) + ")"
-        host._broadcast(
-            {
-                "t": "chat",
-                "seat": None,
-                "name": "host",
-                "text": f"round {deal.round} is dealt again: {void.reason}{who}"[:200],
-            }
-        )
-        if deal.attempt + 1 >= MAX_ATTEMPTS:
-            host.failed = f"round {deal.round} was voided {MAX_ATTEMPTS} times"
+        self._chat(f"round {deal.round} is dealt again: {void.reason}{who}")
+        if charged is not None:
+            self._charge(deal.round, deal.attempt, charged, VOIDED)
+        else:
+            self._uncharged += 1
+        host._write_record()
+        if self._uncharged >= MAX_ATTEMPTS:
+            host.failed = f"round {deal.round} was voided {MAX_ATTEMPTS} times by the host"
             host.finished.set()
             return
         self.start_round(deal.attempt + 1)
@@ -596,13 +771,12 @@ class PrivateDealing:
 
         if self.host.journal is None:
             return  # (no journal: spare the transcript's copy)
-        verdict = deal.verdict
-        assert isinstance(verdict, RoundVerified)
+        assert self._scored_deck is not None
         entry = {
             "t": "private_round",
             "round": deal.round,
             "attempt": deal.attempt,
-            "deck": [i for i in verdict.items if i is not None],
+            "deck": list(self._scored_deck),
             "actions": actions_wire(self.game.round_actions),
             "envelopes": [e.to_wire() for e in deal.transcript],
         }
@@ -643,15 +817,22 @@ class PrivateDealing:
         """Carry on after a restore. The attempt the crash cut off (``cut_off``) cannot go
         on: the players' round keys were never the host's, and its bots' were in memory. It
         is voided as lost keys, visibly, and the round is dealt again (section 10)."""
+        table = self.host.table
+        self.charge_counts = {}
+        this_round = self.game.full.round + 1
+        for charge in table.recorder.charges if table is not None else ():
+            self.charge_counts[charge.seat] = self.charge_counts.get(charge.seat, 0) + 1
+            if charge.round == this_round:  # told with the round's result
+                self.round_charges.append((charge.attempt, charge.seat, charge.why))
+        for seat, count in self.charge_counts.items():  # it voided too many deals already
+            holder = self.host.seats[seat]
+            if count >= MAX_CHARGES and holder is not None and holder.kind == "human":
+                self.stand_in_signers.setdefault(seat, SigningKey.generate())
+                self.host.forfeit_seat(seat)
         if cut_off is not None:
             r, attempt, keys = cut_off
             self._void_cut_off(r, attempt, keys)
             next_attempt = attempt + 1
-        if next_attempt >= MAX_ATTEMPTS:
-            host = self.host
-            host.failed = f"round {self.game.full.round + 1} was voided {MAX_ATTEMPTS} times"
-            host.finished.set()
-            return
         self.start_round(next_attempt)
 
     def _void_cut_off(self, r: int, attempt: int, keys: tuple[bytes, ...]) -> None:
@@ -749,4 +930,4 @@ def _who(culprit: int) -> str:
     return "the relay" if culprit == RELAY else f"seat {culprit}"
 
 
-__all__ = ["LOST_KEYS", "MAX_ATTEMPTS", "PrivateDealing"]
+__all__ = ["EARLY_REVEAL", "LOST_KEYS", "MAX_ATTEMPTS", "MAX_CHARGES", "PrivateDealing"]

@@ -25,6 +25,7 @@ from netplay.mental import (
     DealPlayer,
     DealRelay,
     DealSetup,
+    EnvelopeRefused,
     PublicOpened,
     RoundFailed,
     RoundVerified,
@@ -83,7 +84,8 @@ class HostDeal:
 
     def deliver(self, seat: int, envelope: Envelope) -> None:
         """An envelope from remote seat ``seat``'s connection. Raises ``DealFault`` (also
-        kept in ``fault``) if the relay refuses it; nothing is forwarded then."""
+        kept in ``fault``) if the relay refuses it; nothing is forwarded then. Raises
+        ``EnvelopeRefused`` (not kept) for one that proves nothing against its signer."""
         self._route(seat, [Send(envelope)])
 
     def bot_hand(self, seat: int) -> tuple[int, ...]:
@@ -118,6 +120,8 @@ class HostDeal:
                 env = event.envelope
                 try:
                     targets, relay_events = self.relay.receive(sender, env)
+                except EnvelopeRefused:
+                    raise  # dropped: it proves nothing, and the round goes on without it
                 except DealFault as fault:
                     self.fault = self.fault or fault
                     self.fault_envelope = env

@@ -18,10 +18,20 @@ from netplay.mental import RELAY, DealFault, DealSetup, RoundFailed, RoundVerifi
 from netplay.mental.protocol import decode_body
 from netplay.signing import Envelope, SigningKey
 
-from ..game import Bid, ChooseTrump, Phase, Play, RoundResult, SeatView, is_wizard
+from ..game import (
+    Bid,
+    ChooseTrump,
+    Phase,
+    Play,
+    RoundResult,
+    SeatView,
+    is_wizard,
+    score,
+    void_charge,
+)
 from ..game.hidden import Revoke, replay_round, view_with_hand
-from ..private_deal import round_setup
-from ..record import PrivateDealRecord, RecordError, Redeal
+from ..private_deal import opened_deck, round_setup
+from ..record import UNREVEALED, VOIDED, PrivateDealRecord, RecordError, Redeal
 from ..session import ChatLine, TableUpdate
 from ..session import RoundVerified as RoundChecked
 from ..verify import check_voided_attempt
@@ -191,7 +201,7 @@ class PrivateSeat:
             return None  # (a transcript still arriving: the view after it asks again)
         try:
             return deal.play(card).to_wire()
-        except ValueError:
+        except (ValueError, DealFault):  # (our own view refuses it: we revealed, say)
             return None
 
     def settle(self) -> None:
@@ -428,12 +438,26 @@ class PrivateSeat:
 
     # -- the round's end -----------------------------------------------------------------------
 
-    def round_end(self, result: RoundResult, *, away: bool = False) -> None:
+    def round_end(
+        self,
+        result: RoundResult,
+        *,
+        away: bool = False,
+        charges: tuple[tuple[int, int, str], ...] | None = None,
+    ) -> None:
         """Check a finished round. ``away``: it ended while our link was down (we learn of
         it from the snapshot); an attempt of ours still open was then replaced by one a bot
-        of the host played for us, or its last reveals never reached us."""
+        of the host played for us, or its last reveals never reached us. ``charges``: the
+        seats that paid for a void in it (``round_end``); from a snapshot, read off the
+        points (docs/rules.md, "Voided deals")."""
         session = self.session
         r = result.round
+        if charges is None:
+            charges = _charges_in(result)
+        checker = session.checker
+        if checker is not None and checker.replica.round == r - 1:
+            for _, seat, _ in charges:  # the replica scores the round as the rules do
+                checker.replica.charge(seat)
         deal = self.deal
         if away and deal is not None and deal.round == r and deal.verdict is None:
             self.deal = None
@@ -441,7 +465,7 @@ class PrivateSeat:
             deal = None
         if deal is None or deal.round != r or deal.voided:
             if r in self._stood_in or away:
-                self._stand_in_round(result)
+                self._stand_in_round(result, charges)
             else:
                 self._report(r, "this client took no part in the round's deal (lost): not checked")
                 self._own_round_over(r)
@@ -449,7 +473,15 @@ class PrivateSeat:
         self.deal = None
         self._forget(deal)
         verdict = deal.verdict
-        if not isinstance(verdict, RoundVerified):
+        withheld = sorted({seat for _, seat, why in charges if why == UNREVEALED})
+        opened = None
+        if verdict is None and withheld and deal.fault is None:
+            # Every card was played; these seats kept their keys: the round is scored from
+            # what was opened, each play checked against its signed claim (section 10).
+            view = deal.player.view
+            if sorted(view.missing_reveals()) == withheld:
+                opened = opened_deck(view)
+        if not isinstance(verdict, RoundVerified) and opened is None:
             problem = deal.fault or (verdict.fault if verdict is not None else None)
             self._report(r, f"the deal did not verify: {problem or 'keys missing'}", failed=True)
             return
@@ -457,9 +489,12 @@ class PrivateSeat:
         if deal.plays() != plays:
             self._report(r, _NOT_OPENED, failed=True)
             return
-        checker = session.checker
         assert checker is not None
-        deck = [i for i in verdict.items if i is not None]
+        if isinstance(verdict, RoundVerified):
+            deck = [i for i in verdict.items if i is not None]
+        else:
+            assert opened is not None
+            deck = list(opened)
         shown = [v for v in session._dealt_views.get(r, ()) if id(v) in self._merged]
         self._merged = {}
         last = session._round_views.get(r)
@@ -467,11 +502,13 @@ class PrivateSeat:
         session._verification(RoundChecked(outcome.round, outcome.ok, outcome.detail))
         if session.own is not None:
             if outcome.ok:
-                session.own.private_round(result, deal.setup, deal.transcript)
+                session.own.private_round(result, deal.setup, deal.transcript, charges)
             else:
                 session.own.round_failed(r)
 
-    def _stand_in_round(self, result: RoundResult) -> None:
+    def _stand_in_round(
+        self, result: RoundResult, charges: tuple[tuple[int, int, str], ...] = ()
+    ) -> None:
         """A round a bot of the host played for us (or that ended while we were away):
         checked in full from its envelopes if we followed it to the end; else the replica
         takes the host's record (its plays and scores still checked) and the round is
@@ -487,7 +524,7 @@ class PrivateSeat:
                 failed=True,
             )
         elif watch is not None and watch.setup.round == r and watch.result is not None:
-            self._check_watched(result, watch)
+            self._check_watched(result, watch, charges)
         else:
             outcome = checker.follow(result)
             detail = (
@@ -501,7 +538,9 @@ class PrivateSeat:
                 self.session.own.round_failed(r)
             self._own_round_over(r)  # the record takes the host's record of it
 
-    def _check_watched(self, result: RoundResult, watch: Verifier) -> None:
+    def _check_watched(
+        self, result: RoundResult, watch: Verifier, charges: tuple[tuple[int, int, str], ...]
+    ) -> None:
         """The round a bot of the host played for us, checked from every envelope of it."""
         session, r = self.session, result.round
         assert watch.result is not None and session.checker is not None
@@ -515,7 +554,7 @@ class PrivateSeat:
         session._verification(RoundChecked(outcome.round, outcome.ok, detail))
         if session.own is not None:
             if outcome.ok:
-                session.own.private_round(result, watch.setup, list(watch.transcript))
+                session.own.private_round(result, watch.setup, list(watch.transcript), charges)
             else:
                 session.own.round_failed(r)
 
@@ -627,6 +666,19 @@ class PrivateSeat:
 
 
 _NOT_OPENED = "the plays announced are not the cards their players opened"
+
+
+def _charges_in(result: RoundResult) -> tuple[tuple[int, int, str], ...]:
+    """The charges a round's points show, when nobody told us (a snapshot's history): a
+    seat whose points are not its bid's score paid a whole number of voids."""
+    unit = void_charge(result.round)
+    out: list[tuple[int, int, str]] = []
+    for seat, (bid, won, points) in enumerate(
+        zip(result.bids, result.tricks_won, result.points, strict=True)
+    ):
+        if points != score(bid, won) and points < 0 and points % unit == 0:
+            out.extend((0, seat, VOIDED) for _ in range(points // unit))
+    return tuple(out)
 
 
 def _attempt_of(setup: DealSetup) -> tuple[int, int]:

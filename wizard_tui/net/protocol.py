@@ -617,3 +617,27 @@ def event_from_wire(e: Any, players: int) -> Event | None:
             raise
         raise ProtocolError(BAD_MESSAGE, f"the host sent a malformed event: {exc!r:.80}") from None
     return None
+
+
+def charges_from_wire(wire: Any, result: RoundResult) -> tuple[tuple[int, int, str], ...]:
+    """A private round's ``charges`` (``round_end``): [attempt, seat, why] for each seat that
+    paid for a void in it (docs/rules.md, "Voided deals"). Absent: nobody paid."""
+    if wire is None:
+        return ()
+    n = len(result.points)
+    _expect(
+        type(wire) is list
+        and len(wire) <= 64
+        and all(
+            type(c) is list
+            and len(c) == 3
+            and type(c[0]) is int
+            and 0 <= c[0] <= 0xFFFF
+            and type(c[1]) is int
+            and 0 <= c[1] < n
+            and c[2] in ("void", "unrevealed")
+            for c in wire
+        ),
+        "charges",
+    )
+    return tuple((c[0], c[1], c[2]) for c in wire)

@@ -4,7 +4,7 @@ player's own record (``docs/record-format.md``, "A player's own record").
 A player's program records what it saw and checked itself. What it could not see (a round
 played while it was away or restarting, an attempt voided while its link was down) it asks
 the host for with ``{"t": "record", "round": r}``; the host answers with the round's part
-of its own record: ``{"round", "redeals", "played"}`` in the record's JSON form, as UTF-8
+of its own record: ``{"round", "redeals", "played", "charges"}`` in the record's JSON form, as UTF-8
 JSON text cut into ``record_part`` messages (each bin within netplay's ``max_bin``, each
 message well within a frame). ``PartAssembler`` puts them back together on the player's
 side. The text is the host's word only: ``wizard-tui verify`` checks it in the player's
@@ -16,7 +16,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..record import GameRecord, RecordedRound, RecordError, Redeal, parse_round_part
+from ..record import (
+    Charge,
+    GameRecord,
+    RecordedRound,
+    RecordError,
+    Redeal,
+    parse_charges,
+    parse_round_part,
+)
 
 CHUNK_BYTES = 4000  # one bin: inside netplay's Limits.max_bin (4096)
 CHUNKS_PER_MESSAGE = 12  # ~48 KB of text per message: inside a 64 KB frame
@@ -31,6 +39,7 @@ def round_part(record: GameRecord, round_number: int) -> dict[str, Any] | None:
         "round": round_number,
         "redeals": [d.to_dict() for d in record.redeals if d.round == round_number],
         "played": record.rounds[round_number - 1].to_dict(),
+        "charges": [c.to_dict() for c in record.charges if c.round == round_number],
     }
 
 
@@ -56,7 +65,7 @@ class PartAssembler:
 
     def receive(
         self, msg: dict[str, Any]
-    ) -> tuple[int, tuple[Redeal, ...], RecordedRound | None] | None:
+    ) -> tuple[int, tuple[Redeal, ...], RecordedRound | None, tuple[Charge, ...]] | None:
         """The round part once its last message is in (None before). ``RecordError`` for
         a part that is not a round of a record."""
         r, chunks = msg.get("round"), msg.get("chunks")
@@ -80,7 +89,10 @@ class PartAssembler:
         redeals, played = parse_round_part(doc, self.players, self.private)
         if played is not None and played.round != r:
             raise RecordError("round-number", f"asked for round {r}, got {played.round}")
-        return r, redeals, played
+        charges = parse_charges(doc.get("charges", []), self.players) if self.private else ()
+        if any(c.round != r for c in charges):
+            raise RecordError("round-number", f"a charge of another round in round {r}'s part")
+        return r, redeals, played, charges
 
 
 __all__ = ["PartAssembler", "part_messages", "round_part"]

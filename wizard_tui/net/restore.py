@@ -37,6 +37,8 @@ entry (absent: commit-reveal) and ``private`` {``signing_keys`` [bin 32 per seat
 ``void``           the attempt was voided: ``round``, ``attempt``, ``reason``, ``fault``,
                    ``culprit``, ``evidence`` (envelope or nil), ``actions``, ``envelopes``
                    (the record's fields of the voided attempt)
+``charge``         a seat pays for a void (docs/rules.md, "Voided deals"): ``round``,
+                   ``attempt``, ``seat``, ``why`` (``void`` | ``unrevealed``)
 ``private_round``  the attempt was verified and scored: ``round``, ``attempt``, ``deck``
                    (the opened deck, in deal order), ``actions`` [[kind, seat, value]],
                    ``envelopes`` (its transcript, as recorded)
@@ -84,7 +86,14 @@ from ..game import (
 )
 from ..game.hidden import HiddenGame, Revoke
 from ..private_deal import round_setup
-from ..record import PRIVATE_PROTOCOL, GameRecorder, PlayerEntry, record_filename
+from ..record import (
+    PRIVATE_PROTOCOL,
+    UNREVEALED,
+    VOIDED,
+    GameRecorder,
+    PlayerEntry,
+    record_filename,
+)
 from . import protocol as p
 from .host import HostOptions, RoundDeal, Seat, WizardHost, _Table
 from .journal import JournalContents, JournalWriter, read_journal
@@ -389,6 +398,12 @@ def _apply_private(state: Replayed, e: dict[str, Any]) -> None:
         state.finished = True
         return
     r, attempt = e["round"], e["attempt"]
+    if t == "charge":  # a seat paid for a void (private_host.py): before the round's score
+        if r != game.full.round + 1 or e["why"] not in (VOIDED, UNREVEALED):
+            raise ValueError(f"a charge in round {r} after round {game.full.round}")
+        game.charge(int(e["seat"]))
+        state.recorder.add_charge(r, attempt, int(e["seat"]), e["why"])
+        return
     if t == "attempt":
         if game.phase is not Phase.DEAL or r != game.full.round + 1:
             raise ValueError(f"round {r} is dealt after round {game.full.round}")

@@ -80,6 +80,8 @@ class Takeover:
         if seat is None:
             return
         seat.takeover_at = None
+        if seat.forfeited:
+            return  # its bot plays on to the end of the game
         private = self.host.private
         if seat.stand_in is not None and private is not None and private.seat_back(index):
             log.info(
@@ -90,6 +92,12 @@ class Takeover:
             seat.stand_in = None
             self.host.drop_bot_turn(index)
             log.info("seat %d (%s) is back from its bot", index, seat.name)
+
+    def cancel(self, index: int) -> None:
+        """Stop seat ``index``'s countdown, if one runs."""
+        timer = self._timers.pop(index, None)
+        if timer is not None:
+            timer.cancel()
 
     def close(self) -> None:
         for timer in self._timers.values():

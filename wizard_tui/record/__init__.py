@@ -22,6 +22,9 @@ from .model import (
     PROTOCOLS,
     SIGNING_KEY_BYTES,
     SUIT_NAMES,
+    UNREVEALED,
+    VOIDED,
+    Charge,
     GameRecord,
     PlayerEntry,
     PlayerKind,
@@ -34,7 +37,7 @@ from .model import (
     VerificationFailure,
     record_filename,
 )
-from .parse import parse_record, parse_round_part
+from .parse import parse_charges, parse_record, parse_round_part
 from .recorder import GameRecorder, recorded_round
 
 __all__ = [
@@ -48,6 +51,9 @@ __all__ = [
     "PROTOCOLS",
     "SIGNING_KEY_BYTES",
     "SUIT_NAMES",
+    "UNREVEALED",
+    "VOIDED",
+    "Charge",
     "GameRecord",
     "GameRecorder",
     "PlayerEntry",
@@ -61,6 +67,7 @@ __all__ = [
     "VerificationFailure",
     "dumps_record",
     "loads_record",
+    "parse_charges",
     "parse_record",
     "parse_round_part",
     "read_record",

@@ -182,6 +182,27 @@ class StandIn:
         return {"round": self.round, "attempt": self.attempt, "seat": self.seat, "key": key}
 
 
+VOIDED = "void"  # Charge.why: the seat voided this attempt
+UNREVEALED = "unrevealed"  # Charge.why: every card was played; the seat withheld its reveal
+CHARGE_REASONS = (VOIDED, UNREVEALED)
+
+
+@dataclass(frozen=True, slots=True)
+class Charge:
+    """Private deal: seat ``seat`` pays for attempt ``attempt`` of round ``round``
+    (docs/rules.md, "Voided deals"; docs/private-deal.md section 10): it voided it
+    (``why == "void"``), or withheld its reveal once every card was played
+    (``"unrevealed"``, the round scored from the opens)."""
+
+    round: int
+    attempt: int
+    seat: int
+    why: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round, "attempt": self.attempt, "seat": self.seat, "why": self.why}
+
+
 @dataclass(frozen=True, slots=True)
 class VerificationFailure:
     """A failed round-end check seen during play (extra field ``verification_failures``)."""
@@ -206,6 +227,7 @@ class GameRecord:
     protocol: str = PROTOCOL
     signing_keys: tuple[bytes, ...] = ()  # per seat, Ed25519 public keys (private deal only)
     stand_ins: tuple[StandIn, ...] = ()  # private deal: seats whose key changed, in order
+    charges: tuple[Charge, ...] = ()  # private deal: who paid for a void, in order
 
     @property
     def private(self) -> bool:
@@ -232,6 +254,8 @@ class GameRecord:
             doc["signing_keys"] = [k.hex() for k in self.signing_keys]
             if self.stand_ins:
                 doc["stand_ins"] = [s.to_dict() for s in self.stand_ins]
+            if self.charges:
+                doc["charges"] = [c.to_dict() for c in self.charges]
         if self.redeals:
             doc["redeals"] = [d.to_dict() for d in self.redeals]
         if self.verification_failures:

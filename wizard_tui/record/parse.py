@@ -13,6 +13,7 @@ from netplay.signing import Envelope
 
 from ..game import DECK_SIZE, RestrictLastBid, Suit
 from .model import (
+    CHARGE_REASONS,
     FORMAT,
     GAME_ID_BYTES,
     HASH_BYTES,
@@ -20,6 +21,7 @@ from .model import (
     PROTOCOLS,
     SIGNING_KEY_BYTES,
     SUIT_NAMES,
+    Charge,
     GameRecord,
     PlayerEntry,
     PrivateDealRecord,
@@ -195,7 +197,9 @@ def parse_record(doc: object) -> GameRecord:
     redeals = _parse_redeals(top.get("redeals", []), n, private)
     failures = _parse_failures(top.get("verification_failures", []), n)
     stand_ins = _parse_stand_ins(top.get("stand_ins", []), n) if private else ()
-    known = (*_TOP_FIELDS, *_EXTRA_TOP, *(("signing_keys", "stand_ins") if private else ()))
+    charges = parse_charges(top.get("charges", []), n) if private else ()
+    private_top = ("signing_keys", "stand_ins", "charges")
+    known = (*_TOP_FIELDS, *_EXTRA_TOP, *(private_top if private else ()))
     extra = {k: v for k, v in top.items() if k not in known}
     return GameRecord(
         game_id=game_id,
@@ -211,7 +215,30 @@ def parse_record(doc: object) -> GameRecord:
         protocol=protocol,
         signing_keys=signing_keys,
         stand_ins=stand_ins,
+        charges=charges,
     )
+
+
+def parse_charges(raw: object, n: int) -> tuple[Charge, ...]:
+    rd = _Reader()
+    out = []
+    for i, entry in enumerate(rd.array(raw, "charges")):
+        at = f"charges[{i}]"
+        d = rd.obj(entry, at)
+        for key in ("round", "attempt", "seat", "why"):
+            rd.get(d, key, at)
+        why = d["why"]
+        if why not in CHARGE_REASONS:
+            raise RecordError("wrong-type", f"{at}.why must be one of {list(CHARGE_REASONS)}")
+        out.append(
+            Charge(
+                rd.integer(d["round"], f"{at}.round"),
+                rd.integer(d["attempt"], f"{at}.attempt"),
+                rd.seat(d["seat"], n, f"{at}.seat"),
+                why,
+            )
+        )
+    return tuple(out)
 
 
 def _parse_stand_ins(raw: object, n: int) -> tuple[StandIn, ...]:

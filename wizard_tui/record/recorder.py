@@ -15,6 +15,7 @@ from .model import (
     GAME_ID_BYTES,
     PROTOCOL,
     PROTOCOLS,
+    Charge,
     GameRecord,
     PlayerEntry,
     PrivateDealRecord,
@@ -88,6 +89,7 @@ class GameRecorder:
         self.verification_failures: list[VerificationFailure] = []
         self.stand_ins: list[StandIn] = []
         self.extra: dict[str, Any] = {}  # extra top-level fields (docs/record-format.md)
+        self.charges: list[Charge] = []
 
     @classmethod
     def carry_on(cls, record: GameRecord, config: GameConfig) -> GameRecorder:
@@ -105,6 +107,7 @@ class GameRecorder:
         recorder.verification_failures = list(record.verification_failures)
         recorder.stand_ins = list(record.stand_ins)
         recorder.extra = dict(record.extra)
+        recorder.charges = list(record.charges)
         return recorder
 
     def derive_stand_ins(self) -> None:
@@ -189,6 +192,10 @@ class GameRecorder:
         the player's own key again)."""
         self.stand_ins.append(StandIn(round_number, attempt, seat, key))
 
+    def add_charge(self, round_number: int, attempt: int, seat: int, why: str) -> None:
+        """Private deal: ``seat`` pays for attempt ``attempt`` of the round (``Charge``)."""
+        self.charges.append(Charge(round_number, attempt, seat, why))
+
     def add_verification_failure(self, round_number: int, seat: int | None, detail: str) -> None:
         self.verification_failures.append(VerificationFailure(round_number, seat, detail))
 
@@ -209,4 +216,5 @@ class GameRecorder:
             signing_keys=self.signing_keys,
             stand_ins=tuple(self.stand_ins),
             extra=dict(self.extra),
+            charges=tuple(self.charges),
         )
