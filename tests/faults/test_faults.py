@@ -18,8 +18,7 @@ from fault_helpers import Table, check_records
 
 pytestmark = pytest.mark.asyncio
 
-# Small and quick: 10 rounds, the host's bots without a pause (a pause before a stand-in's
-# move widens the race of issue 12 item 13, which is not these tests' subject).
+# Small and quick: 10 rounds, the host's bots without a pause.
 GAME = ("--players", "6", "--bots", "4", "--bot-delay", "0")
 
 
