@@ -459,6 +459,10 @@ class NetworkSession:
             tuple(int(w) for w in winners),
             record if type(record) is str else None,
         )
+        if self.view is not None:
+            # The last round's result came after the last state (round_end): the table's
+            # final view must hold it, or its score pad stops a round short.
+            self._emit(TableUpdate(view=self.view, seats=self.seats))
         self._emit(self.finished)
 
     def _on_snapshot(self, msg: dict[str, Any]) -> None:

@@ -30,8 +30,9 @@ class ScoreScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet") as box:
             box.border_title = "Score pad"
+            yield ScorePad(part="head", id="pad-head")
             with VerticalScroll(id="pad-scroll"):
-                yield ScorePad()
+                yield ScorePad(part="body")
             yield Static("s, Enter or Esc: back to the table", classes="hint")
 
     def on_mount(self) -> None:
@@ -39,8 +40,8 @@ class ScoreScreen(ModalScreen[None]):
         self.watch(self.app, "verifications", self._sync)
 
     def _sync(self) -> None:
-        pad = self.query_one(ScorePad)
-        scorepad_data(pad, self.app.table, self.app.checks)
+        for pad in self.query(ScorePad):
+            scorepad_data(pad, self.app.table, self.app.checks)
         self.query_one("#pad-scroll").scroll_end(animate=False)
 
     def action_close(self) -> None:

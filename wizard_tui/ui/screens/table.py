@@ -314,7 +314,13 @@ class TableScreen(Screen, inherit_bindings=False):
             if panel.parent is None:
                 self._center.mount(panel, before=self._log)
             panel.open(view, self.names)
+        self.call_after_refresh(self._cover_log)
         self._refresh_keys()
+
+    def _cover_log(self) -> None:
+        """The log shows its newest lines below the open panel, never behind it."""
+        panel = next((p for p in (self._bid_panel, self._trump_panel) if p.display), None)
+        self._log.cover(panel.outer_size.height if panel is not None else 0)
 
     @on(DecisionPanel.Decided)
     def _decided(self, event: DecisionPanel.Decided) -> None:
@@ -335,6 +341,7 @@ class TableScreen(Screen, inherit_bindings=False):
 
     @on(DecisionPanel.Opened)
     def _panel_ready(self, event: DecisionPanel.Opened) -> None:
+        self.call_after_refresh(self._cover_log)
         self._refresh_keys()
 
     @on(DecisionPanel.PutAside)

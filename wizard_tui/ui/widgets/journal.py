@@ -35,7 +35,20 @@ class RecentLog(LinesWidget, can_focus=False):
         self._entries: list[Line] = []
         self._rows: list[Text] = []
         self._last_seq = -1
-        self._laid_out_for: tuple[int, int] = (0, 0)
+        self._laid_out_for: tuple[int, int, int] = (0, 0, 0)
+        self._covered = 0  # top rows hidden under the bid/trump panel
+
+    def cover(self, rows: int) -> None:
+        """Keep the top ``rows`` blank (a panel is drawn over them) and show the newest
+        lines below; 0 when the panel closes, and the log fills again."""
+        rows = max(0, rows)
+        if rows != self._covered:
+            self._covered = rows
+            self.on_resize()
+
+    @property
+    def _capacity(self) -> int:
+        return max(0, self.content_size.height - self._covered)
 
     def on_mount(self) -> None:
         self.watch(self.app, "journal", self._sync)
@@ -46,7 +59,7 @@ class RecentLog(LinesWidget, can_focus=False):
             return
         self._last_seq = entries[-1][0]
         self._entries = (self._entries + new)[-KEEP_ENTRIES:]
-        width, height = self.content_size
+        width, height = self.content_size.width, self._capacity
         if width <= 0 or height <= 0:
             return  # laid out later: on_resize fills the rows
         added = [row for line in new for row in self._wrap(line, width)]
@@ -60,10 +73,10 @@ class RecentLog(LinesWidget, can_focus=False):
         return list(line_text(self, line).wrap(self.app.console, width))
 
     def on_resize(self) -> None:
-        width, height = self.content_size
-        if (width, height) == self._laid_out_for:
+        width, height = self.content_size.width, self._capacity
+        if (width, height, self._covered) == self._laid_out_for:
             return
-        self._laid_out_for = (width, height)
+        self._laid_out_for = (width, height, self._covered)
         rows: list[Text] = []
         for line in reversed(self._entries):
             rows = self._wrap(line, max(1, width)) + rows
@@ -74,5 +87,10 @@ class RecentLog(LinesWidget, can_focus=False):
 
     def build(self, width: int) -> list[Text]:
         height = max(1, self.content_size.height)
-        rows = self._rows[-height:]
-        return rows + [Text() for _ in range(height - len(rows))]
+        covered = min(self._covered, height)
+        rows = self._rows[-(height - covered) :] if height > covered else []
+        return (
+            [Text() for _ in range(covered)]
+            + rows
+            + [Text() for _ in range(height - covered - len(rows))]
+        )
