@@ -146,7 +146,12 @@ async def _hosted_table(
                 token=token,
                 persistent=identity is not None,  # the solo table keeps nothing
             )
-            return await run_table_async(session, **_table_options(args))  # type: ignore[arg-type]
+            return await run_table_async(
+                session,  # type: ignore[arg-type]
+                **_table_options(args),  # type: ignore[arg-type]
+                hosting=True,
+                solo=identity is None,  # play: a loopback game against bots
+            )
     except OSError as exc:
         raise UserError(str(exc)) from None
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import inspect
 import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import var
@@ -56,6 +57,7 @@ from .messages import (
 from .screens.final import FinalScreen
 from .screens.lobby import LobbyScreen
 from .screens.table import TableScreen
+from .widgets.banner import MIN_SIZE
 from .widgets.base import Palette
 
 SessionFactory = Callable[[], "TableSession | Awaitable[TableSession]"]
@@ -86,6 +88,7 @@ class WizardApp(App[int]):
     verifications: var[tuple[RoundVerified, ...]] = var(())
     refusal: var[ActionRefused | None] = var(None, always_update=True)
     journal: var[tuple[tuple[int, narrate.Line], ...]] = var(())
+    too_small: var[bool] = var(False)  # below MIN_SIZE: every screen says so instead
 
     def __init__(
         self,
@@ -96,8 +99,14 @@ class WizardApp(App[int]):
         bell: bool = False,
         theme: str | None = None,
         join_command: Callable[[str, int], str] | None = None,
+        hosting: bool = False,
+        solo: bool = False,
     ) -> None:
         super().__init__()
+        # This program runs the host (host, play): leaving stops the game for everyone.
+        self.hosting = hosting or solo
+        self.solo = solo  # a game against bots only: no notices meant for friends
+        self.farewell: str | None = None  # printed to the terminal after the app exits
         if hasattr(session, "updates"):
             self.session: TableSession | None = session  # type: ignore[assignment]
             self._factory: SessionFactory | None = None
@@ -108,6 +117,11 @@ class WizardApp(App[int]):
         # How the lobby tells friends to join: (address, port) -> "wizard-tui join ...".
         self.join_command = join_command
         self.glyphs: Glyphs = glyphs_for(ascii)
+        if ascii:
+            self.add_class("-ascii")  # wizard.tcss: ASCII borders and rules too
+            from .scrollbars import install
+
+            install()
         self.palette = Palette()  # the colours every drawing widget uses
         self.ring_bell = bell
         if theme:
@@ -128,6 +142,15 @@ class WizardApp(App[int]):
 
     def on_mount(self) -> None:
         self._net = self._read_session()
+        self._check_size()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(event.size.width, event.size.height)
+
+    def _check_size(self, width: int = 0, height: int = 0) -> None:
+        if not width:
+            width, height = self.size
+        self.too_small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
 
     @work(group="net", exclusive=True, exit_on_error=False)
     async def _read_session(self) -> None:
@@ -214,7 +237,15 @@ class WizardApp(App[int]):
         table = self.table
         names = tuple(s.name for s in table.seats) if table else ()
         me = table.view.seat if table else -1
-        self.push_screen(FinalScreen(message.update, names, me))
+        self.push_screen(FinalScreen(self._with_own_record(message.update), names, me))
+
+    def _with_own_record(self, finished: GameFinished) -> GameFinished:
+        """The record on this machine: the host's own for the host (the path the host
+        sent), a joiner's own record (the session's), never a file on another machine."""
+        if self.hosting:
+            return finished
+        own = getattr(self.session, "record_path", None)
+        return dataclasses.replace(finished, record_path=str(own) if own else None)
 
     def on_chat_received(self, message: ChatReceived) -> None:
         self._note(narrate.chat_line(message.update))
@@ -312,6 +343,10 @@ class WizardApp(App[int]):
 
     def _quit_answer(self, leave: bool | None) -> None:
         if leave:
+            if self.hosting and not self.solo:
+                from .screens.overlays import RESUME_COMMAND
+
+                self.farewell = f"The game was stopped. Carry it on with: {RESUME_COMMAND}"
             self.run_worker(self.leave(), group="quit", exclusive=True)
 
     async def action_quit(self) -> None:
@@ -342,6 +377,8 @@ def run_table(
     mouse: bool = True,
     theme: str | None = None,
     join_command: Callable[[str, int], str] | None = None,
+    hosting: bool = False,
+    solo: bool = False,
 ) -> int:
     """Run the client in this terminal until the player quits; returns the exit status
     (0 after a normal quit, 1 if the session failed).
@@ -354,9 +391,18 @@ def run_table(
     ``join_command``: how the lobby tells friends to join, from an address and the port.
     """
     app = WizardApp(
-        session, name=name, ascii=ascii, bell=bell, theme=theme, join_command=join_command
+        session,
+        name=name,
+        ascii=ascii,
+        bell=bell,
+        theme=theme,
+        join_command=join_command,
+        hosting=hosting,
+        solo=solo,
     )
     app.run(mouse=mouse)
+    if app.farewell:
+        print(app.farewell)
     return app.return_code or 0
 
 
@@ -369,10 +415,21 @@ async def run_table_async(
     mouse: bool = True,
     theme: str | None = None,
     join_command: Callable[[str, int], str] | None = None,
+    hosting: bool = False,
+    solo: bool = False,
 ) -> int:
     """``run_table`` inside an already running asyncio loop (e.g. beside an in-process host)."""
     app = WizardApp(
-        session, name=name, ascii=ascii, bell=bell, theme=theme, join_command=join_command
+        session,
+        name=name,
+        ascii=ascii,
+        bell=bell,
+        theme=theme,
+        join_command=join_command,
+        hosting=hosting,
+        solo=solo,
     )
     await app.run_async(mouse=mouse)
+    if app.farewell:
+        print(app.farewell)
     return app.return_code or 0

@@ -200,6 +200,9 @@ class ChatScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+RESUME_COMMAND = "wizard-tui host --resume"
+
+
 class QuitScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y,q", "answer(True)", "Leave"),
@@ -207,9 +210,19 @@ class QuitScreen(ModalScreen[bool]):
     ]
 
     def compose(self) -> ComposeResult:
+        app = self.app
+        if getattr(app, "solo", False):
+            what = "This program runs the game: leaving ends it."
+        elif getattr(app, "hosting", False):
+            what = (
+                "You are the host: leaving stops the game for everyone.\n"
+                f"Carry it on later with: {RESUME_COMMAND}"
+            )
+        else:
+            what = "The game goes on without you (a bot may take your seat)."
         with Vertical(id="dialog") as box:
             box.border_title = "Leave the game?"
-            yield Static("The game goes on without you (a bot may take your seat).")
+            yield Static(what)
             yield Static("y or q: leave      n or Esc: stay", classes="hint")
 
     def action_answer(self, leave: bool) -> None:

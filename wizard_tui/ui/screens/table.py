@@ -78,6 +78,7 @@ class TableScreen(Screen, inherit_bindings=False):
 
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [
         (0, "-narrow"),
+        (80, "-normal"),
         (120, "-wide"),
         (160, "-wider"),
     ]
@@ -164,7 +165,8 @@ class TableScreen(Screen, inherit_bindings=False):
             update.seats,
             me=view.seat,
             turn=view.turn,
-            dealer=view.dealer,
+            # Between rounds the view still names the last round's dealer: no mark then.
+            dealer=-1 if view.phase in (Phase.DEAL, Phase.GAME_OVER) else view.dealer,
             bids=view.bids,
             won=view.tricks_won,
             totals=view.totals,

@@ -62,19 +62,24 @@ class TrickView(LinesWidget):
             self.held = None
             self.redraw()
 
-    def _title(self, t: TrickState) -> Text:
+    def _title(self, t: TrickState, width: int = 80) -> Text:
         g = self.glyphs
         accent = self.style("text--accent")
         if t.done:
             winner = t.names[t.winner] if t.winner is not None and t.winner < len(t.names) else "?"
             return Text(f"Trick {t.number} of {t.of} won by {clean(winner, 20)}", accent)
         if t.phase is Phase.PLAY:
-            title = Text(f"Trick {t.number} of {t.of}", accent)
+            full = f"Trick {t.number} of {t.of}"
+            if t.led is not None and len(full) + 4 + len(t.led.label) > width:
+                full = f"Trick {t.number}/{t.of}"  # narrow: the led suit keeps its room
+            title = Text(full, accent)
             if t.led is not None:
-                title.append(f" {g.dot} led ")
-                title.append_text(self.suit_text(t.led))
+                # "Trick 2 of 5 · ♥ hearts": the led suit, by shape and name, once.
+                title.append(f" {g.dot} ")
+                shown = t.led.letter if g.ascii else t.led.symbol
+                title.append(f"{shown} {t.led.label}", self.style(f"card--{t.led.label}"))
             elif t.plays:
-                title.append(f" {g.dot} no suit led")
+                title.append(f" {g.dot} no suit")
             return title
         return Text(
             {
@@ -92,7 +97,7 @@ class TrickView(LinesWidget):
             return [Text()]
         g = self.glyphs
         muted = self.style("text--muted")
-        lines = [self._title(t)]
+        lines = [self._title(t, width)]
         played = dict(t.plays)
         leader = t.plays[0][0] if t.plays else -1
         name_width = 0
