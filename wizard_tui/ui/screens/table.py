@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 
-from ...game import Phase, SeatView, Suit, TrickWon
+from ...game import GameOver, Phase, RoundScored, SeatView, Suit, TrickWon
 from ...session import ActionRefused, TableUpdate
 from ..glyphs import clean
 from ..messages import MakeBid, PickTrump, PlayCard
@@ -27,6 +27,7 @@ from ..widgets.keybar import KeyBar
 from ..widgets.scorepad import ScorePad
 from ..widgets.seats import SeatsPanel
 from ..widgets.status import PromptLine, StatusLine
+from ..widgets.summary import RoundSummary
 from ..widgets.trick import TrickState, TrickView
 from .common import last_trick, scorepad_data
 
@@ -60,6 +61,7 @@ class TableScreen(Screen, inherit_bindings=False):
         # h and l move too, except in the trump panel, where h names hearts.
         Binding("h", "nudge(-1)", show=False),
         Binding("l", "nudge(1)", show=False),
+        Binding("enter,space,x,escape", "go_on", "Go on", key_display="⏎"),
         Binding("enter,space", "play", "Play", key_display="⏎"),
         Binding("enter,space", "submit", "Choose", key_display="⏎"),
         Binding("x,escape", "aside", "Hide", key_display="x"),
@@ -83,7 +85,7 @@ class TableScreen(Screen, inherit_bindings=False):
         (160, "-wider"),
     ]
 
-    _GATED = ("move", "play", "decide", "last_trick", "step", "chat")
+    _GATED = ("move", "play", "decide", "last_trick", "step", "chat", "go_on")
 
     def __init__(self) -> None:
         super().__init__()
@@ -98,6 +100,8 @@ class TableScreen(Screen, inherit_bindings=False):
         self._bid_panel = BidPanel(id="bid-panel", classes="decision")
         self._trump_panel = TrumpPanel(id="trump-panel", classes="decision")
         self._log = RecentLog(id="journal")
+        self._summary = RoundSummary(id="summary", classes="decision")
+        self._summary.on_close = self._summary_closed
         self._prompt = PromptLine(id="prompt")
         self._hand = HandView(id="hand")
         self._center = Vertical(id="center")
@@ -203,6 +207,9 @@ class TableScreen(Screen, inherit_bindings=False):
                     done=True,
                 )
             )
+        scored = [e for e in update.events if isinstance(e, RoundScored)]
+        if scored and not any(isinstance(e, GameOver) for e in update.events):
+            self._open_summary(scored[-1], names, view)
         choosing = view.phase is Phase.PLAY and view.my_turn
         if choosing and view.trick:
             trick.release()  # this player must see the live trick to choose a card
@@ -258,7 +265,10 @@ class TableScreen(Screen, inherit_bindings=False):
             return
         g = self.app.glyphs
         mine = view.my_turn and view.phase in _VERB
-        if mine and self._pending is not None:
+        if self._summary.is_open:
+            then = "; then your bid" if mine else ""
+            prompt.say(f"Round scored: Enter goes on{then}", urgent=mine)
+        elif mine and self._pending is not None:
             prompt.say("Sent; waiting for the host")
         elif mine and view.phase is Phase.PLAY:
             prompt.say(f"Your turn: play a card ({g.arrows} choose, Enter plays)", urgent=True)
@@ -273,12 +283,30 @@ class TableScreen(Screen, inherit_bindings=False):
         else:
             prompt.say("Waiting for the next deal")
 
+    # ------------------------------------------------------------------ the round summary
+
+    def _open_summary(self, scored: RoundScored, names: tuple[str, ...], view: SeatView) -> None:
+        summary = self._summary
+        if summary.parent is None:
+            self._center.mount(summary, before=self._log)
+        summary.open(scored, names, view.seat, view.num_rounds)
+        self.call_after_refresh(self._cover_log)
+
+    def _summary_closed(self) -> None:
+        self._sync_panels()
+        self._show_prompt()
+
+    def action_go_on(self) -> None:
+        self._summary.close()
+
     # ------------------------------------------------------------------ the decision panels
 
     def _wanted_panel(self) -> type[DecisionPanel] | None:
         view = self.view
         if view is None or not view.my_turn or self.app.link != "connected":
             return None
+        if self._summary.is_open:
+            return None  # the round's summary first: the next bid waits for it
         if self._pending is not None:
             return None
         if view.phase is Phase.BID:
@@ -321,7 +349,8 @@ class TableScreen(Screen, inherit_bindings=False):
 
     def _cover_log(self) -> None:
         """The log shows its newest lines below the open panel, never behind it."""
-        panel = next((p for p in (self._bid_panel, self._trump_panel) if p.display), None)
+        shown = (self._summary, self._bid_panel, self._trump_panel)
+        panel = next((p for p in shown if p.display), None)
         self._log.cover(panel.outer_size.height if panel is not None else 0)
 
     @on(DecisionPanel.Decided)
@@ -363,6 +392,10 @@ class TableScreen(Screen, inherit_bindings=False):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view = self.view
+        if action == "go_on":
+            return self._summary.is_open
+        if self._summary.is_open and action in ("play", "decide", "move", "nudge"):
+            return False  # Enter goes on from the summary first
         panel = self.open_panel
         if action in ("step", "submit", "clear", "aside"):
             return panel is not None

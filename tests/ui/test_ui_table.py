@@ -1,0 +1,68 @@
+"""What makes it a table (issue: "The table as friends play it"): the end-of-round moment,
+trump you cannot miss, bid against tricks at a glance, fewer words. Pilot, 80x24 and 60x20."""
+
+from __future__ import annotations
+
+import pytest
+
+from wizard_tui.game import Phase
+from wizard_tui.ui import WizardApp
+from wizard_tui.ui.screens.table import TableScreen
+from wizard_tui.ui.widgets import summary as summary_module
+from wizard_tui.ui.widgets.decisions import BidPanel
+
+from .helpers import FirstLegalBot, screen_text, until
+from .sessions import LocalSession
+from .test_ui_play import open_panel, summary_open
+
+SIZES = [(80, 24), (60, 20)]
+
+
+async def _play_until_summary(pilot, app: WizardApp, session: LocalSession) -> None:
+    while not summary_open(app):
+        view = session.view
+        if open_panel(app) or (
+            view.phase is Phase.PLAY and view.my_turn and isinstance(app.screen, TableScreen)
+        ):
+            await pilot.press("enter")
+        await pilot.pause(0.02)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_scored_round_is_summed_up_before_the_next_bid(size) -> None:
+    # Seat 0 bids 0 (first legal) and plays its lowest card; the bots do the same.
+    bots = {1: FirstLegalBot(), 2: FirstLegalBot(), 3: FirstLegalBot()}
+    session = LocalSession(4, seed=3, bots=bots, first_dealer=3)
+    app = WizardApp(session)
+    async with app.run_test(size=size) as pilot:
+        await _play_until_summary(pilot, app, session)
+        result = session.game.results[0]
+        text = screen_text(app)
+        assert "Round 1 of 15 scored" in text
+        for seat, name in enumerate(("Ann", "Bob", "Cid", "Dee")):
+            row = next(r for r in text.splitlines() if f"{name}" in r and "took" in r)
+            bid, won = result.bids[seat], result.tricks_won[seat]
+            assert f"bid  {bid} took  {won}" in row
+            words = (
+                "made it" if bid == won else f"{abs(bid - won)} {'over' if won > bid else 'under'}"
+            )
+            assert words in row
+            cells = row.strip("│ ").split()
+            assert cells[-2:] == [f"{result.points[seat]:+d}", str(result.totals[seat])], row
+        best = max(result.totals)
+        assert f"with {best}" in text and "lead" in text
+        # Our bid for round 2 waits behind the summary; Enter goes on to it.
+        assert session.view.my_turn and session.view.phase is Phase.BID
+        assert open_panel(app) is None
+        await pilot.press("enter")
+        await until(pilot, lambda: open_panel(app, BidPanel))
+        assert "scored" not in screen_text(app).split("\n", 7)[6]
+
+
+async def test_the_summary_goes_by_itself_after_a_few_seconds(monkeypatch) -> None:
+    monkeypatch.setattr(summary_module, "HOLD_SECONDS", 0.2)
+    session = LocalSession(3, seed=5)
+    app = WizardApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _play_until_summary(pilot, app, session)
+        await until(pilot, lambda: not summary_open(app))
