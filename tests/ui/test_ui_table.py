@@ -66,3 +66,37 @@ async def test_the_summary_goes_by_itself_after_a_few_seconds(monkeypatch) -> No
     async with app.run_test(size=(80, 24)) as pilot:
         await _play_until_summary(pilot, app, session)
         await until(pilot, lambda: not summary_open(app))
+
+
+def _on_table(app: WizardApp) -> bool:
+    return app.table is not None and isinstance(app.screen, TableScreen)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("ascii", [False, True])
+async def test_trump_is_drawn_as_a_card_and_trumps_lead_the_hand(size, ascii) -> None:
+    from wizard_tui.game import hand_order, is_trump
+    from wizard_tui.ui.widgets.hand import HandView
+
+    from . import tables
+    from .sessions import StaticSession
+
+    updates = tables.bidding()
+    app = WizardApp(StaticSession(updates), ascii=ascii)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: _on_table(app) and app.table == updates[-1])
+        await pilot.press("x")
+        await pilot.pause()
+        view = app.table.view
+        assert view.trump_suit is not None and view.trump_card is not None
+        hand = app.screen.query_one(HandView)
+        # The order and the trumps come from the game module, not the UI.
+        assert list(hand.cards) == sorted(view.hand, key=hand_order(view.trump_suit))
+        trumps = [c for c in hand.cards if is_trump(c, view.trump_suit)]
+        assert len(trumps) >= 2 and hand.cards.index(trumps[0]) <= 1
+        rows = screen_text(app).splitlines()
+        side = "|" if ascii else "│"
+        name = app.glyphs.card(view.trump_card)
+        boxed = [r for r in rows if f"{side} {name} {side}" in r or f"{side}  {name} {side}" in r]
+        assert boxed and view.trump_suit.label in boxed[0]
+        assert any(f"{view.trump_suit.letter} trump" in r for r in rows)

@@ -77,7 +77,9 @@ class Player:
         self.unchanged = self.unchanged + 1 if screen == self.last else 0
         self.last = screen
         prompt = next((line for line in screen.splitlines() if "Your turn" in line), "")
-        if "Choose trump" in screen and self.unchanged == 0:
+        if "Enter goes on" in screen and self.unchanged == 0:
+            self.send("Enter")  # the end-of-round summary
+        elif "Choose trump" in screen and self.unchanged == 0:
             self.send("h")
         elif "bid" in prompt and self.unchanged == 0:
             self.send("Enter")
