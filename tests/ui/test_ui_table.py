@@ -100,3 +100,54 @@ async def test_trump_is_drawn_as_a_card_and_trumps_lead_the_hand(size, ascii) ->
         boxed = [r for r in rows if f"{side} {name} {side}" in r or f"{side}  {name} {side}" in r]
         assert boxed and view.trump_suit.label in boxed[0]
         assert any(f"{view.trump_suit.letter} trump" in r for r in rows)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_each_seat_shows_its_tricks_against_its_bid(size) -> None:
+    from . import tables
+    from .sessions import StaticSession
+
+    app = WizardApp(StaticSession(tables.mid_trick()))
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: _on_table(app))
+        await pilot.pause()
+        view = app.table.view
+        short = size[0] < 80
+        for seat, name in enumerate(("Ann", "Bob", "Cid", "Dee")):
+            row = next(r for r in screen_text(app).splitlines()[1:7] if name in r)
+            bid, won = view.bids[seat], view.tricks_won[seat]
+            need = bid - won
+            assert f"{won}/{bid}" in row
+            assert (f"-{need}" if short else f"need {need}") in row, row
+
+
+def test_the_words_for_bid_against_tricks() -> None:
+    from wizard_tui.ui.widgets.seats import SeatsPanel
+
+    assert SeatsPanel.need_text(2, 0, short=False) == "need 2"
+    assert SeatsPanel.need_text(2, 2, short=False) == "on bid"
+    assert SeatsPanel.need_text(1, 3, short=False) == "over 2"
+    assert SeatsPanel.need_text(1, 3, short=True) == "+2"
+    assert SeatsPanel.need_text(None, 0, short=False) == ""
+
+
+@pytest.mark.parametrize("solo", [True, False])
+async def test_a_solo_game_has_no_fingerprint_notice_or_connection_line(solo) -> None:
+    from wizard_tui.session import ChatLine, LinkChanged
+
+    from . import tables
+    from .sessions import StaticSession
+
+    updates = [
+        LinkChanged("connected", "secure link"),
+        ChatLine(None, "host key", "host fingerprint ABCD-EFGH: players who join must see it"),
+        *tables.mid_trick(),
+    ]
+    app = WizardApp(StaticSession(updates), solo=solo, hosting=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: _on_table(app) and app.table == updates[-1])
+        await pilot.pause()
+        text = screen_text(app)
+        assert ("fingerprint" in text) is not solo
+        assert ("Connected to the table" in text) is not solo
+        assert "Round 4: deal verified" in text  # said once, not "verified: round 4: ..."

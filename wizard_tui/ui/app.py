@@ -248,7 +248,10 @@ class WizardApp(App[int]):
         return dataclasses.replace(finished, record_path=str(own) if own else None)
 
     def on_chat_received(self, message: ChatReceived) -> None:
-        self._note(narrate.chat_line(message.update))
+        chat = message.update
+        if self.solo and chat.seat is None and chat.name == "host key":
+            return  # nobody to compare the fingerprint with in a game against bots
+        self._note(narrate.chat_line(chat))
 
     def on_round_checked(self, message: RoundChecked) -> None:
         result = message.update
@@ -265,7 +268,8 @@ class WizardApp(App[int]):
 
     def on_link_state_changed(self, message: LinkStateChanged) -> None:
         change = message.update
-        if change.state != self.link or change.detail:
+        quiet = self.solo and change.state == "connected"  # solo: loopback, always there
+        if (change.state != self.link or change.detail) and not quiet:
             self._note(narrate.link_line(change))
         self.link_detail = change.detail
         self.link = change.state

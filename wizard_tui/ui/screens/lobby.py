@@ -68,7 +68,7 @@ class LobbyView(CardWidget):
             join = getattr(self.app, "join_command", None) or _address_and_port
             for address in u.addresses:
                 out.append(f"  {clean(join(address, u.port), 76)}\n")
-        if u.fingerprint:
+        if u.fingerprint and not getattr(self.app, "solo", False):
             # The host's key as this table's handshake proved it: compared aloud, it
             # catches a man in the middle (docs/security.md).
             out.append("\nHost fingerprint: ", accent)
