@@ -114,6 +114,9 @@ def lobby() -> list[SessionUpdate]:
             port=4242,
             is_host=True,
             can_start=True,
+            bot_level="normal",
+            restrict_last_bid="never",
+            levels=(None, None, "normal", None, None, None),
         ),
         ChatLine(None, "host", "Bob joined from 192.168.1.40"),
     ]

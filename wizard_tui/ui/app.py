@@ -40,6 +40,7 @@ from .messages import (
     MESSAGE_FOR,
     AddBot,
     AskRematch,
+    ChangeTable,
     ChatReceived,
     GameEnded,
     LinkStateChanged,
@@ -48,6 +49,7 @@ from .messages import (
     PickTrump,
     PlayCard,
     Refused,
+    RemoveBot,
     RoundChecked,
     SendChat,
     SessionEnded,
@@ -304,6 +306,12 @@ class WizardApp(App[int]):
     def on_add_bot(self, message: AddBot) -> None:
         self._send("add_bot")
 
+    def on_remove_bot(self, message: RemoveBot) -> None:
+        self._send("remove_bot", message.seat)
+
+    def on_change_table(self, message: ChangeTable) -> None:
+        self._send("lobby_settings", message.seats, message.bot_level, message.restrict_last_bid)
+
     def on_ask_rematch(self, message: AskRematch) -> None:
         self._send("rematch")
 
@@ -315,7 +323,7 @@ class WizardApp(App[int]):
         from .screens.overlays import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(lobby=isinstance(self.screen, LobbyScreen)))
 
     def action_chat(self) -> None:
         from .screens.overlays import ChatScreen

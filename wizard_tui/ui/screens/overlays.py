@@ -122,6 +122,35 @@ Suits by symbol or letter as well as colour: C clubs, D diamonds,
 H hearts, S spades. --ascii draws letters only."""
 
 
+LOBBY_KEYS = (
+    ("up/down, j k", "choose a seat"),
+    ("a", "add a bot (in an empty seat, or a new seat up to 6)"),
+    ("x", "take the chosen seat's bot out (or the last bot)"),
+    ("l", "the bots' level: random, easy, normal, hard"),
+    ("- +", "fewer or more seats (3 to 6; people keep theirs)"),
+    ("r", "the last-bid rule: never, always, after round 1"),
+    ("Enter, g", "start the game (once 3 seats are taken)"),
+    ("c", "chat"),
+    ("?, F1", "this help"),
+    ("q", "quit"),
+)
+
+
+def lobby_help_text() -> Text:
+    out = Text()
+    out.append("Lobby keys (the host)\n", "bold")
+    width = max(len(k) for k, _ in LOBBY_KEYS) + 2
+    for keys, what in LOBBY_KEYS:
+        out.append(f"  {keys:<{width}}", "bold")
+        out.append(what + "\n")
+    out.append(
+        "\nThe last-bid rule: the dealer may not bid so that the bids add up to the\n"
+        "number of tricks. Bots fill the empty seats when the game starts.\n"
+        "A guest only chats and waits for the host to start."
+    )
+    return out
+
+
 def help_text(arrows: str, turn: str, winning: str) -> Text:
     out = Text()
     out.append("Keys\n", "bold")
@@ -142,12 +171,17 @@ class HelpScreen(ModalScreen[None]):
         Binding("q", "app.request_quit", "Quit", show=False),
     ]
 
+    def __init__(self, lobby: bool = False) -> None:
+        super().__init__()
+        self.lobby = lobby  # opened from the lobby: the lobby's keys
+
     def compose(self) -> ComposeResult:
         g = self.app.glyphs
         with Vertical(id="sheet") as box:
-            box.border_title = "Help"
+            box.border_title = "Lobby help" if self.lobby else "Help"
             with VerticalScroll():
-                yield Static(help_text(g.arrows, g.turn, g.winning))
+                text = lobby_help_text() if self.lobby else help_text(g.arrows, g.turn, g.winning)
+                yield Static(text)
             yield Static("?, Enter or Esc: back", classes="hint")
 
     def action_close(self) -> None:
