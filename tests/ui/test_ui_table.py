@@ -151,3 +151,49 @@ async def test_a_solo_game_has_no_fingerprint_notice_or_connection_line(solo) ->
         assert ("fingerprint" in text) is not solo
         assert ("Connected to the table" in text) is not solo
         assert "Round 4: deal verified" in text  # said once, not "verified: round 4: ..."
+
+
+def test_the_chart_puts_each_letter_where_its_total_stands() -> None:
+    from wizard_tui.game import RoundResult
+    from wizard_tui.ui.widgets.chart import TotalsChart, seat_letters
+
+    def result(number: int, totals: tuple[int, ...]) -> RoundResult:
+        n = len(totals)
+        zeros = (0,) * n
+        return RoundResult(number, 0, ((),) * n, None, None, zeros, (), zeros, zeros, totals)
+
+    chart = TotalsChart()
+    chart.names = ("Ann", "Bob", "Cid")
+    chart.history = (result(1, (20, -10, 0)), result(2, (40, 30, -10)))
+    grid = chart.plot(width=5, height=6)  # totals -10..40: 10 points a row
+    assert grid[0][4] == "A"  # Ann's 40 after round 2, top right
+    assert grid[1][4] == "B"  # Bob's 30
+    assert grid[5][4] == "C" and grid[5][0] == "B"  # the lowest row: -10
+    assert grid[2][0] == "A"  # Ann's 20 after round 1
+    assert grid[4][0] == "C"  # Cid's 0 sits on the zero line
+    assert set(grid[4]) <= {"C", "."}
+    assert seat_letters(("Ann", "Amy", "Bob")) == ("A", "B", "C")  # initials clash
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_final_screen_charts_every_total_by_round(size) -> None:
+    from wizard_tui.ui.screens.final import FinalScreen
+
+    session = LocalSession(3, seed=4, from_round=20)
+    app = WizardApp(session)
+    async with app.run_test(size=size) as pilot:
+        while not isinstance(app.screen, FinalScreen):
+            view = session.view
+            playing = view.my_turn and view.phase is Phase.PLAY
+            if summary_open(app) or open_panel(app) or (playing and _on_table(app)):
+                await pilot.press("enter")
+            await pilot.pause(0.02)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "A Ann" in text and "B Bob" in text and "C Cid" in text
+        assert "round" in text and "20" in text
+        history = session.game.results
+        high = max(0, *(max(r.totals) for r in history))
+        best = {"ABC"[s] for r in history for s, t in enumerate(r.totals) if t == high}
+        top = next(r for r in text.splitlines() if f" {high} " in r and "round" not in r)
+        assert best & set(top.split(f" {high} ", 1)[1]), top  # the highest total's letter
