@@ -25,7 +25,17 @@ class ScoreScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s,enter,escape", "close", "Close", key_display="s"),
         Binding("q", "app.request_quit", "Quit", show=False),
+        Binding("up,k", "scroll(-1)", "Up", show=False),
+        Binding("down,j", "scroll(1)", "Down", show=False),
+        Binding("pageup", "scroll(-10)", "Page up", show=False),
+        Binding("pagedown,space", "scroll(10)", "Page down", show=False),
+        Binding("home", "scroll(-1000)", "Top", show=False),
+        Binding("end", "scroll(1000)", "End", show=False),
     ]
+
+    def action_scroll(self, lines: int) -> None:
+        pad = self.query_one("#pad-scroll", VerticalScroll)
+        pad.scroll_to(y=max(0, pad.scroll_y + lines), animate=False)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet") as box:
@@ -33,7 +43,7 @@ class ScoreScreen(ModalScreen[None]):
             yield ScorePad(part="head", id="pad-head")
             with VerticalScroll(id="pad-scroll"):
                 yield ScorePad(part="body")
-            yield Static("s, Enter or Esc: back to the table", classes="hint")
+            yield Static("up/down, PgUp/PgDn scroll; s, Enter or Esc: back", classes="hint")
 
     def on_mount(self) -> None:
         self.watch(self.app, "table", self._sync)
