@@ -169,14 +169,16 @@ class TableScreen(Screen, inherit_bindings=False):
         if self._pending != decision_key(view):
             self._pending = None
         names = tuple(s.name for s in update.seats)
+        between = view.phase in (Phase.DEAL, Phase.GAME_OVER)
         self._seats_panel.show(
             update.seats,
             me=view.seat,
             turn=view.turn,
             # Between rounds the view still names the last round's dealer: no mark then.
-            dealer=-1 if view.phase in (Phase.DEAL, Phase.GAME_OVER) else view.dealer,
-            bids=view.bids,
-            won=view.tricks_won,
+            dealer=-1 if between else view.dealer,
+            # ... nor the last round's bids and tricks (the summary and the pad have them).
+            bids=() if between else view.bids,
+            won=() if between else view.tricks_won,
             totals=view.totals,
         )
         self._status_line.show(view=view)

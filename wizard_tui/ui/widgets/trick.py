@@ -46,8 +46,10 @@ class TrickView(LinesWidget):
         self.state = state
         self.redraw()
 
-    def hold(self, done: TrickState, seconds: float = HOLD_SECONDS) -> None:
-        """Show a completed trick and its winner for ``seconds``, then the live trick again."""
+    def hold(self, done: TrickState, seconds: float | None = None) -> None:
+        """Show a completed trick and its winner for ``seconds`` (default ``HOLD_SECONDS``),
+        then the live trick again."""
+        seconds = HOLD_SECONDS if seconds is None else seconds
         self.held = done
         if self._release is not None:
             self._release.stop()
