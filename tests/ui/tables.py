@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from wizard_tui.bots import RandomBot
 from wizard_tui.game import (
     Action,
-    GameOver,
     Bid,
     Deal,
     Game,
     GameConfig,
+    GameOver,
     Phase,
     Play,
     RestrictLastBid,

@@ -60,36 +60,32 @@ def panel_open(kind: type) -> Callable[[WizardApp], bool]:
 @pytest.mark.parametrize("size", WIDE)
 def test_lobby(snap_compare, size: str) -> None:
     ready = lambda app: isinstance(app.screen, LobbyScreen) and app.journal  # noqa: E731
-    assert shoot(snap_compare, tables.lobby(), {**SIZES, **WIDE}[size], ready)
+    assert shoot(snap_compare, tables.lobby(), SIZES[size], ready)
 
 
 @pytest.mark.parametrize("size", WIDE)
 def test_table_mid_trick(snap_compare, size: str) -> None:
-    assert shoot(snap_compare, tables.mid_trick(), {**SIZES, **WIDE}[size], on_table)
+    assert shoot(snap_compare, tables.mid_trick(), SIZES[size], on_table)
 
 
 @pytest.mark.parametrize("size", WIDE)
 def test_bid_dialog(snap_compare, size: str) -> None:
-    assert shoot(snap_compare, tables.bidding(), {**SIZES, **WIDE}[size], panel_open(BidPanel))
+    assert shoot(snap_compare, tables.bidding(), SIZES[size], panel_open(BidPanel))
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_trump_choice(snap_compare, size: str) -> None:
-    assert shoot(
-        snap_compare, tables.choosing_trump(), {**SIZES, **WIDE}[size], panel_open(TrumpPanel)
-    )
+    assert shoot(snap_compare, tables.choosing_trump(), SIZES[size], panel_open(TrumpPanel))
 
 
 @pytest.mark.parametrize("size", WIDE)
 def test_score_pad(snap_compare, size: str) -> None:
-    assert shoot(snap_compare, tables.mid_trick(), {**SIZES, **WIDE}[size], on_table, press=["s"])
+    assert shoot(snap_compare, tables.mid_trick(), SIZES[size], on_table, press=["s"])
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_help(snap_compare, size: str) -> None:
-    assert shoot(
-        snap_compare, tables.mid_trick(), {**SIZES, **WIDE}[size], on_table, press=["question_mark"]
-    )
+    assert shoot(snap_compare, tables.mid_trick(), SIZES[size], on_table, press=["question_mark"])
 
 
 def summary_open(app: WizardApp) -> bool:
