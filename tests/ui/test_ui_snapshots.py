@@ -53,8 +53,15 @@ def on_table(app: WizardApp) -> bool:
     return app.table is not None and isinstance(app.screen, TableScreen)
 
 
+def log_covered(app: WizardApp) -> bool:
+    """The log has moved its lines below the open panel (a moment after it opened)."""
+    return app.screen._log._covered > 0
+
+
 def panel_open(kind: type) -> Callable[[WizardApp], bool]:
-    return lambda app: on_table(app) and isinstance(app.screen.open_panel, kind)
+    return lambda app: (
+        on_table(app) and isinstance(app.screen.open_panel, kind) and log_covered(app)
+    )
 
 
 @pytest.mark.parametrize("size", WIDE)
@@ -89,7 +96,7 @@ def test_help(snap_compare, size: str) -> None:
 
 
 def summary_open(app: WizardApp) -> bool:
-    return on_table(app) and app.screen._summary.is_open
+    return on_table(app) and app.screen._summary.is_open and log_covered(app)
 
 
 def final_shown(app: WizardApp) -> bool:

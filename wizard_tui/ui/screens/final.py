@@ -56,7 +56,12 @@ class Standings(CardWidget):
             out.append_text(line)
             out.append("\n")
         if f.record_path:
-            out.append(f"\nThe game record is saved in {clean(f.record_path, 200)}\n", muted)
+            # The path in full, folded to the column: it is what the player copies.
+            width = max(20, self.content_size.width or 44)
+            path = clean(f.record_path, 200)
+            out.append("\nThe game record is saved in\n", muted)
+            for start in range(0, len(path), width):
+                out.append(path[start : start + width] + "\n", muted)
         out.append("\n")
         if self.rematch_asked:
             out.append("Rematch asked; waiting for the others.", muted)

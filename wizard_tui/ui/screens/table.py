@@ -29,7 +29,6 @@ from ..widgets.seats import SeatsPanel
 from ..widgets.status import PromptLine, StatusLine
 from ..widgets.summary import RoundSummary
 from ..widgets.trick import TrickState, TrickView
-from ..widgets.trumpcard import TrumpCard
 from .common import last_trick, scorepad_data
 
 _VERB = {Phase.BID: "bid", Phase.PLAY: "play", Phase.CHOOSE_TRUMP: "name trump"}
@@ -105,7 +104,6 @@ class TableScreen(Screen, inherit_bindings=False):
         self._summary.on_close = self._summary_closed
         self._prompt = PromptLine(id="prompt")
         self._hand = HandView(id="hand")
-        self._trump_card = TrumpCard(id="trump-card")
         self._center = Vertical(id="center")
         self._side = SidePanel(id="side")
         self._side_pad = ScorePad(id="side-pad")
@@ -128,9 +126,7 @@ class TableScreen(Screen, inherit_bindings=False):
                     # compositor does not depend on them.
                     yield self._log
                 yield self._prompt
-                with Horizontal(id="hand-row"):
-                    yield self._hand
-                    yield self._trump_card
+                yield self._hand
             # The side score pad is mounted once the screen is wide enough to show it.
             self._side.border_title = "Score pad"
             yield self._side
@@ -219,10 +215,10 @@ class TableScreen(Screen, inherit_bindings=False):
         choosing = view.phase is Phase.PLAY and view.my_turn
         if choosing and view.trick:
             trick.release()  # this player must see the live trick to choose a card
+        self._hand.turned_up.show(view.trump_card, view.trump_suit, view.phase)
         self._hand.show(
             view.hand, frozenset(view.legal_cards) if choosing else None, view.trump_suit
         )
-        self._trump_card.show(view.trump_card, view.trump_suit, view.phase)
         self._fill_side()
         self._show_prompt()
         self._sync_panels()

@@ -15,6 +15,8 @@ from textual.message import Message
 
 from ...game import Suit, hand_order, is_trump, suit_of
 from .lines import LinesWidget
+from .trumpcard import WIDTH as TRUMP_WIDTH
+from .trumpcard import TrumpCard
 
 SLOT = 4  # cells per card: a name of at most three cells and a gap
 ROWS_PER_LINE = 3  # cursor row, card row, suit-group row
@@ -29,6 +31,7 @@ class HandView(LinesWidget):
         self.playable: frozenset[int] | None = None
         self.cursor = 0
         self.trump: Suit | None = None
+        self.turned_up = TrumpCard()  # drawn at the right end of the first three rows
 
     @dataclass
     class CardClicked(Message):
@@ -80,8 +83,12 @@ class HandView(LinesWidget):
 
     # ---------------------------------------------------------------- layout
 
+    def _cards_width(self, width: int) -> int:
+        """Room for the cards: the turned-up card takes the right end when it fits."""
+        return width - TRUMP_WIDTH - 1 if width >= 30 + TRUMP_WIDTH else width
+
     def _per_line(self, width: int) -> int:
-        return max(1, (width + 1) // SLOT)
+        return max(1, (self._cards_width(width) + 1) // SLOT)
 
     def index_at(self, x: int, y: int) -> int | None:
         """The card drawn at content offset (x, y), if any."""
@@ -95,6 +102,14 @@ class HandView(LinesWidget):
     # ---------------------------------------------------------------- drawing
 
     def build(self, width: int) -> list[Text]:
+        lines = self._card_rows(width)
+        if self._cards_width(width) < width:
+            for row, box in zip(lines, self.turned_up.rows(self), strict=False):
+                row.pad_right(self._cards_width(width) + 1 - row.cell_len)
+                row.append_text(box)
+        return lines
+
+    def _card_rows(self, width: int) -> list[Text]:
         g = self.glyphs
         if not self.cards:
             return [Text(), Text("(no cards)", self.style("text--muted")), Text()]

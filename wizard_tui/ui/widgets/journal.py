@@ -44,7 +44,8 @@ class RecentLog(LinesWidget, can_focus=False):
         rows = max(0, rows)
         if rows != self._covered:
             self._covered = rows
-            self.on_resize()
+            self._relayout()
+            self.redraw()  # the changed rows only: most stay where they were
 
     @property
     def _capacity(self) -> int:
@@ -73,9 +74,14 @@ class RecentLog(LinesWidget, can_focus=False):
         return list(line_text(self, line).wrap(self.app.console, width))
 
     def on_resize(self) -> None:
+        if self._relayout():
+            self.rebuild()
+
+    def _relayout(self) -> bool:
+        """Fill the visible rows afresh from the newest entries; False if nothing changed."""
         width, height = self.content_size.width, self._capacity
         if (width, height, self._covered) == self._laid_out_for:
-            return
+            return False
         self._laid_out_for = (width, height, self._covered)
         rows: list[Text] = []
         for line in reversed(self._entries):
@@ -83,7 +89,7 @@ class RecentLog(LinesWidget, can_focus=False):
             if len(rows) >= height:
                 break
         self._rows = rows[-height:] if height > 0 else []
-        self.rebuild()
+        return True
 
     def build(self, width: int) -> list[Text]:
         height = max(1, self.content_size.height)
