@@ -295,6 +295,9 @@ class TableScreen(Screen, inherit_bindings=False):
         if summary.parent is None:
             self._center.mount(summary, before=self._log)
         summary.open(scored, names, view.seat, view.num_rounds)
+        # Its height is known now (a row per player, the leader, the border): cover the log
+        # at once, so the lines that follow land below it.
+        self._log.cover(len(scored.totals) + 3)
         self.call_after_refresh(self._cover_log)
 
     def _summary_closed(self) -> None:

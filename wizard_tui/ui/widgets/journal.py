@@ -37,15 +37,24 @@ class RecentLog(LinesWidget, can_focus=False):
         self._last_seq = -1
         self._laid_out_for: tuple[int, int, int] = (0, 0, 0)
         self._covered = 0  # top rows hidden under the bid/trump panel
+        self._top = 0  # the row ``_rows`` start at (below a panel, after it moved them)
 
     def cover(self, rows: int) -> None:
-        """Keep the top ``rows`` blank (a panel is drawn over them) and show the newest
-        lines below; 0 when the panel closes, and the log fills again."""
+        """A panel is drawn over the top ``rows``: the newest lines must show below it.
+        Lines move only when the newest would be hidden (a move repaints the log); when
+        the panel closes, a log that moved fills from the top again."""
         rows = max(0, rows)
-        if rows != self._covered:
-            self._covered = rows
-            self._relayout()
-            self.redraw()  # the changed rows only: most stay where they were
+        if rows == self._covered:
+            return
+        self._covered = rows
+        height = self.content_size.height
+        if rows and self._top + len(self._rows) <= rows:
+            self._top = min(rows, height)
+            self._rows = self._rows[-max(0, height - self._top) :] if height > self._top else []
+            self.redraw()
+        elif not rows and self._top:
+            self._relayout(force=True)
+            self.redraw()
 
     @property
     def _capacity(self) -> int:
@@ -65,9 +74,11 @@ class RecentLog(LinesWidget, can_focus=False):
             return  # laid out later: on_resize fills the rows
         added = [row for line in new for row in self._wrap(line, width)]
         self._rows += added
-        if len(self._rows) > height:
-            # Drop the older two thirds in one repaint (more, if more than that just arrived).
+        if self._top + len(self._rows) > self.content_size.height:
+            # Drop the older two thirds in one repaint (more, if more than that just arrived),
+            # the rest starting just below an open panel.
             self._rows = self._rows[-max(min(len(added), height), height // 3, 1) :]
+            self._top = self._covered
         self.redraw()
 
     def _wrap(self, line: Line, width: int) -> list[Text]:
@@ -77,12 +88,13 @@ class RecentLog(LinesWidget, can_focus=False):
         if self._relayout():
             self.rebuild()
 
-    def _relayout(self) -> bool:
+    def _relayout(self, force: bool = False) -> bool:
         """Fill the visible rows afresh from the newest entries; False if nothing changed."""
         width, height = self.content_size.width, self._capacity
-        if (width, height, self._covered) == self._laid_out_for:
+        if (width, height, self._covered) == self._laid_out_for and not force:
             return False
         self._laid_out_for = (width, height, self._covered)
+        self._top = self._covered
         rows: list[Text] = []
         for line in reversed(self._entries):
             rows = self._wrap(line, max(1, width)) + rows
@@ -93,10 +105,8 @@ class RecentLog(LinesWidget, can_focus=False):
 
     def build(self, width: int) -> list[Text]:
         height = max(1, self.content_size.height)
-        covered = min(self._covered, height)
-        rows = self._rows[-(height - covered) :] if height > covered else []
+        top = min(self._top, height)
+        rows = self._rows[-(height - top) :] if height > top else []
         return (
-            [Text() for _ in range(covered)]
-            + rows
-            + [Text() for _ in range(height - covered - len(rows))]
+            [Text() for _ in range(top)] + rows + [Text() for _ in range(height - top - len(rows))]
         )
