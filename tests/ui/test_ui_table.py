@@ -131,8 +131,10 @@ def test_the_words_for_bid_against_tricks() -> None:
     assert SeatsPanel.need_text(None, 0, short=False) == ""
 
 
-@pytest.mark.parametrize("solo", [True, False])
-async def test_a_solo_game_has_no_fingerprint_notice_or_connection_line(solo) -> None:
+@pytest.mark.parametrize(("solo", "hosting"), [(True, True), (False, True), (False, False)])
+async def test_a_solo_game_has_no_fingerprint_notice_or_connection_line(solo, hosting) -> None:
+    """Solo (and the host's own table, whose lobby shows the fingerprint): no notice, no
+    connection line; a joiner keeps both."""
     from wizard_tui.session import ChatLine, LinkChanged
 
     from . import tables
@@ -143,13 +145,13 @@ async def test_a_solo_game_has_no_fingerprint_notice_or_connection_line(solo) ->
         ChatLine(None, "host key", "host fingerprint ABCD-EFGH: players who join must see it"),
         *tables.mid_trick(),
     ]
-    app = WizardApp(StaticSession(updates), solo=solo, hosting=True)
+    app = WizardApp(StaticSession(updates), solo=solo, hosting=hosting)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: _on_table(app) and app.table == updates[-1])
         await pilot.pause()
         text = screen_text(app)
-        assert ("fingerprint" in text) is not solo
-        assert ("Connected to the table" in text) is not solo
+        assert ("fingerprint" in text) is not hosting
+        assert ("Connected to the table" in text) is not hosting
         assert "Round 4: deal verified" in text  # said once, not "verified: round 4: ..."
 
 

@@ -251,8 +251,9 @@ class WizardApp(App[int]):
 
     def on_chat_received(self, message: ChatReceived) -> None:
         chat = message.update
-        if self.solo and chat.seat is None and chat.name == "host key":
-            return  # nobody to compare the fingerprint with in a game against bots
+        if self.hosting and chat.seat is None and chat.name == "host key":
+            # Solo: nobody to compare it with; the host: the lobby shows it already.
+            return
         self._note(narrate.chat_line(chat))
 
     def on_round_checked(self, message: RoundChecked) -> None:
@@ -270,7 +271,8 @@ class WizardApp(App[int]):
 
     def on_link_state_changed(self, message: LinkStateChanged) -> None:
         change = message.update
-        quiet = self.solo and change.state == "connected"  # solo: loopback, always there
+        # Solo and the host's own table: a loopback link to this very program.
+        quiet = self.hosting and change.state == "connected"
         if (change.state != self.link or change.detail) and not quiet:
             self._note(narrate.link_line(change))
         self.link_detail = change.detail

@@ -109,7 +109,8 @@ def bids_line(bids: Sequence[int | None], tricks: int, names: Sequence[str]) -> 
     """All the bids of a round, once the last is made."""
     made = ", ".join(f"{_name(names, s)} {b}" for s, b in enumerate(bids) if b is not None)
     total = sum(b for b in bids if b is not None)
-    return ((f"Bids: {made} ({total} for {tricks} tricks).", ""),)
+    plural = "" if tricks == 1 else "s"
+    return ((f"Bids: {made} ({total} bid for {tricks} trick{plural}).", ""),)
 
 
 def chat_line(chat: ChatLine) -> Line:

@@ -145,14 +145,24 @@ class LobbyScreen(Screen):
             yield RecentLog(id="journal")
         yield KeyBar()
 
+    # The settings last asked of the host, until its lobby says them back: keys pressed
+    # in quick succession build on each other, not on a lobby from before the first.
+    _asked: tuple[int, str, str] | None = None
+
     def on_mount(self) -> None:
         self.watch(self.app, "lobby", self._show)
+        self.watch(self.app, "refusal", self._refused, init=False)
+
+    def _refused(self) -> None:
+        self._asked = None  # the host said no: start again from its lobby
 
     @property
     def _view(self) -> LobbyView:
         return self.query_one(LobbyView)
 
     def _show(self, update: LobbyUpdate | None) -> None:
+        if update is not None and self._asked == _settings_of(update):
+            self._asked = None
         self._view.show(update)
         self.refresh_bindings()
 
@@ -186,13 +196,14 @@ class LobbyScreen(Screen):
         u: LobbyUpdate | None = self.app.lobby
         if u is None:
             return
-        self.post_message(
-            ChangeTable(
-                seats if seats is not None else len(u.seats),
-                level or u.bot_level or "normal",
-                rule or u.restrict_last_bid or "never",
-            )
+        base = self._asked or _settings_of(u)
+        asked = (
+            seats if seats is not None else base[0],
+            level or base[1] or "normal",
+            rule or base[2] or "never",
         )
+        self._asked = asked
+        self.post_message(ChangeTable(*asked))
 
     def action_add_bot(self) -> None:
         self.post_message(AddBot())
@@ -203,20 +214,21 @@ class LobbyScreen(Screen):
         if seat is not None:
             self.post_message(RemoveBot(seat))
 
-    def action_bot_level(self) -> None:
+    def _now(self) -> tuple[int, str, str] | None:
         u = self.app.lobby
-        if u is not None:
-            self._change(level=_next(BOT_LEVELS, u.bot_level))
+        return None if u is None else self._asked or _settings_of(u)
+
+    def action_bot_level(self) -> None:
+        if now := self._now():
+            self._change(level=_next(BOT_LEVELS, now[1]))
 
     def action_rule(self) -> None:
-        u = self.app.lobby
-        if u is not None:
-            self._change(rule=_next(LAST_BID_RULES, u.restrict_last_bid))
+        if now := self._now():
+            self._change(rule=_next(LAST_BID_RULES, now[2]))
 
     def action_seats(self, delta: int) -> None:
-        u = self.app.lobby
-        if u is not None:
-            wanted = len(u.seats) + delta
+        if now := self._now():
+            wanted = now[0] + delta
             if 3 <= wanted <= 6:
                 self._change(seats=wanted)
 
@@ -233,6 +245,10 @@ class LobbyScreen(Screen):
 
     def action_chat(self) -> None:
         self.app.action_chat()
+
+
+def _settings_of(update: LobbyUpdate) -> tuple[int, str, str]:
+    return (len(update.seats), update.bot_level, update.restrict_last_bid)
 
 
 def _address_and_port(address: str, port: int) -> str:

@@ -255,8 +255,8 @@ class TableScreen(Screen, inherit_bindings=False):
         if refusal is None:
             return
         self._pending = None
+        self._sync_panels()  # (it says the prompt afresh: the warning comes after)
         self._prompt.warn(f"Refused: {clean(refusal.message)}")
-        self._sync_panels()
         self._refresh_keys()
 
     def _show_prompt(self) -> None:
@@ -278,9 +278,11 @@ class TableScreen(Screen, inherit_bindings=False):
         elif mine and view.phase is Phase.PLAY:
             prompt.say(f"Your turn: play a card ({g.arrows} choose, Enter plays)", urgent=True)
         elif mine and view.phase is Phase.BID:
-            prompt.say("Your turn: bid (b opens the bid panel)", urgent=True)
+            hint = "" if self.open_panel else " (b opens the bid panel)"
+            prompt.say(f"Your turn: bid{hint}", urgent=True)
         elif mine:
-            prompt.say("Your turn: name trump (b opens the panel)", urgent=True)
+            hint = "" if self.open_panel else " (b opens the panel)"
+            prompt.say(f"Your turn: name trump{hint}", urgent=True)
         elif view.phase in _VERB and view.turn >= 0:
             prompt.say(f"Waiting for {self._seat_name(view.turn)} to {_VERB[view.phase]}")
         elif view.phase is Phase.GAME_OVER:
@@ -353,6 +355,7 @@ class TableScreen(Screen, inherit_bindings=False):
                 self._center.mount(panel, before=self._log)
             panel.open(view, self.names)
         self.call_after_refresh(self._cover_log)
+        self._show_prompt()
         self._refresh_keys()
 
     def _cover_log(self) -> None:
@@ -381,6 +384,7 @@ class TableScreen(Screen, inherit_bindings=False):
     @on(DecisionPanel.Opened)
     def _panel_ready(self, event: DecisionPanel.Opened) -> None:
         self.call_after_refresh(self._cover_log)
+        self._show_prompt()
         self._refresh_keys()
 
     @on(DecisionPanel.PutAside)

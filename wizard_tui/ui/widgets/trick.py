@@ -13,6 +13,7 @@ from textual.timer import Timer
 
 from ...game import Phase, Suit
 from ..glyphs import clean
+from .base import fit
 from .lines import LinesWidget
 
 HOLD_SECONDS = 1.5
@@ -69,7 +70,8 @@ class TrickView(LinesWidget):
         accent = self.style("text--accent")
         if t.done:
             winner = t.names[t.winner] if t.winner is not None and t.winner < len(t.names) else "?"
-            return Text(f"Trick {t.number} of {t.of} won by {clean(winner, 20)}", accent)
+            title = f"Trick {t.number} of {t.of}: {clean(winner, 20)}"  # ◀ below says so
+            return Text(fit(title, width, g.more).rstrip(), accent)
         if t.phase is Phase.PLAY:
             full = f"Trick {t.number} of {t.of}"
             if t.led is not None and len(full) + 4 + len(t.led.label) > width:
