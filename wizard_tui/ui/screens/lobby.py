@@ -24,8 +24,8 @@ BOT_LEVELS = ("random", "easy", "normal", "hard")
 LAST_BID_RULES = ("never", "always", "after-round-1")
 RULE_WORDS = {
     "never": "off",
-    "always": "the dealer may not make the bids add up",
-    "after-round-1": "as always, from round 2",
+    "always": "bids may not add up",
+    "after-round-1": "from round 2",
 }
 
 
