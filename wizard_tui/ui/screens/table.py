@@ -259,8 +259,12 @@ class TableScreen(Screen, inherit_bindings=False):
         self._prompt.warn(f"Refused: {clean(refusal.message)}")
         self._refresh_keys()
 
-    def _show_prompt(self) -> None:
+    def _show_prompt(self, keep_error: bool = False) -> None:
+        """Say what to do now; ``keep_error``: unless a refusal or warning is showing (the
+        panels only change the hint, which must not wipe out why a key did nothing)."""
         prompt = self._prompt
+        if keep_error and prompt.error:
+            return
         view = self.view
         if self.app.link != "connected":
             prompt.say("Not connected: waiting for the host")
@@ -355,7 +359,7 @@ class TableScreen(Screen, inherit_bindings=False):
                 self._center.mount(panel, before=self._log)
             panel.open(view, self.names)
         self.call_after_refresh(self._cover_log)
-        self._show_prompt()
+        self._show_prompt(keep_error=True)
         self._refresh_keys()
 
     def _cover_log(self) -> None:
@@ -384,7 +388,7 @@ class TableScreen(Screen, inherit_bindings=False):
     @on(DecisionPanel.Opened)
     def _panel_ready(self, event: DecisionPanel.Opened) -> None:
         self.call_after_refresh(self._cover_log)
-        self._show_prompt()
+        self._show_prompt(keep_error=True)
         self._refresh_keys()
 
     @on(DecisionPanel.PutAside)
