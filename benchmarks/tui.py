@@ -156,7 +156,9 @@ def child_bandwidth(report_fd: int, rounds: int) -> None:
             view = local.view
             screen = app.screen
             synced = app.table is not None and app.table.view == view
-            if isinstance(screen, TableScreen) and screen.open_panel is not None:
+            if isinstance(screen, TableScreen) and screen.check_action("go_on", ()):
+                await pilot.press("enter")  # the round's summary: a player goes on
+            elif isinstance(screen, TableScreen) and screen.open_panel is not None:
                 await pilot.press("enter")
             elif synced and isinstance(screen, TableScreen) and view.my_turn:
                 await pilot.press("right", "left", "enter")  # a look along the hand, play

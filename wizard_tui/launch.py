@@ -175,7 +175,12 @@ async def _hosted_table(
                 # the host restarts (``--resume``) and its table with it.
                 records_dir=default_joined_records_dir() if identity is not None else None,
             )
-            return await run_table_async(session, **_table_options(args))  # type: ignore[arg-type]
+            return await run_table_async(
+                session,  # type: ignore[arg-type]
+                **_table_options(args),  # type: ignore[arg-type]
+                hosting=True,
+                solo=identity is None,  # play: a loopback game against bots
+            )
     except OSError as exc:
         raise UserError(str(exc)) from None
 

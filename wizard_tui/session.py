@@ -40,6 +40,11 @@ class LobbyUpdate:
     # The host's key fingerprint (XXXX-XXXX-XXXX-XXXX), as this client's handshake proved it:
     # players compare it with the host's screen. "" when unknown.
     fingerprint: str = ""
+    # What the host's lobby can change: its bots' level ("" when the host did not say),
+    # the restricted last bid (a RestrictLastBid value), and each seat's bot level.
+    bot_level: str = ""
+    restrict_last_bid: str = ""
+    levels: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +122,14 @@ class TableSession(Protocol):
 
     def add_bot(self) -> None:
         """Host only: seat a bot in the lobby."""
+        ...
+
+    def remove_bot(self, seat: int) -> None:
+        """Host only: take the bot in ``seat`` out of the lobby."""
+        ...
+
+    def lobby_settings(self, seats: int, bot_level: str, restrict_last_bid: str) -> None:
+        """Host only: the table's seats (3-6), its bots' level and the last-bid rule."""
         ...
 
     def rematch(self) -> None: ...

@@ -796,6 +796,17 @@ class Arena:
         out += [
             ("start by a player", {"t": "start"}, _c("not_host")),
             ("add_bot by a player", {"t": "add_bot"}, _c("not_host")),
+            ("remove_bot by a player", {"t": "remove_bot", "seat": 0}, _c("not_host")),
+            (
+                "lobby_settings by a player",
+                {
+                    "t": "lobby_settings",
+                    "seats": 6,
+                    "bot_level": "hard",
+                    "restrict_last_bid": "never",
+                },
+                _c("not_host"),
+            ),
             ("rematch by a player", {"t": "rematch"}, _c("not_host")),
             ("claim_host with a wrong key", {"t": "claim_host", "key": key}, _c("not_host")),
         ]

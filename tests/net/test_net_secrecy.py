@@ -30,7 +30,12 @@ from wizard_tui.net.host import HostOptions, WizardHost
 # this test on purpose: whoever adds one must check it leaks nothing.
 KEYS = {
     "welcome": {"t", "session", "token", "resumed", "seat", "players"},
-    "lobby": {"t", "seats", "you", "host", "addresses", "port", "can_start", "deal"},
+    # settings (the bots' level, the last-bid rule) and levels (each bot's): the table's
+    # public rules, as the game message's "restrict" tells them anyway; nothing dealt.
+    "lobby": {
+        *("t", "seats", "you", "host", "addresses", "port", "can_start", "deal"),
+        *("settings", "levels"),
+    },
     "game": {"t", "you", "game_id", "players", "restrict", "first_dealer"},
     "round": {"t", "round", "dealer"},
     "commitments": {"t", "round", "commitments"},

@@ -55,3 +55,32 @@ def deck(*first: str) -> tuple[int, ...]:
 
 def decks(by_round: dict[int, Sequence[str]]) -> Callable[[int], tuple[int, ...]]:
     return lambda r: deck(*by_round.get(r, ()))
+
+
+def screen_text(app) -> str:
+    """What the terminal shows now, as plain text (one line per row)."""
+    import io
+
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system=None,
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text()
+
+
+def screen_styles(app) -> list[list[tuple[str, object]]]:
+    """Each row of the screen as (character, style) cells."""
+    return [
+        [(ch, seg.style) for seg in strip for ch in seg.text]
+        for strip in app.screen._compositor.render_strips()
+    ]

@@ -93,6 +93,12 @@ class RecordingSession:
     def add_bot(self) -> None:
         self.sent.append(("add_bot",))
 
+    def remove_bot(self, seat: int) -> None:
+        self.sent.append(("remove_bot", seat))
+
+    def lobby_settings(self, seats: int, bot_level: str, restrict_last_bid: str) -> None:
+        self.sent.append(("lobby_settings", seats, bot_level, restrict_last_bid))
+
     def rematch(self) -> None:
         self.sent.append(("rematch",))
 

@@ -13,6 +13,7 @@ from wizard_tui.game import (
     Deal,
     Game,
     GameConfig,
+    GameOver,
     Phase,
     Play,
     RestrictLastBid,
@@ -20,6 +21,7 @@ from wizard_tui.game import (
 )
 from wizard_tui.session import (
     ChatLine,
+    GameFinished,
     LinkChanged,
     LobbyUpdate,
     RoundVerified,
@@ -114,6 +116,52 @@ def lobby() -> list[SessionUpdate]:
             port=4242,
             is_host=True,
             can_start=True,
+            bot_level="normal",
+            restrict_last_bid="never",
+            levels=(None, None, "normal", None, None, None),
         ),
         ChatLine(None, "host", "Bob joined from 192.168.1.40"),
+    ]
+
+
+def _bot_actions(game: Game, until, seed: int = 9) -> list[Action]:
+    """Seeded random bots' actions (and deals) on a copy of ``game`` until ``until(game)``."""
+    import copy
+
+    scratch = copy.deepcopy(game)
+    rng = random.Random(seed)
+    bots = [RandomBot(random.Random(seed * 10 + s)) for s in range(scratch.players)]
+    actions: list[Action] = []
+    while not until(scratch):
+        if scratch.phase is Phase.DEAL:
+            cards = list(range(60))
+            rng.shuffle(cards)
+            action: Action = Deal(tuple(cards))
+        else:
+            action = bots[scratch.turn].decide(seat_view(scratch, scratch.turn))
+        scratch.apply(action)
+        actions.append(action)
+    return actions
+
+
+def round_scored() -> list[SessionUpdate]:
+    """Round 4 just scored (the last trick taken), round 5 not dealt yet."""
+    game = game_before_round(4, first_dealer=1)
+    actions = _bot_actions(game, lambda g: g.round == 4 and g.phase is Phase.DEAL)
+    return updates_for(game, actions)
+
+
+def game_over() -> list[SessionUpdate]:
+    """A whole 4-player game between seeded bots, to the final standings."""
+    game = game_before_round(15, first_dealer=1)
+    actions = _bot_actions(game, lambda g: g.phase is Phase.GAME_OVER)
+    out = updates_for(game, actions)
+    last = out[-1]
+    assert isinstance(last, TableUpdate)
+    over = next(e for e in last.events if isinstance(e, GameOver))
+    return [
+        *out,
+        GameFinished(
+            over.totals, over.winners, "/home/ann/.local/share/wizard-tui/records/game.json"
+        ),
     ]

@@ -26,7 +26,7 @@ from wizard_tui.ui.widgets.scorepad import ScorePad
 from wizard_tui.ui.widgets.status import PromptLine
 
 from .helpers import until
-from .test_ui_play import journal_text, open_panel
+from .test_ui_play import journal_text, open_panel, summary_open
 
 SIZE = (80, 24)
 # A private round's deal runs through every seat in turn: on a loaded 2-core machine
@@ -80,7 +80,9 @@ async def test_rounds_by_keys_through_the_real_host(tmp_path: Path, deal: str) -
                     break
                 assert view.round < rounds_for(3), "no illegal card in a whole game"
                 screen = app.screen
-                if panel := open_panel(app):
+                if summary_open(app):
+                    await pilot.press("enter")
+                elif panel := open_panel(app):
                     await pilot.press("enter")
                     await until(
                         pilot, lambda p=panel: not p.is_open or p.view != session.view, timeout=WAIT

@@ -31,6 +31,12 @@ def open_panel(app: WizardApp, kind: type[DecisionPanel] = DecisionPanel) -> Dec
     return None
 
 
+def summary_open(app: WizardApp) -> bool:
+    """The end-of-round summary is showing on the table (Enter goes on)."""
+    screen = app.screen
+    return isinstance(screen, TableScreen) and screen._summary.is_open
+
+
 def journal_text(app: WizardApp) -> str:
     return "\n".join("".join(text for text, _ in line) for _, line in app.journal)
 
@@ -52,7 +58,9 @@ async def test_bid_and_play_whole_rounds_by_keys(monkeypatch) -> None:
         while session.game.round < 3:
             screen = app.screen
             view = session.view
-            if panel := open_panel(app):
+            if summary_open(app):
+                await pilot.press("enter")
+            elif panel := open_panel(app):
                 await pilot.press("enter")
                 await until(pilot, lambda p=panel: not p.is_open or p.view != session.view)
             elif view.phase is Phase.PLAY and view.my_turn and isinstance(screen, TableScreen):
@@ -97,7 +105,7 @@ async def _reach_round_2_play(pilot, app: WizardApp, session: LocalSession) -> H
         return view.round == 2 and view.my_turn and view.phase is Phase.PLAY
 
     while not arrived():
-        if open_panel(app, BidPanel):
+        if summary_open(app) or open_panel(app, BidPanel):
             await pilot.press("enter")
         elif session.view.my_turn and session.view.phase is Phase.PLAY:
             await pilot.press("enter")
@@ -353,7 +361,9 @@ async def test_last_round_to_final_standings_and_rematch() -> None:
     async with app.run_test(size=SIZE) as pilot:
         while not isinstance(app.screen, FinalScreen):
             view = session.view
-            if open_panel(app):
+            if summary_open(app):
+                await pilot.press("enter")
+            elif open_panel(app):
                 await pilot.press("enter")
                 await pilot.pause(0.01)
             elif isinstance(app.screen, TableScreen) and view.my_turn and view.phase is Phase.PLAY:

@@ -9,7 +9,9 @@ from any other tmux on the machine. Skipped where tmux is missing.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -77,7 +79,9 @@ class Player:
         self.unchanged = self.unchanged + 1 if screen == self.last else 0
         self.last = screen
         prompt = next((line for line in screen.splitlines() if "Your turn" in line), "")
-        if "Choose trump" in screen and self.unchanged == 0:
+        if "Enter goes on" in screen and self.unchanged == 0:
+            self.send("Enter")  # the end-of-round summary
+        elif "Choose trump" in screen and self.unchanged == 0:
             self.send("h")
         elif "bid" in prompt and self.unchanged == 0:
             self.send("Enter")
@@ -116,7 +120,8 @@ def wait_for(term: Terminal, text: str, timeout: float = 30.0) -> str:
 
 def ranked(standings: str) -> list[str]:
     """The standings' lines, first place first."""
-    return [line.strip() for line in standings.splitlines() if line.strip()[:2] in PLACES]
+    lines = (line.split("▏")[0] for line in standings.splitlines())  # not the chart beside
+    return [line.strip() for line in lines if line.strip()[:2] in PLACES]
 
 
 def same_standings(screen: str) -> list[str]:
@@ -171,12 +176,63 @@ def test_a_whole_game_of_play_by_keyboard_in_80x24(tmp_path: Path) -> None:
         places = ranked(player.last)
         assert len(places) == 4, player.last
         assert any("Ann (you)" in line for line in places) and "winner" in places[0]
+        pad = read_score_pad(term)
         quit_with_status_0(term)
     finally:
         term.close()
     records = list((tmp_path / "data").rglob("records/*.json"))
     assert len(records) == 1
     verify(records[0])
+    # The final score pad, row by row, against the record and the standings.
+    record = json.loads(records[0].read_text())
+    rounds = record["rounds"]
+    assert sorted(pad) == [r["round"] for r in rounds] == list(range(1, 16))
+    for r in rounds:
+        assert pad[r["round"]] == list(
+            zip(r["bids"], r["tricks_won"], r["points"], r["totals"], strict=True)
+        ), r["round"]
+    names = [p["name"] for p in record["players"]]
+    final = dict(zip(names, rounds[-1]["totals"], strict=True))
+    for line in places:
+        name, total = standing(line)
+        assert final[name] == total, line
+
+
+def standing(line: str) -> tuple[str, int]:
+    """``1. Ann (you)   120  winner`` -> ("Ann", 120)."""
+    words = line.replace("(you)", "").replace("winner", "").split()
+    return " ".join(words[1:-1]), int(words[-1])
+
+
+PAD_ROW = re.compile(r"(\d+)/(\d+)\s+([+-]\d+)")
+
+
+def read_score_pad(term: Terminal) -> dict[int, list[tuple[int, int, int, int]]]:
+    """Open the score pad on the final standings and read every round off the screen,
+    scrolling down a line at a time: {round: [(bid, won, points, total) per seat]}."""
+    term.keys("s")
+    wait_for(term, "Score pad")
+    term.keys("Home")
+    rounds: dict[int, list[tuple[int, int, int, int]]] = {}
+    last = ""
+    for _ in range(60):
+        screen = term.screen()
+        lines = screen.splitlines()
+        for i, line in enumerate(lines[:-1]):
+            head = re.match(r"^\W*(\d+)\S*\s", line.strip("│| "))
+            cells = PAD_ROW.findall(line)
+            totals = [int(t) for t in re.findall(r"-?\d+", lines[i + 1].strip("│| "))]
+            if head and len(cells) == 4 and len(totals) == 4:
+                rounds[int(head.group(1))] = [
+                    (int(b), int(w), int(p), t) for (b, w, p), t in zip(cells, totals, strict=True)
+                ]
+        if screen == last:
+            break
+        last = screen
+        term.keys("Down")
+        time.sleep(0.2)
+    term.keys("s")
+    return rounds
 
 
 def test_host_and_join_in_two_terminals_play_each_other(tmp_path: Path) -> None:

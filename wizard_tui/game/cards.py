@@ -7,6 +7,7 @@ the wire format trivial; this module gives them names.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
 
 DECK_SIZE = 60
@@ -127,3 +128,26 @@ def sort_key(card: int) -> tuple[int, int]:
     if is_jester(card):
         return (5, card)
     return (1 + card // RANKS_PER_SUIT, -(card % RANKS_PER_SUIT))
+
+
+def hand_order(trump: Suit | None) -> Callable[[int], tuple[int, int]]:
+    """Hand order with trump: Wizards first, then the trump suit, then the other suits
+    (clubs..spades), high to low, Jesters last. Without trump: ``sort_key``."""
+    if trump is None:
+        return sort_key
+    first = int(trump)
+
+    def key(card: int) -> tuple[int, int]:
+        if is_wizard(card):
+            return (0, card)
+        if is_jester(card):
+            return (6, card)
+        suit = card // RANKS_PER_SUIT
+        return (1 if suit == first else 2 + suit, -(card % RANKS_PER_SUIT))
+
+    return key
+
+
+def is_trump(card: int, trump: Suit | None) -> bool:
+    """A card of the trump suit (Wizards and Jesters belong to no suit)."""
+    return trump is not None and card < FIRST_WIZARD and card // RANKS_PER_SUIT == int(trump)

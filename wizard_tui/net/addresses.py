@@ -15,7 +15,9 @@ def lan_addresses(bind: str) -> list[str]:
     """
     if bind not in WILDCARDS:
         return [bind]
-    found: set[str] = set()
+    # The interfaces themselves first: the host name often maps to a loopback address
+    # (127.0.1.1 in /etc/hosts on Debian and Ubuntu), which no friend can type.
+    found: set[str] = set(interface_addresses())
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, proto=socket.IPPROTO_TCP):
             found.add(str(info[4][0]))
@@ -33,6 +35,26 @@ def lan_addresses(bind: str) -> list[str]:
             usable.append(text)
     usable.sort(key=lambda a: (":" in a, a))
     return usable or ["127.0.0.1"]
+
+
+def interface_addresses() -> list[str]:
+    """Every address of this machine's network interfaces (read locally, by ``ifaddr``)."""
+    try:
+        import ifaddr
+    except ImportError:  # pragma: no cover - a declared dependency
+        return []
+    found = []
+    try:
+        adapters = ifaddr.get_adapters()
+    except OSError:
+        return []
+    for adapter in adapters:
+        for ip in adapter.ips:
+            if isinstance(ip.ip, tuple):  # IPv6: (address, flowinfo, scope id)
+                found.append(str(ip.ip[0]))
+            else:
+                found.append(str(ip.ip))
+    return found
 
 
 def join_hint(address: str, port: int, default_port: int) -> str:

@@ -252,6 +252,19 @@ class NetworkSession:
     def add_bot(self) -> None:
         self.client.send({"t": "add_bot"})
 
+    def remove_bot(self, seat: int) -> None:
+        self.client.send({"t": "remove_bot", "seat": seat})
+
+    def lobby_settings(self, seats: int, bot_level: str, restrict_last_bid: str) -> None:
+        self.client.send(
+            {
+                "t": "lobby_settings",
+                "seats": seats,
+                "bot_level": bot_level,
+                "restrict_last_bid": restrict_last_bid,
+            }
+        )
+
     def rematch(self) -> None:
         self.client.send({"t": "rematch"})
 
@@ -309,6 +322,7 @@ class NetworkSession:
                 is_host=msg.get("host") is True,
                 can_start=msg.get("can_start") is True,
                 fingerprint=self.host_fingerprint or "",
+                **_lobby_settings(msg, len(seats)),
             )
         )
 
@@ -524,6 +538,10 @@ class NetworkSession:
             tuple(int(w) for w in winners),
             record if type(record) is str else None,
         )
+        if self.view is not None:
+            # The last round's result came after the last state (round_end): the table's
+            # final view must hold it, or its score pad stops a round short.
+            self._emit(TableUpdate(view=self.view, seats=self.seats))
         self._emit(self.finished)
 
     def _on_snapshot(self, msg: dict[str, Any]) -> None:
@@ -679,6 +697,21 @@ def _auto(msg: dict[str, Any], auto: bool) -> dict[str, Any]:
 
 def _deal_shown(view: SeatView) -> tuple[int, frozenset[int], int | None]:
     return view.round, cards_shown(view), view.trump_card
+
+
+def _lobby_settings(msg: dict[str, Any], seats: int) -> dict[str, Any]:
+    """The lobby's settings and bots' levels, where the host sent them well formed."""
+    settings = msg.get("settings")
+    settings = settings if type(settings) is dict else {}
+    level, restrict = settings.get("bot_level"), settings.get("restrict_last_bid")
+    levels = msg.get("levels")
+    if type(levels) is not list or len(levels) != seats:
+        levels = [None] * seats
+    return {
+        "bot_level": level[:16] if type(level) is str else "",
+        "restrict_last_bid": restrict[:32] if type(restrict) is str else "",
+        "levels": tuple(lv[:16] if type(lv) is str else None for lv in levels),
+    }
 
 
 def _with_history(view: SeatView, history: tuple[RoundResult, ...]) -> SeatView:

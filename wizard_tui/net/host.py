@@ -29,7 +29,7 @@ from netplay.commit_reveal import CommitRevealError, HostRound
 from netplay.fairdeal import new_game_id, new_seed, shuffle_order
 from netplay.ratelimit import TokenBucket
 
-from ..bots import Bot, decide_async, make_bot
+from ..bots import LEVELS, Bot, decide_async, make_bot
 from ..game import (
     Bid,
     ChooseTrump,
@@ -311,6 +311,12 @@ class WizardHost:
             "addresses": list(self.options.addresses),
             "port": self.options.port,
             "can_start": is_admin and seated >= MIN_PLAYERS,
+            # What the host's lobby can change (lobby_settings), and each seat's bot level.
+            "settings": {
+                "bot_level": self.options.bot_level,
+                "restrict_last_bid": self.options.restrict_last_bid.value,
+            },
+            "levels": [s.level if s is not None and s.kind == "bot" else None for s in self.seats],
             "deal": self.options.deal,  # players of a private deal send their signing key
         }
 
@@ -354,6 +360,72 @@ class WizardHost:
             self.seats.append(None)
         self.seats[self.seats.index(None)] = self._new_bot_seat()
         self._send_lobby()
+
+    def _lobby_change(self, session: Session, what: str) -> bool:
+        if not self._require_admin(session, what):
+            return False
+        if self.table is not None:
+            self._refuse(session, p.LOBBY_CLOSED, "the game has already started")
+            return False
+        return True
+
+    def _remove_bot(self, session: Session, msg: dict[str, Any]) -> None:
+        if not self._lobby_change(session, "remove bots"):
+            return
+        seat = msg["seat"]
+        if seat >= len(self.seats) or self.seats[seat] is None or self.seats[seat].kind != "bot":
+            self._refuse(session, p.NOT_READY, "there is no bot in that seat")
+            return
+        self.seats[seat] = None
+        self._send_lobby()
+
+    def _lobby_settings(self, session: Session, msg: dict[str, Any]) -> None:
+        if not self._lobby_change(session, "change the table"):
+            return
+        try:
+            restrict = RestrictLastBid(msg["restrict_last_bid"])
+        except ValueError:
+            self._refuse(session, p.NOT_READY, "no such rule for the last bid")
+            return
+        level = msg["bot_level"]
+        if level not in LEVELS:
+            self._refuse(session, p.NOT_READY, f"bot levels are {', '.join(LEVELS)}")
+            return
+        wanted = msg["seats"]
+        seats = self._resized(wanted)
+        if seats is None:
+            seated = sum(s is not None and s.kind == "human" for s in self.seats)
+            self._refuse(session, p.NOT_READY, f"{seated} players are seated: keep {seated} seats")
+            return
+        self.seats = seats
+        self.options.restrict_last_bid = restrict
+        if level != self.options.bot_level:
+            self.options.bot_level = level
+            for i, seat in enumerate(self.seats):
+                if seat is not None and seat.kind == "bot":
+                    bot = make_bot(level, random.Random(self._rng.getrandbits(64)))
+                    self.seats[i] = Seat(seat.name, "bot", bot=bot, level=level)
+        self._send_lobby()
+
+    def _resized(self, wanted: int) -> list[Seat | None] | None:
+        """The seats grown with empty ones, or shrunk by dropping empty seats, then bots
+        (the last first); None if that would drop a person."""
+        seats = list(self.seats)
+        while len(seats) < wanted:
+            seats.append(None)
+        for kind in (None, "bot"):
+            i = len(seats) - 1
+            while len(seats) > wanted and i >= 0:
+                seat = seats[i]
+                if (seat is None) if kind is None else (seat is not None and seat.kind == kind):
+                    del seats[i]
+                i -= 1
+        if len(seats) > wanted:
+            return None
+        for i, seat in enumerate(seats):  # the people keep their seat numbers in order
+            if seat is not None and seat.session is not None:
+                seat.session.seat = i
+        return seats
 
     def _start(self, session: Session, msg: dict[str, Any]) -> None:
         if not self._require_admin(session, "start the game"):
@@ -1017,6 +1089,8 @@ class WizardHost:
         "claim_host": _claim_host,
         "start": _start,
         "add_bot": _add_bot,
+        "remove_bot": _remove_bot,
+        "lobby_settings": _lobby_settings,
         "rematch": _rematch,
         "here": lambda self, session, msg: None,  # (turn_clock.heard_from took it)
         "hand_to_bot": lambda self, session, msg: self._hand_to_bot(session, msg),

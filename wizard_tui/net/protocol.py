@@ -85,6 +85,15 @@ CHAT = Message("chat", text=Str(1, MAX_CHAT, printable=True))
 CLAIM_HOST = Message("claim_host", key=Str(1, 128, printable=True))
 START = Message("start")
 ADD_BOT = Message("add_bot")
+# The host's lobby (docs/protocol.md, "The lobby"): take a bot out of a seat; the table's
+# seats (3-6), its bots' level and the restricted last bid, all three each time.
+REMOVE_BOT = Message("remove_bot", seat=_SEAT)
+LOBBY_SETTINGS = Message(
+    "lobby_settings",
+    seats=Int(3, 6),
+    bot_level=Str(1, 16, printable=True),
+    restrict_last_bid=Str(1, 32, printable=True),
+)
 REMATCH = Message("rematch")
 COMMIT = Message("commit", round=_ROUND, commitment=Bin(32))
 SEED = Message("seed", round=_ROUND, seed=Bin(32))
@@ -113,6 +122,8 @@ INBOUND = Schemas(
     CLAIM_HOST,
     START,
     ADD_BOT,
+    REMOVE_BOT,
+    LOBBY_SETTINGS,
     REMATCH,
     COMMIT,
     SEED,

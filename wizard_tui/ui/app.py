@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import inspect
 import os
 from collections.abc import Awaitable, Callable
@@ -39,6 +40,7 @@ from .messages import (
     MESSAGE_FOR,
     AddBot,
     AskRematch,
+    ChangeTable,
     ChatReceived,
     GameEnded,
     LinkStateChanged,
@@ -47,6 +49,7 @@ from .messages import (
     PickTrump,
     PlayCard,
     Refused,
+    RemoveBot,
     RoundChecked,
     SendChat,
     SessionEnded,
@@ -56,6 +59,7 @@ from .messages import (
 from .screens.final import FinalScreen
 from .screens.lobby import LobbyScreen
 from .screens.table import TableScreen
+from .widgets.banner import MIN_SIZE
 from .widgets.base import Palette
 
 SessionFactory = Callable[[], "TableSession | Awaitable[TableSession]"]
@@ -88,6 +92,7 @@ class WizardApp(App[int]):
     verifications: var[tuple[RoundVerified, ...]] = var(())
     refusal: var[ActionRefused | None] = var(None, always_update=True)
     journal: var[tuple[tuple[int, narrate.Line], ...]] = var(())
+    too_small: var[bool] = var(False)  # below MIN_SIZE: every screen says so instead
 
     def __init__(
         self,
@@ -98,8 +103,14 @@ class WizardApp(App[int]):
         bell: bool = False,
         theme: str | None = None,
         join_command: Callable[[str, int], str] | None = None,
+        hosting: bool = False,
+        solo: bool = False,
     ) -> None:
         super().__init__()
+        # This program runs the host (host, play): leaving stops the game for everyone.
+        self.hosting = hosting or solo
+        self.solo = solo  # a game against bots only: no notices meant for friends
+        self.farewell: str | None = None  # printed to the terminal after the app exits
         if hasattr(session, "updates"):
             self.session: TableSession | None = session  # type: ignore[assignment]
             self._factory: SessionFactory | None = None
@@ -110,6 +121,11 @@ class WizardApp(App[int]):
         # How the lobby tells friends to join: (address, port) -> "wizard-tui join ...".
         self.join_command = join_command
         self.glyphs: Glyphs = glyphs_for(ascii)
+        if ascii:
+            self.add_class("-ascii")  # wizard.tcss: ASCII borders and rules too
+            from .scrollbars import install
+
+            install()
         self.palette = Palette()  # the colours every drawing widget uses
         self.ring_bell = bell
         if theme:
@@ -130,6 +146,15 @@ class WizardApp(App[int]):
 
     def on_mount(self) -> None:
         self._net = self._read_session()
+        self._check_size()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(event.size.width, event.size.height)
+
+    def _check_size(self, width: int = 0, height: int = 0) -> None:
+        if not width:
+            width, height = self.size
+        self.too_small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
 
     @work(group="net", exclusive=True, exit_on_error=False)
     async def _read_session(self) -> None:
@@ -216,10 +241,22 @@ class WizardApp(App[int]):
         table = self.table
         names = tuple(s.name for s in table.seats) if table else ()
         me = table.view.seat if table else -1
-        self.push_screen(FinalScreen(message.update, names, me))
+        self.push_screen(FinalScreen(self._with_own_record(message.update), names, me))
+
+    def _with_own_record(self, finished: GameFinished) -> GameFinished:
+        """The record on this machine: the host's own for the host (the path the host
+        sent), a joiner's own record (the session's), never a file on another machine."""
+        if self.hosting:
+            return finished
+        own = getattr(self.session, "record_path", None)
+        return dataclasses.replace(finished, record_path=str(own) if own else None)
 
     def on_chat_received(self, message: ChatReceived) -> None:
-        self._note(narrate.chat_line(message.update))
+        chat = message.update
+        if self.hosting and chat.seat is None and chat.name == "host key":
+            # Solo: nobody to compare it with; the host: the lobby shows it already.
+            return
+        self._note(narrate.chat_line(chat))
 
     def on_round_checked(self, message: RoundChecked) -> None:
         result = message.update
@@ -236,7 +273,9 @@ class WizardApp(App[int]):
 
     def on_link_state_changed(self, message: LinkStateChanged) -> None:
         change = message.update
-        if change.state != self.link or change.detail:
+        # Solo and the host's own table: a loopback link to this very program.
+        quiet = self.hosting and change.state == "connected"
+        if (change.state != self.link or change.detail) and not quiet:
             self._note(narrate.link_line(change))
         self.link_detail = change.detail
         self.link = change.state
@@ -293,6 +332,12 @@ class WizardApp(App[int]):
     def on_add_bot(self, message: AddBot) -> None:
         self._send("add_bot")
 
+    def on_remove_bot(self, message: RemoveBot) -> None:
+        self._send("remove_bot", message.seat)
+
+    def on_change_table(self, message: ChangeTable) -> None:
+        self._send("lobby_settings", message.seats, message.bot_level, message.restrict_last_bid)
+
     def on_ask_rematch(self, message: AskRematch) -> None:
         self._send("rematch")
 
@@ -304,7 +349,7 @@ class WizardApp(App[int]):
         from .screens.overlays import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(lobby=isinstance(self.screen, LobbyScreen)))
 
     def action_chat(self) -> None:
         from .screens.overlays import ChatScreen
@@ -336,6 +381,10 @@ class WizardApp(App[int]):
 
     def _quit_answer(self, leave: bool | None) -> None:
         if leave:
+            if self.hosting and not self.solo:
+                from .screens.overlays import RESUME_COMMAND
+
+                self.farewell = f"The game was stopped. Carry it on with: {RESUME_COMMAND}"
             self.run_worker(self.leave(), group="quit", exclusive=True)
 
     async def action_quit(self) -> None:
@@ -366,6 +415,8 @@ def run_table(
     mouse: bool = True,
     theme: str | None = None,
     join_command: Callable[[str, int], str] | None = None,
+    hosting: bool = False,
+    solo: bool = False,
 ) -> int:
     """Run the client in this terminal until the player quits; returns the exit status
     (0 after a normal quit, 1 if the session failed).
@@ -378,9 +429,18 @@ def run_table(
     ``join_command``: how the lobby tells friends to join, from an address and the port.
     """
     app = WizardApp(
-        session, name=name, ascii=ascii, bell=bell, theme=theme, join_command=join_command
+        session,
+        name=name,
+        ascii=ascii,
+        bell=bell,
+        theme=theme,
+        join_command=join_command,
+        hosting=hosting,
+        solo=solo,
     )
     app.run(mouse=mouse)
+    if app.farewell:
+        print(app.farewell)
     return app.return_code or 0
 
 
@@ -393,10 +453,21 @@ async def run_table_async(
     mouse: bool = True,
     theme: str | None = None,
     join_command: Callable[[str, int], str] | None = None,
+    hosting: bool = False,
+    solo: bool = False,
 ) -> int:
     """``run_table`` inside an already running asyncio loop (e.g. beside an in-process host)."""
     app = WizardApp(
-        session, name=name, ascii=ascii, bell=bell, theme=theme, join_command=join_command
+        session,
+        name=name,
+        ascii=ascii,
+        bell=bell,
+        theme=theme,
+        join_command=join_command,
+        hosting=hosting,
+        solo=solo,
     )
     await app.run_async(mouse=mouse)
+    if app.farewell:
+        print(app.farewell)
     return app.return_code or 0

@@ -25,6 +25,7 @@ class Glyphs:
     alarm: str  # a round that failed verification
     cursor: str  # above the selected card
     rule: str  # horizontal rule under a suit group in the hand
+    trump_rule: str  # the same, under the trump suit's group
     dash: str  # an empty value
     more: str  # marks text cut short
     arrows: str  # the left and right arrow keys, in hints
@@ -54,6 +55,7 @@ UNICODE = Glyphs(
     alarm="✗",
     cursor="▼",
     rule="─",
+    trump_rule="═",
     dash="–",
     more="…",
     arrows="←/→",
@@ -71,6 +73,7 @@ ASCII = Glyphs(
     alarm="XX",
     cursor="v",
     rule="-",
+    trump_rule="=",
     dash="-",
     more=".",
     arrows="left/right",

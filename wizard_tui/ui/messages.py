@@ -115,5 +115,19 @@ class AddBot(Intent):
     pass
 
 
+@dataclass
+class RemoveBot(Intent):
+    seat: int
+
+
+@dataclass
+class ChangeTable(Intent):
+    """The host's lobby: seats (3-6), the bots' level and the last-bid rule, all at once."""
+
+    seats: int
+    bot_level: str
+    restrict_last_bid: str
+
+
 class AskRematch(Intent):
     pass

@@ -109,7 +109,8 @@ def bids_line(bids: Sequence[int | None], tricks: int, names: Sequence[str]) -> 
     """All the bids of a round, once the last is made."""
     made = ", ".join(f"{_name(names, s)} {b}" for s, b in enumerate(bids) if b is not None)
     total = sum(b for b in bids if b is not None)
-    return ((f"Bids: {made} ({total} for {tricks} tricks).", ""),)
+    plural = "" if tricks == 1 else "s"
+    return ((f"Bids: {made} ({total} bid for {tricks} trick{plural}).", ""),)
 
 
 def chat_line(chat: ChatLine) -> Line:
@@ -119,12 +120,22 @@ def chat_line(chat: ChatLine) -> Line:
     return ((f"<{clean(chat.name, 24)}> ", "text--accent"), (text, ""))
 
 
+def _detail(v: RoundVerified) -> str:
+    """The check's detail without the round it names again ("round 3: deal verified")."""
+    text = clean(v.detail)
+    prefix = f"round {v.round}: "
+    return text[len(prefix) :] if text.lower().startswith(prefix) else text
+
+
 def verified_line(v: RoundVerified, g: Glyphs) -> Line:
     if v.ok and not v.checked:  # played by a bot of the host's while we were away
-        return ((f"Round {v.round} not checked: {clean(v.detail)}", "text--muted"),)
+        return ((f"Round {v.round} not checked: {_detail(v)}", "text--muted"),)
     if v.ok:
-        return ((f"{g.ok} Round {v.round} verified: {clean(v.detail)}", "text--ok"),)
-    return ((f"{g.alarm} ALARM, round {v.round}: {clean(v.detail)}", "text--error"),)
+        detail = _detail(v)
+        if detail.lower() in ("verified", "deal verified", ""):
+            return ((f"{g.ok} Round {v.round}: deal verified", "text--ok"),)
+        return ((f"{g.ok} Round {v.round} verified: {detail}", "text--ok"),)
+    return ((f"{g.alarm} ALARM, round {v.round}: {_detail(v)}", "text--error"),)
 
 
 def refused_line(r: ActionRefused) -> Line:

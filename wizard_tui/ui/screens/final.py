@@ -7,7 +7,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
 from ...session import GameFinished
@@ -15,6 +15,7 @@ from ..glyphs import clean
 from ..messages import AskRematch
 from ..widgets.banner import Banner
 from ..widgets.base import CardWidget
+from ..widgets.chart import TotalsChart
 from ..widgets.journal import RecentLog
 from ..widgets.keybar import KeyBar
 
@@ -47,7 +48,7 @@ class Standings(CardWidget):
                 place = rank + 1
             name = clean(self.names[seat], 24) if seat < len(self.names) else f"seat {seat + 1}"
             line = Text(f" {place}. ")
-            line.append(self.fit(name + (" (you)" if seat == self.me else ""), 30))
+            line.append(self.fit(name + (" (you)" if seat == self.me else ""), 22))
             line.append(f"{f.totals[seat]:>6}")
             if seat in f.winners:
                 line.append("  winner", accent)
@@ -55,7 +56,12 @@ class Standings(CardWidget):
             out.append_text(line)
             out.append("\n")
         if f.record_path:
-            out.append(f"\nThe game record is saved in {clean(f.record_path, 200)}\n", muted)
+            # The path in full, folded to the column: it is what the player copies.
+            width = max(20, self.content_size.width or 44)
+            path = clean(f.record_path, 200)
+            out.append("\nThe game record is saved in\n", muted)
+            for start in range(0, len(path), width):
+                out.append(path[start : start + width] + "\n", muted)
         out.append("\n")
         if self.rematch_asked:
             out.append("Rematch asked; waiting for the others.", muted)
@@ -80,15 +86,26 @@ class FinalScreen(Screen):
     def __init__(self, finished: GameFinished, names: tuple[str, ...], me: int) -> None:
         super().__init__()
         self.standings = Standings(finished, names, me, id="standings")
+        self.chart = TotalsChart(id="chart")
 
     AUTO_FOCUS = None
+
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (80, "-normal")]
 
     def compose(self) -> ComposeResult:
         yield Banner()
         with Vertical(id="final"):
-            yield self.standings
+            with Horizontal(id="final-top"):
+                yield self.standings
+                yield self.chart
             yield RecentLog(id="journal")
         yield KeyBar()
+
+    def on_mount(self) -> None:
+        table = self.app.table
+        if table is not None:
+            self.chart.show(tuple(s.name for s in table.seats), table.view.history)
+        self.chart.border_title = "Totals by round"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":

@@ -25,22 +25,33 @@ class ScoreScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s,enter,escape", "close", "Close", key_display="s"),
         Binding("q", "app.request_quit", "Quit", show=False),
+        Binding("up,k", "scroll(-1)", "Up", show=False),
+        Binding("down,j", "scroll(1)", "Down", show=False),
+        Binding("pageup", "scroll(-10)", "Page up", show=False),
+        Binding("pagedown,space", "scroll(10)", "Page down", show=False),
+        Binding("home", "scroll(-1000)", "Top", show=False),
+        Binding("end", "scroll(1000)", "End", show=False),
     ]
+
+    def action_scroll(self, lines: int) -> None:
+        pad = self.query_one("#pad-scroll", VerticalScroll)
+        pad.scroll_to(y=max(0, pad.scroll_y + lines), animate=False)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet") as box:
             box.border_title = "Score pad"
+            yield ScorePad(part="head", id="pad-head")
             with VerticalScroll(id="pad-scroll"):
-                yield ScorePad()
-            yield Static("s, Enter or Esc: back to the table", classes="hint")
+                yield ScorePad(part="body")
+            yield Static("up/down, PgUp/PgDn scroll; s, Enter or Esc: back", classes="hint")
 
     def on_mount(self) -> None:
         self.watch(self.app, "table", self._sync)
         self.watch(self.app, "verifications", self._sync)
 
     def _sync(self) -> None:
-        pad = self.query_one(ScorePad)
-        scorepad_data(pad, self.app.table, self.app.checks)
+        for pad in self.query(ScorePad):
+            scorepad_data(pad, self.app.table, self.app.checks)
         self.query_one("#pad-scroll").scroll_end(animate=False)
 
     def action_close(self) -> None:
@@ -121,6 +132,35 @@ Suits by symbol or letter as well as colour: C clubs, D diamonds,
 H hearts, S spades. --ascii draws letters only."""
 
 
+LOBBY_KEYS = (
+    ("up/down, j k", "choose a seat"),
+    ("a", "add a bot (in an empty seat, or a new seat up to 6)"),
+    ("x", "take the chosen seat's bot out (or the last bot)"),
+    ("l", "the bots' level: random, easy, normal, hard"),
+    ("- +", "fewer or more seats (3 to 6; people keep theirs)"),
+    ("r", "the last-bid rule: never, always, after round 1"),
+    ("Enter, g", "start the game (once 3 seats are taken)"),
+    ("c", "chat"),
+    ("?, F1", "this help"),
+    ("q", "quit"),
+)
+
+
+def lobby_help_text() -> Text:
+    out = Text()
+    out.append("Lobby keys (the host)\n", "bold")
+    width = max(len(k) for k, _ in LOBBY_KEYS) + 2
+    for keys, what in LOBBY_KEYS:
+        out.append(f"  {keys:<{width}}", "bold")
+        out.append(what + "\n")
+    out.append(
+        "\nThe last-bid rule: the dealer may not bid so that the bids add up to the\n"
+        "number of tricks. Bots fill the empty seats when the game starts.\n"
+        "A guest only chats and waits for the host to start."
+    )
+    return out
+
+
 def help_text(arrows: str, turn: str, winning: str) -> Text:
     out = Text()
     out.append("Keys\n", "bold")
@@ -141,12 +181,17 @@ class HelpScreen(ModalScreen[None]):
         Binding("q", "app.request_quit", "Quit", show=False),
     ]
 
+    def __init__(self, lobby: bool = False) -> None:
+        super().__init__()
+        self.lobby = lobby  # opened from the lobby: the lobby's keys
+
     def compose(self) -> ComposeResult:
         g = self.app.glyphs
         with Vertical(id="sheet") as box:
-            box.border_title = "Help"
+            box.border_title = "Lobby help" if self.lobby else "Help"
             with VerticalScroll():
-                yield Static(help_text(g.arrows, g.turn, g.winning))
+                text = lobby_help_text() if self.lobby else help_text(g.arrows, g.turn, g.winning)
+                yield Static(text)
             yield Static("?, Enter or Esc: back", classes="hint")
 
     def action_close(self) -> None:
@@ -199,6 +244,9 @@ class ChatScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+RESUME_COMMAND = "wizard-tui host --resume"
+
+
 class QuitScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y,q", "answer(True)", "Leave"),
@@ -206,9 +254,19 @@ class QuitScreen(ModalScreen[bool]):
     ]
 
     def compose(self) -> ComposeResult:
+        app = self.app
+        if getattr(app, "solo", False):
+            what = "This program runs the game: leaving ends it."
+        elif getattr(app, "hosting", False):
+            what = (
+                "You are the host: leaving stops the game for everyone.\n"
+                f"Carry it on later with: {RESUME_COMMAND}"
+            )
+        else:
+            what = "The game goes on without you (a bot may take your seat)."
         with Vertical(id="dialog") as box:
             box.border_title = "Leave the game?"
-            yield Static("The game goes on without you (a bot may take your seat).")
+            yield Static(what)
             yield Static("y or q: leave      n or Esc: stay", classes="hint")
 
     def action_answer(self, leave: bool) -> None:

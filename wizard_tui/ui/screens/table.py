@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 
-from ...game import Phase, SeatView, Suit, TrickWon
+from ...game import GameOver, Phase, RoundScored, SeatView, Suit, TrickWon
 from ...session import ActionRefused, TableUpdate
 from ..glyphs import clean
 from ..messages import MakeBid, PickTrump, PlayCard
@@ -27,6 +27,7 @@ from ..widgets.keybar import KeyBar
 from ..widgets.scorepad import ScorePad
 from ..widgets.seats import SeatsPanel
 from ..widgets.status import PromptLine, StatusLine
+from ..widgets.summary import RoundSummary
 from ..widgets.trick import TrickState, TrickView
 from .common import last_trick, scorepad_data
 
@@ -60,6 +61,7 @@ class TableScreen(Screen, inherit_bindings=False):
         # h and l move too, except in the trump panel, where h names hearts.
         Binding("h", "nudge(-1)", show=False),
         Binding("l", "nudge(1)", show=False),
+        Binding("enter,space,x,escape", "go_on", "Go on", key_display="⏎"),
         Binding("enter,space", "play", "Play", key_display="⏎"),
         Binding("enter,space", "submit", "Choose", key_display="⏎"),
         Binding("x,escape", "aside", "Hide", key_display="x"),
@@ -78,11 +80,12 @@ class TableScreen(Screen, inherit_bindings=False):
 
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [
         (0, "-narrow"),
+        (80, "-normal"),
         (120, "-wide"),
         (160, "-wider"),
     ]
 
-    _GATED = ("move", "play", "decide", "last_trick", "step", "chat")
+    _GATED = ("move", "play", "decide", "last_trick", "step", "chat", "go_on")
 
     def __init__(self) -> None:
         super().__init__()
@@ -97,6 +100,8 @@ class TableScreen(Screen, inherit_bindings=False):
         self._bid_panel = BidPanel(id="bid-panel", classes="decision")
         self._trump_panel = TrumpPanel(id="trump-panel", classes="decision")
         self._log = RecentLog(id="journal")
+        self._summary = RoundSummary(id="summary", classes="decision")
+        self._summary.on_close = self._summary_closed
         self._prompt = PromptLine(id="prompt")
         self._hand = HandView(id="hand")
         self._center = Vertical(id="center")
@@ -160,13 +165,16 @@ class TableScreen(Screen, inherit_bindings=False):
         if self._pending != decision_key(view):
             self._pending = None
         names = tuple(s.name for s in update.seats)
+        between = view.phase in (Phase.DEAL, Phase.GAME_OVER)
         self._seats_panel.show(
             update.seats,
             me=view.seat,
             turn=view.turn,
-            dealer=view.dealer,
-            bids=view.bids,
-            won=view.tricks_won,
+            # Between rounds the view still names the last round's dealer: no mark then.
+            dealer=-1 if between else view.dealer,
+            # ... nor the last round's bids and tricks (the summary and the pad have them).
+            bids=() if between else view.bids,
+            won=() if between else view.tricks_won,
             totals=view.totals,
         )
         self._status_line.show(view=view)
@@ -201,10 +209,16 @@ class TableScreen(Screen, inherit_bindings=False):
                     done=True,
                 )
             )
+        scored = [e for e in update.events if isinstance(e, RoundScored)]
+        if scored and not any(isinstance(e, GameOver) for e in update.events):
+            self._open_summary(scored[-1], names, view)
         choosing = view.phase is Phase.PLAY and view.my_turn
         if choosing and view.trick:
             trick.release()  # this player must see the live trick to choose a card
-        self._hand.show(view.hand, frozenset(view.legal_cards) if choosing else None)
+        self._hand.turned_up.show(view.trump_card, view.trump_suit, view.phase)
+        self._hand.show(
+            view.hand, frozenset(view.legal_cards) if choosing else None, view.trump_suit
+        )
         self._fill_side()
         self._show_prompt()
         self._sync_panels()
@@ -241,12 +255,16 @@ class TableScreen(Screen, inherit_bindings=False):
         if refusal is None:
             return
         self._pending = None
+        self._sync_panels()  # (it says the prompt afresh: the warning comes after)
         self._prompt.warn(f"Refused: {clean(refusal.message)}")
-        self._sync_panels()
         self._refresh_keys()
 
-    def _show_prompt(self) -> None:
+    def _show_prompt(self, keep_error: bool = False) -> None:
+        """Say what to do now; ``keep_error``: unless a refusal or warning is showing (the
+        panels only change the hint, which must not wipe out why a key did nothing)."""
         prompt = self._prompt
+        if keep_error and prompt.error:
+            return
         view = self.view
         if self.app.link != "connected":
             prompt.say("Not connected: waiting for the host")
@@ -256,14 +274,19 @@ class TableScreen(Screen, inherit_bindings=False):
             return
         g = self.app.glyphs
         mine = view.my_turn and view.phase in _VERB
-        if mine and self._pending is not None:
+        if self._summary.is_open:
+            then = "; then your bid" if mine else ""
+            prompt.say(f"Round scored: Enter goes on{then}", urgent=mine)
+        elif mine and self._pending is not None:
             prompt.say("Sent; waiting for the host")
         elif mine and view.phase is Phase.PLAY:
             prompt.say(f"Your turn: play a card ({g.arrows} choose, Enter plays)", urgent=True)
         elif mine and view.phase is Phase.BID:
-            prompt.say("Your turn: bid (b opens the bid panel)", urgent=True)
+            hint = "" if self.open_panel else " (b opens the bid panel)"
+            prompt.say(f"Your turn: bid{hint}", urgent=True)
         elif mine:
-            prompt.say("Your turn: name trump (b opens the panel)", urgent=True)
+            hint = "" if self.open_panel else " (b opens the panel)"
+            prompt.say(f"Your turn: name trump{hint}", urgent=True)
         elif view.phase in _VERB and view.turn >= 0:
             prompt.say(f"Waiting for {self._seat_name(view.turn)} to {_VERB[view.phase]}")
         elif view.phase is Phase.GAME_OVER:
@@ -271,12 +294,33 @@ class TableScreen(Screen, inherit_bindings=False):
         else:
             prompt.say("Waiting for the next deal")
 
+    # ------------------------------------------------------------------ the round summary
+
+    def _open_summary(self, scored: RoundScored, names: tuple[str, ...], view: SeatView) -> None:
+        summary = self._summary
+        if summary.parent is None:
+            self._center.mount(summary, before=self._log)
+        summary.open(scored, names, view.seat, view.num_rounds)
+        # Its height is known now (a row per player, the leader, the border): cover the log
+        # at once, so the lines that follow land below it.
+        self._log.cover(len(scored.totals) + 3)
+        self.call_after_refresh(self._cover_log)
+
+    def _summary_closed(self) -> None:
+        self._sync_panels()
+        self._show_prompt()
+
+    def action_go_on(self) -> None:
+        self._summary.close()
+
     # ------------------------------------------------------------------ the decision panels
 
     def _wanted_panel(self) -> type[DecisionPanel] | None:
         view = self.view
         if view is None or not view.my_turn or self.app.link != "connected":
             return None
+        if self._summary.is_open:
+            return None  # the round's summary first: the next bid waits for it
         if self._pending is not None:
             return None
         if view.phase is Phase.BID:
@@ -314,7 +358,15 @@ class TableScreen(Screen, inherit_bindings=False):
             if panel.parent is None:
                 self._center.mount(panel, before=self._log)
             panel.open(view, self.names)
+        self.call_after_refresh(self._cover_log)
+        self._show_prompt(keep_error=True)
         self._refresh_keys()
+
+    def _cover_log(self) -> None:
+        """The log shows its newest lines below the open panel, never behind it."""
+        shown = (self._summary, self._bid_panel, self._trump_panel)
+        panel = next((p for p in shown if p.display), None)
+        self._log.cover(panel.outer_size.height if panel is not None else 0)
 
     @on(DecisionPanel.Decided)
     def _decided(self, event: DecisionPanel.Decided) -> None:
@@ -335,6 +387,8 @@ class TableScreen(Screen, inherit_bindings=False):
 
     @on(DecisionPanel.Opened)
     def _panel_ready(self, event: DecisionPanel.Opened) -> None:
+        self.call_after_refresh(self._cover_log)
+        self._show_prompt(keep_error=True)
         self._refresh_keys()
 
     @on(DecisionPanel.PutAside)
@@ -354,6 +408,10 @@ class TableScreen(Screen, inherit_bindings=False):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view = self.view
+        if action == "go_on":
+            return self._summary.is_open
+        if self._summary.is_open and action in ("play", "decide", "move", "nudge"):
+            return False  # Enter goes on from the summary first
         panel = self.open_panel
         if action in ("step", "submit", "clear", "aside"):
             return panel is not None

@@ -8,6 +8,8 @@ from rich.text import Text
 from ..glyphs import clean
 from .base import CardWidget
 
+MIN_SIZE = (60, 20)  # the smallest terminal the table is laid out for
+
 
 class Banner(CardWidget):
     """Reads the App's ``link``, ``link_detail``, ``alarm`` and ``ended``.
@@ -15,10 +17,12 @@ class Banner(CardWidget):
     Hidden (class ``-hidden``) when all is well."""
 
     def on_mount(self) -> None:
-        for name in ("link", "link_detail", "alarm", "ended"):
+        for name in ("link", "link_detail", "alarm", "ended", "too_small"):
             self.watch(self.app, name, self._changed)
 
     def _changed(self) -> None:
+        small = bool(getattr(self.app, "too_small", False))
+        self.set_class(small, "-too-small")
         self.set_class(not self._lines(), "-hidden")
         self.set_class(self.app.link != "connected" or bool(self.app.ended), "-link")
         self.refresh(layout=True)
@@ -27,6 +31,13 @@ class Banner(CardWidget):
         app = self.app
         lines = []
         g = self.glyphs
+        if getattr(app, "too_small", False):
+            width, height = app.size
+            need_w, need_h = MIN_SIZE
+            return [
+                f"The terminal is too small: {width}x{height}.",
+                f"The table needs at least {need_w}x{need_h}; please make it larger.",
+            ]
         detail = f": {clean(app.link_detail, 100)}" if app.link_detail else ""
         if app.ended is not None:
             lines.append(f"{g.offline} The session has ended{app.ended}. Press q to quit.")

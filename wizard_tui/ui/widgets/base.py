@@ -31,6 +31,7 @@ class Palette(Widget):
         "card--wizard",
         "card--jester",
         "card--illegal",  # a card in hand that may not be played now
+        "card--trump",  # a card of the trump suit in hand
         "card--cursor",  # the selected card
         "card--winning",  # the card winning the trick
         "seat--turn",  # the seat on turn

@@ -13,8 +13,10 @@ from rich.text import Text
 from textual import events
 from textual.message import Message
 
-from ...game import sort_key, suit_of
+from ...game import Suit, hand_order, is_trump, suit_of
 from .lines import LinesWidget
+from .trumpcard import WIDTH as TRUMP_WIDTH
+from .trumpcard import TrumpCard
 
 SLOT = 4  # cells per card: a name of at most three cells and a gap
 ROWS_PER_LINE = 3  # cursor row, card row, suit-group row
@@ -28,6 +30,8 @@ class HandView(LinesWidget):
         self.cards: tuple[int, ...] = ()
         self.playable: frozenset[int] | None = None
         self.cursor = 0
+        self.trump: Suit | None = None
+        self.turned_up = TrumpCard()  # drawn at the right end of the first three rows
 
     @dataclass
     class CardClicked(Message):
@@ -38,10 +42,17 @@ class HandView(LinesWidget):
 
     # ---------------------------------------------------------------- state from the parent
 
-    def show(self, cards: tuple[int, ...], playable: frozenset[int] | None) -> None:
-        """New hand (any order) and playable set; keeps the cursor on the same card if it can."""
+    def show(
+        self,
+        cards: tuple[int, ...],
+        playable: frozenset[int] | None,
+        trump: Suit | None = None,
+    ) -> None:
+        """New hand (any order), playable set and trump suit (the view's): trumps first
+        after the Wizards, and marked; keeps the cursor on the same card if it can."""
         old = self.selected
-        ordered = tuple(sorted(cards, key=sort_key))
+        self.trump = trump
+        ordered = tuple(sorted(cards, key=hand_order(trump)))
         cursor = ordered.index(old) if old in ordered else min(self.cursor, len(ordered) - 1)
         cursor = max(cursor, 0)
         if playable and self.playable is None and ordered and ordered[cursor] not in playable:
@@ -72,8 +83,12 @@ class HandView(LinesWidget):
 
     # ---------------------------------------------------------------- layout
 
+    def _cards_width(self, width: int) -> int:
+        """Room for the cards: the turned-up card takes the right end when it fits."""
+        return width - TRUMP_WIDTH - 1 if width >= 30 + TRUMP_WIDTH else width
+
     def _per_line(self, width: int) -> int:
-        return max(1, (width + 1) // SLOT)
+        return max(1, (self._cards_width(width) + 1) // SLOT)
 
     def index_at(self, x: int, y: int) -> int | None:
         """The card drawn at content offset (x, y), if any."""
@@ -87,6 +102,14 @@ class HandView(LinesWidget):
     # ---------------------------------------------------------------- drawing
 
     def build(self, width: int) -> list[Text]:
+        lines = self._card_rows(width)
+        if self._cards_width(width) < width:
+            for row, box in zip(lines, self.turned_up.rows(self), strict=False):
+                row.pad_right(self._cards_width(width) + 1 - row.cell_len)
+                row.append_text(box)
+        return lines
+
+    def _card_rows(self, width: int) -> list[Text]:
         g = self.glyphs
         if not self.cards:
             return [Text(), Text("(no cards)", self.style("text--muted")), Text()]
@@ -102,6 +125,8 @@ class HandView(LinesWidget):
                 extra: list[str] = []
                 if self.playable is not None and card not in self.playable:
                     extra.append("card--illegal")
+                if is_trump(card, self.trump):
+                    extra.append("card--trump")
                 if index == self.cursor:
                     extra.append("card--cursor")
                     marks.append(gap + " " + g.cursor + " ", self.style("text--accent"))
@@ -119,9 +144,24 @@ class HandView(LinesWidget):
         g = self.glyphs
         suit = suit_of(chunk[offset])
         same_as_before = offset > 0 and suit is not None and suit_of(chunk[offset - 1]) == suit
-        gap = "" if offset == 0 else (g.rule if same_as_before else " ")
+        trump = suit is not None and suit is self.trump
+        rule = g.trump_rule if trump else g.rule
+        gap = "" if offset == 0 else (rule if same_as_before else " ")
         if suit is None:
             return Text(gap + "   ", style)
+        if trump:
+            # The trump group says so in words ("H trump") under two cards or more.
+            run = [i for i in range(len(chunk)) if suit_of(chunk[i]) == suit]
+            span = SLOT * len(run) - 1
+            word = f"{suit.letter} trump" if len(run) > 1 else suit.letter
+            label = (word + rule * span)[:span]
+            k = offset - run[0]
+            cell = (
+                (" " + label[:3])
+                if k == 0 and offset
+                else label[max(0, SLOT * k - 1) : SLOT * k + 3]
+            )
+            return Text(cell, self.style("text--accent"))
         head = g.rule if same_as_before else suit.letter
         return Text(gap + head + g.rule * (SLOT - 2), style)
 

@@ -50,7 +50,15 @@ class KeyBar(LinesWidget):
     def build(self, width: int) -> list[Text]:
         line = Text()
         spans = []
-        for key, shown, description, enabled in self._items():
+        items = self._items()
+
+        # Too narrow for all: drop keys before the last two (help and quit always show).
+        def size(item: tuple[str, str, str, bool]) -> int:
+            return cell_len(item[1]) + cell_len(item[2]) + 3
+
+        while len(items) > 2 and sum(map(size, items)) > width:
+            del items[-3]
+        for key, shown, description, enabled in items:
             item = Text(" ")
             item.append(shown, self.style("keybar--key"))
             item.append(f" {description} ")

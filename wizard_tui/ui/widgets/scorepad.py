@@ -24,6 +24,12 @@ class ScorePad(CardWidget):
     )
     checks: reactive[dict[int, bool]] = reactive(dict, always_update=True)
 
+    def __init__(self, *, part: str = "all", **kwargs) -> None:
+        """``part``: "all", or "head" (names and captions: kept on screen above a scrolling
+        "body", so a long pad never scrolls its header away)."""
+        super().__init__(**kwargs)
+        self.part = part
+
     def _col(self, width: int) -> int:
         return (width - ROUND_COL) // max(1, len(self.names))
 
@@ -38,7 +44,8 @@ class ScorePad(CardWidget):
     def get_content_height(self, container, viewport, width: int) -> int:
         per_round = 2 if self._mode(width) == "two" else 1
         rows = len(self.history) * per_round + (1 if self.current else 0)
-        return 2 + rows + (1 if self._mode(width) == "totals" else 0)
+        body = rows + (1 if self._mode(width) == "totals" else 0)
+        return {"all": 2 + body, "head": 2, "body": body}[self.part]
 
     def _round_label(self, number: int) -> Text:
         g = self.glyphs
@@ -56,6 +63,19 @@ class ScorePad(CardWidget):
         return label
 
     def render(self) -> Text:
+        whole = self._render_all()
+        if self.part == "all":
+            return whole
+        lines = whole.split("\n", allow_blank=True)
+        kept = lines[:2] if self.part == "head" else lines[2:]
+        out = Text(no_wrap=True, overflow="crop", end="")
+        for i, line in enumerate(kept):
+            if i:
+                out.append("\n")
+            out.append_text(line)
+        return out
+
+    def _render_all(self) -> Text:
         width = self.content_size.width
         mode = self._mode(width)
         col = self._col(width)

@@ -55,7 +55,7 @@ class SeatsPanel(LinesWidget):
         self.bids, self.won, self.totals = bids, won, totals
         self.redraw()
 
-    def _link(self, index: int, seat: SeatInfo) -> tuple[str, str]:
+    def _link(self, index: int, seat: SeatInfo, short: bool) -> tuple[str, str]:
         g = self.glyphs
         if index in self._deadlines:
             left = max(0, math.ceil(self._deadlines[index] - time.monotonic()))
@@ -63,23 +63,39 @@ class SeatsPanel(LinesWidget):
                 return ("away: bot" if left == 0 else f"bot in {left}s"), "text--error"
             if left == 0:  # takeover_in 0: a bot plays the seat until its player is back
                 return f"{g.offline} bot plays", "text--error"
-            return f"{g.offline} bot in {left}s", "text--error"
+            return f"{g.offline} bot {'' if short else 'in '}{left}s", "text--error"
         if not seat.connected:
             return f"{g.offline} away", "text--error"
         if seat.kind == "bot":
             return "bot", "text--muted"
         return g.online, "text--ok"
 
+    @staticmethod
+    def need_text(bid: int | None, won: int, short: bool) -> str:
+        """How this seat stands against its bid: tricks still needed, on it, or over."""
+        if bid is None:
+            return ""
+        if won < bid:
+            return f"-{bid - won}" if short else f"need {bid - won}"
+        if won == bid:
+            return "=" if short else "on bid"
+        return f"+{won - bid}" if short else f"over {won - bid}"
+
     def build(self, width: int) -> list[Text]:
         g = self.glyphs
-        fixed = 2 + 2 + 4 + 4 + 6 + 1
-        link_width = max(0, min(10, width - fixed - 8))
+        short = width < 46  # narrow terminals: the short forms, so the names keep room
+        need_width = 3 if short else 7
+        score_width = 5 if short else 6
+        fixed = 2 + 2 + 6 + need_width + score_width + 1
+        link_width = max(0, min(9 if short else 12, width - fixed - 6))
         name_width = max(4, width - fixed - link_width)
-        header = "  " + self.fit("Player", name_width) + "   Bid Won Score"
+        head = "Tricks".rjust(6) + "".rjust(need_width) + "Score".rjust(score_width)
+        header = "  " + self.fit("Player", name_width) + "  " + head
         lines = [Text(header, self.style("text--muted"))]
         for i, seat in enumerate(self.seats):
             on_turn = i == self.turn
-            name = clean(seat.name, 40) + (" (you)" if i == self.me else "")
+            you = "" if short else " (you)"
+            name = clean(seat.name, 40) + (you if i == self.me else "")
             bid = self.bids[i] if i < len(self.bids) else None
             won = self.won[i] if i < len(self.won) else 0
             total = self.totals[i] if i < len(self.totals) else 0
@@ -92,8 +108,13 @@ class SeatsPanel(LinesWidget):
                 who.stylize(self.style("seat--turn"))
             line.append_text(who)
             line.append(" D" if i == self.dealer else "  ")
-            line.append(f"{g.dash if bid is None else bid:>4}{won:>4}{total:>6} ")
-            link, link_style = self._link(i, seat)
+            tricks = f"{won}/{g.dash if bid is None else bid}" if bid is not None else ""
+            line.append(f"{tricks:>6}")
+            need = self.need_text(bid, won, short)
+            need_style = "text--ok" if need in ("=", "on bid") else "text--muted"
+            line.append(f" {need:<{need_width - 1}}", self.style(need_style))
+            line.append(f"{total:>{score_width}} ")
+            link, link_style = self._link(i, seat, short)
             line.append(self.fit(link, link_width), self.style(link_style))
             lines.append(line)
         return lines

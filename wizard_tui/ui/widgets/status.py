@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.text import Text
 
-from ...game import SeatView, is_jester, is_wizard
+from ...game import Phase, SeatView, is_jester, is_wizard
 from ...session import RoundVerified
 from .lines import LinesWidget
 
@@ -56,12 +56,17 @@ class StatusLine(LinesWidget):
         g = self.glyphs
         view = self.view
         left = Text()
-        if view is not None and view.round > 0:
+        if view is not None and view.phase is Phase.DEAL and view.round < view.num_rounds:
+            # Between rounds (and right after a --resume): the next round, not the last
+            # one's trump and dealer, until it is dealt.
+            left.append(f"Round {view.round + 1} of {view.num_rounds}", self.style("text--accent"))
+            left.append(f" {g.dot} dealing", self.style("text--muted"))
+        elif view is not None and view.round > 0:
             left.append(f"Round {view.round} of {view.num_rounds}", self.style("text--accent"))
             left.append(f" {g.dot} ")
             left.append_text(self._trump(view))
             bid_sum = sum(b for b in view.bids if b is not None)
-            left.append(f" {g.dot} bids {bid_sum} / {view.round} tricks")
+            left.append(f" {g.dot} bids {bid_sum}/{view.round}")
         right = Text()
         if self.verified is not None:
             v = self.verified
@@ -76,10 +81,14 @@ class StatusLine(LinesWidget):
             right.append(f"{g.online} online", self.style("text--ok"))
         else:
             right.append(f"{g.offline} {self.link}", self.style("text--error"))
+        # The right side (verification, link) always shows: the left gives way.
+        room = width - cell_len(right.plain) - 1
+        if cell_len(left.plain) > room:
+            left.truncate(max(0, room - 1), overflow="crop")
+            left.append(g.more)
         space = width - cell_len(left.plain) - cell_len(right.plain)
-        if space >= 1:
-            left.append(" " * space)
-            left.append_text(right)
+        left.append(" " * max(1, space))
+        left.append_text(right)
         return [left]
 
 

@@ -13,6 +13,7 @@ from textual.timer import Timer
 
 from ...game import Phase, Suit
 from ..glyphs import clean
+from .base import fit
 from .lines import LinesWidget
 
 HOLD_SECONDS = 1.5
@@ -46,8 +47,10 @@ class TrickView(LinesWidget):
         self.state = state
         self.redraw()
 
-    def hold(self, done: TrickState, seconds: float = HOLD_SECONDS) -> None:
-        """Show a completed trick and its winner for ``seconds``, then the live trick again."""
+    def hold(self, done: TrickState, seconds: float | None = None) -> None:
+        """Show a completed trick and its winner for ``seconds`` (default ``HOLD_SECONDS``),
+        then the live trick again."""
+        seconds = HOLD_SECONDS if seconds is None else seconds
         self.held = done
         if self._release is not None:
             self._release.stop()
@@ -62,19 +65,25 @@ class TrickView(LinesWidget):
             self.held = None
             self.redraw()
 
-    def _title(self, t: TrickState) -> Text:
+    def _title(self, t: TrickState, width: int = 80) -> Text:
         g = self.glyphs
         accent = self.style("text--accent")
         if t.done:
             winner = t.names[t.winner] if t.winner is not None and t.winner < len(t.names) else "?"
-            return Text(f"Trick {t.number} of {t.of} won by {clean(winner, 20)}", accent)
+            title = f"Trick {t.number} of {t.of}: {clean(winner, 20)}"  # ◀ below says so
+            return Text(fit(title, width, g.more).rstrip(), accent)
         if t.phase is Phase.PLAY:
-            title = Text(f"Trick {t.number} of {t.of}", accent)
+            full = f"Trick {t.number} of {t.of}"
+            if t.led is not None and len(full) + 4 + len(t.led.label) > width:
+                full = f"Trick {t.number}/{t.of}"  # narrow: the led suit keeps its room
+            title = Text(full, accent)
             if t.led is not None:
-                title.append(f" {g.dot} led ")
-                title.append_text(self.suit_text(t.led))
+                # "Trick 2 of 5 · ♥ hearts": the led suit, by shape and name, once.
+                title.append(f" {g.dot} ")
+                shown = t.led.letter if g.ascii else t.led.symbol
+                title.append(f"{shown} {t.led.label}", self.style(f"card--{t.led.label}"))
             elif t.plays:
-                title.append(f" {g.dot} no suit led")
+                title.append(f" {g.dot} no suit")
             return title
         return Text(
             {
@@ -92,7 +101,7 @@ class TrickView(LinesWidget):
             return [Text()]
         g = self.glyphs
         muted = self.style("text--muted")
-        lines = [self._title(t)]
+        lines = [self._title(t, width)]
         played = dict(t.plays)
         leader = t.plays[0][0] if t.plays else -1
         name_width = 0

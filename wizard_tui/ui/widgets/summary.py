@@ -1,0 +1,93 @@
+"""The end-of-round moment: who made their bid, who missed and by how much, the points and
+the new totals, and who leads. It opens over the log when a round is scored, stays until a
+key (Enter, Space, x) or ``HOLD_SECONDS``, and the next bid panel waits for it."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.timer import Timer
+
+from ...game import RoundScored
+from ..glyphs import clean
+from .lines import LinesWidget
+
+HOLD_SECONDS = 8.0
+
+
+class RoundSummary(LinesWidget):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.scored: RoundScored | None = None
+        self.names: tuple[str, ...] = ()
+        self.me = -1
+        self.of = 0
+        self.display = False
+        self._timer: Timer | None = None
+        self.on_close = None  # called once the summary closes (the table opens its panels)
+
+    @property
+    def is_open(self) -> bool:
+        return bool(self.display) and self.scored is not None
+
+    def open(
+        self,
+        scored: RoundScored,
+        names: tuple[str, ...],
+        me: int,
+        of: int,
+        seconds: float | None = None,
+    ) -> None:
+        seconds = HOLD_SECONDS if seconds is None else seconds
+        self.scored, self.names, self.me, self.of = scored, names, me, of
+        self.border_title = f"Round {scored.round} of {of} scored" if of else "Round scored"
+        self.border_subtitle = "Enter: go on"
+        self.display = True
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(seconds, self.close) if seconds > 0 else None
+        self.rebuild()
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        was_open = self.display
+        self.display = False
+        if was_open and self.on_close is not None:
+            self.on_close()
+
+    def _seat_name(self, seat: int) -> str:
+        name = clean(self.names[seat], 24) if seat < len(self.names) else f"seat {seat + 1}"
+        return name + (" (you)" if seat == self.me else "")
+
+    @staticmethod
+    def outcome(bid: int, won: int) -> str:
+        """In words, not colour alone: made it, or missed by how many (over or under)."""
+        if won == bid:
+            return "made it"
+        return f"{abs(won - bid)} {'over' if won > bid else 'under'}"
+
+    def build(self, width: int) -> list[Text]:
+        s = self.scored
+        if s is None:
+            return [Text()]
+        ok, bad = self.style("text--ok"), self.style("text--error")
+        accent = self.style("text--accent")
+        name_width = max(4, min(16, width - 36))
+        lines = []
+        for seat, (bid, won, pts, total) in enumerate(
+            zip(s.bids, s.tricks_won, s.points, s.totals, strict=True)
+        ):
+            me = self.style("seat--me") if seat == self.me else ""
+            line = Text(self.fit(self._seat_name(seat), name_width), me)
+            line.append(f" bid {bid:>2} took {won:>2}  ")
+            made = won == bid
+            line.append(f"{self.outcome(bid, won):<9}", ok if made else bad)
+            line.append(f"{pts:>+5}", ok if pts > 0 else bad)
+            line.append(f"{total:>6}", accent)
+            lines.append(line)
+        best = max(s.totals) if s.totals else 0
+        leaders = [self._seat_name(i) for i, t in enumerate(s.totals) if t == best]
+        verb = "leads" if len(leaders) == 1 else "lead"
+        lines.append(Text(f"{' and '.join(leaders)} {verb} with {best}", accent))
+        return lines
