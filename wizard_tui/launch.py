@@ -31,6 +31,7 @@ from .net.keys import load_identity, load_known_hosts, load_signing_key, round_s
 from .net.private_client import SecretStore
 from .net.protocol import DEFAULT_PORT
 from .paths import default_joined_records_dir, default_records_dir
+from .reach import services
 
 
 def _table_options(args: argparse.Namespace) -> dict[str, object]:
@@ -146,7 +147,18 @@ async def _hosted_table(
                 token=token,
                 persistent=identity is not None,  # the solo table keeps nothing
             )
-            return await run_table_async(session, **_table_options(args))  # type: ignore[arg-type]
+            async with services.serving(
+                services.settings_from_args(args),
+                game_port=options.port,
+                host_key=host.server.identity.public_key,
+                password=password,
+                addresses=options.addresses,
+            ) as reach:
+                return await run_table_async(
+                    session,
+                    **_table_options(args),  # type: ignore[arg-type]
+                    reach_lines=reach.lines,
+                )
     except OSError as exc:
         raise UserError(str(exc)) from None
 

@@ -18,7 +18,8 @@ from ..net.keys import load_identity
 from ..net.protocol import DEFAULT_PORT
 from ..net.saved_games import games_dir
 from ..paths import default_records_dir
-from . import options, resuming
+from ..reach import services
+from . import options, reach_options, resuming
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -79,6 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_password(parser, host=True)
     resuming.add_arguments(parser)
     options.add_table_looks(parser)
+    reach_options.add_host_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,6 +94,10 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--port must be 0..65535")
     if args.deal_step_timeout < 0:
         raise UserError("--deal-step-timeout must be 0 seconds or more")
+    if (problem := reach_options.check(args)) is not None:
+        raise UserError(problem)
+    if args.ssh_sessions is None:
+        args.ssh_sessions = args.players
     host_options = HostOptions(
         players=args.players,
         bots=args.bots,
@@ -166,7 +172,16 @@ async def _run_headless(
                 print(f"resumed game {gid[:8]} in round {r}: players reconnect by themselves")
             else:
                 print(f"waiting for {args.players - args.bots} player(s)...", flush=True)
-            ok = await wait_for_game(host, give_up_after=args.give_up_after)
+            async with services.serving(
+                services.settings_from_args(args),
+                game_port=port,
+                host_key=identity.public_key,
+                password=password,
+                addresses=host_options.addresses,
+            ) as reach:
+                for line in reach.lines:
+                    print(f"  {line}", flush=True)
+                ok = await wait_for_game(host, give_up_after=args.give_up_after)
             table = host.table
             if ok and table is not None:
                 print(f"game over: totals {table.game.totals}, winners {table.game.winners}")

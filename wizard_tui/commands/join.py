@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import random
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from ..net.addresses import parse_target
 from ..net.bot_player import play_as_bot
 from ..net.client import NetworkSession
 from ..net.protocol import DEFAULT_PORT
+from ..reach.seat import PASSWORD_ENV
 from . import options
 
 
@@ -49,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
         host, port = parse_target(args.target, DEFAULT_PORT)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    password = options.room_password(args)
+    # A seat the host's SSH or web server starts gets the room password this way, not in argv.
+    password = options.room_password(args) or os.environ.get(PASSWORD_ENV) or None
     if args.bot:
         return asyncio.run(_run_bot(host, port, args, password))
     from ..launch import run_joined_table

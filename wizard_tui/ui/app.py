@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import inspect
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -107,6 +107,7 @@ class WizardApp(App[int]):
         self.player_name = name
         # How the lobby tells friends to join: (address, port) -> "wizard-tui join ...".
         self.join_command = join_command
+        self.reach_lines: tuple[str, ...] = ()  # more ways in for the lobby (reach/)
         self.glyphs: Glyphs = glyphs_for(ascii)
         self.palette = Palette()  # the colours every drawing widget uses
         self.ring_bell = bell
@@ -369,10 +370,14 @@ async def run_table_async(
     mouse: bool = True,
     theme: str | None = None,
     join_command: Callable[[str, int], str] | None = None,
+    reach_lines: Sequence[str] = (),
 ) -> int:
-    """``run_table`` inside an already running asyncio loop (e.g. beside an in-process host)."""
+    """``run_table`` inside an already running asyncio loop (e.g. beside an in-process host).
+
+    ``reach_lines``: more ways in for the lobby to show (``ssh ...``, a browser URL)."""
     app = WizardApp(
         session, name=name, ascii=ascii, bell=bell, theme=theme, join_command=join_command
     )
+    app.reach_lines = tuple(reach_lines)
     await app.run_async(mouse=mouse)
     return app.return_code or 0

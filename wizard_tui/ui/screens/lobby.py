@@ -68,6 +68,8 @@ class LobbyView(CardWidget):
             join = getattr(self.app, "join_command", None) or _address_and_port
             for address in u.addresses:
                 out.append(f"  {clean(join(address, u.port), 76)}\n")
+            for line in getattr(self.app, "reach_lines", ()):  # SSH, browser (reach/)
+                out.append(f"  {clean(line, 76)}\n")
         if u.fingerprint:
             # The host's key as this table's handshake proved it: compared aloud, it
             # catches a man in the middle (docs/security.md).
