@@ -124,12 +124,14 @@ def _ssh_command(settings: ReachSettings, game_port: int, host_key: bytes | None
 
 
 def _web_command(
-    settings: ReachSettings, game_port: int, host_key: bytes | None, address: str
+    settings: ReachSettings, game_port: int, host_key: bytes | None, address: str, password: bool
 ) -> list[str]:
     assert settings.web_port is not None
     command = [sys.executable, "-m", "wizard_tui.reach.web", "--bind", settings.bind]
     command += ["--port", str(settings.web_port), "--game-port", str(game_port)]
     command += ["--max-sessions", str(settings.max_sessions), "--address", address]
+    if password:
+        command.append("--need-password")  # the visitor types it: it never reaches the page
     if host_key is not None:
         command += ["--host-key", host_key.hex()]
     return command
@@ -159,8 +161,8 @@ async def serving(
             reach.lines.append(f"ssh{port_part} YOURNAME@{_shown(address)}  (nothing to install)")
             reach.lines.append(f"SSH host key {fingerprint}")
         if settings.web_port is not None:
-            command = _web_command(settings, game_port, host_key, address)
-            child = Child("web", command, env)
+            command = _web_command(settings, game_port, host_key, address, password is not None)
+            child = Child("web", command, _child_env(None))
             children.append(child)
             port_text = (await child.start())[0]
             reach.web_url = f"http://{_shown(address)}:{int(port_text)}/"

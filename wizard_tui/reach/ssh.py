@@ -149,6 +149,7 @@ async def serve(args: argparse.Namespace) -> int:
     )
     port = acceptor.get_port()
     print(f"ready {port} {key.get_fingerprint('sha256')}", flush=True)
+    os.dup2(2, 1)  # nobody reads the pipe after the ready line: anything else to the log
     try:
         await _until_stdin_closes()
     finally:

@@ -1,0 +1,79 @@
+"""``python -m wizard_tui.reach.web_seat``: one browser tab's seat (``host --web``).
+
+textual-serve runs this same command for every tab. The table opens on a screen that asks
+for the player's name (and the room password when the room has one), then connects to the
+game host on loopback as a player of its own: keys in a fresh home of its own (thrown away
+afterwards), the host's key pinned beforehand, its record kept in memory only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..cli import UserError
+from .seat import PASSWORD_ENV, VIA_ENV, SeatHome, sanitise_name
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m wizard_tui.reach.web_seat")
+    parser.add_argument("--game-port", type=int, required=True)
+    parser.add_argument("--host-key", default=None)
+    parser.add_argument("--need-password", action="store_true")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    host_key = bytes.fromhex(args.host_key) if args.host_key else None
+    home = SeatHome(args.game_port, host_key)
+    os.environ.update(home.env())  # before anything asks where the data directory is
+    os.environ[VIA_ENV] = "web"
+    os.environ.pop(PASSWORD_ENV, None)  # the visitor types it, or is not let in
+    try:
+        return _run(args.game_port, args.need_password)
+    finally:
+        home.remove()
+
+
+def _run(game_port: int, need_password: bool) -> int:
+    from ..launch import connect_session, player_keys, player_signing
+    from ..net.client import NetworkSession
+    from ..ui.app import WizardApp
+    from ..ui.screens.entry import EntryScreen
+
+    async def connect() -> NetworkSession:
+        error, name = "", ""
+        while True:
+            name, password = await app.push_screen_wait(
+                EntryScreen(need_password=need_password, error=error, name=name)
+            )
+            name = sanitise_name(name)
+            identity, known_hosts = player_keys()
+            signing_key, secret_store = player_signing()
+            session = NetworkSession(
+                "127.0.0.1",
+                game_port,
+                name=name,
+                identity=identity,
+                known_hosts=known_hosts,
+                password=password,
+                signing_key=signing_key,
+                secret_store=secret_store,
+            )
+            try:
+                await connect_session(session, "127.0.0.1", game_port)
+            except UserError as exc:
+                error = str(exc)
+                continue
+            app.player_name = app.sub_title = name
+            return session
+
+    app = WizardApp(connect)
+    app.run()
+    return app.return_code or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
