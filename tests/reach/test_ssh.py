@@ -10,6 +10,7 @@ import shutil
 import signal
 import stat
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,18 @@ def seat_pids(game_port: int) -> list[int]:
     return processes_mentioning(f"join 127.0.0.1:{game_port}")
 
 
+def play_round_one(tmux: Tmux, name: str) -> None:
+    """Name trump if a Wizard turned up, bid, play the one card; until round 2 shows."""
+    end = time.monotonic() + 60
+    while "Round 2" not in (screen := tmux.screen(name)):
+        assert time.monotonic() < end, f"round 1 never ended:\n{screen}"
+        if "Choose trump" in screen:
+            tmux.keys(name, "h")
+        elif "Your bid" in screen or "play a card" in screen:
+            tmux.keys(name, "Enter")
+        time.sleep(0.3)
+
+
 def test_an_ssh_player_plays_resizes_and_quits(tmp_path: Path) -> None:
     tmux = Tmux()
     known = tmp_path / "known_hosts"
@@ -70,9 +83,9 @@ def test_an_ssh_player_plays_resizes_and_quits(tmp_path: Path) -> None:
         command = shlex.join(ssh_command(port, "Zoë*+%1", known))
         try:
             tmux.new("ann", command, 80, 24)
-            tmux.wait_for("ann", "Your bid")
-            # The user name, sanitised, is the player's name.
-            assert "Zoë1 (you)" in tmux.screen("ann")
+            tmux.wait_for("ann", "Round 1 of")
+            # The user name, sanitised and marked as played on the host's machine.
+            assert "Zoë1@ssh (you)" in tmux.screen("ann")
             # OpenSSH pinned the same host key the lobby shows.
             listed = subprocess.run(
                 ["ssh-keygen", "-l", "-f", str(known)], capture_output=True, text=True
@@ -84,10 +97,7 @@ def test_an_ssh_player_plays_resizes_and_quits(tmp_path: Path) -> None:
             assert b"WIZARD_TUI_VIA=ssh" in environ  # ours, not the visitor's
             assert b"TERM=tmux-256color" in environ or b"TERM=screen" in environ
 
-            tmux.keys("ann", "Enter")  # bid
-            tmux.wait_for("ann", "play a card")
-            tmux.keys("ann", "Enter")  # the one card of round 1
-            tmux.wait_for("ann", "Round 2")
+            play_round_one(tmux, "ann")
 
             tmux.run("resize-window", "-t", "ann", "-x", "110", "-y", "30")
             wait_until(
@@ -140,13 +150,13 @@ def test_refusals_password_and_a_killed_client(tmp_path: Path) -> None:
             env_prefix = " ".join(f"{k}={v}" for k, v in good.items() if k.startswith("SSH_"))
             command = shlex.join(ssh_command(port, "cy", known, "-o", "PubkeyAuthentication=no"))
             tmux.new("cy", f"env {env_prefix} DISPLAY=:0 {command}")
-            tmux.wait_for("cy", "Your bid")  # the room password let the seat in as well
+            tmux.wait_for("cy", "Round 1 of")  # the room password let the seat in as well
             [pid] = seat_pids(host.game_port)
             client = processes_mentioning("cy@127.0.0.1")
             assert client
             for c in client:
                 os.kill(c, signal.SIGKILL)  # the client vanishes without a word
             wait_until(lambda: not seat_pids(host.game_port), "the dropped session's seat ended")
-            assert not Path(f"/proc/{pid}").exists()
+            wait_until(lambda: not Path(f"/proc/{pid}").exists(), "the seat was reaped")
         finally:
             tmux.kill()

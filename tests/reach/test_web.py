@@ -78,7 +78,7 @@ def test_two_browser_tabs_are_two_seats_and_play(tmp_path: Path) -> None:
                 # Bid and play round 1's one card: Enter on each tab until the host's
                 # record has the round (Enter does nothing while it is not a tab's turn).
                 for _ in range(120):
-                    if round_one_played(data, {"Webby", "Tabby"}):
+                    if round_one_played(data, {"Webby@web", "Tabby@web"}):
                         break
                     for tab in tabs:
                         await tab.enter()
@@ -87,6 +87,6 @@ def test_two_browser_tabs_are_two_seats_and_play(tmp_path: Path) -> None:
 
         shot = asyncio.run(play())
         (tmp_path / "tab.png").write_bytes(shot)
-        wait_until(lambda: round_one_played(data, {"Webby", "Tabby"}), "round 1 was played")
+        wait_until(lambda: round_one_played(data, {"Webby@web", "Tabby@web"}), "round 1 was played")
         share, colours = ink(shot)
         assert share > 0.02 and colours > 8, (share, colours)

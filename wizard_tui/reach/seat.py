@@ -36,8 +36,21 @@ def sanitise_name(text: str, fallback: str = "guest") -> str:
     for ch in unicodedata.normalize("NFC", text):
         if unicodedata.category(ch)[0] in "LN" or ch in _NAME_PUNCTUATION:
             kept.append(ch)
+        elif ch.isspace():
+            kept.append(" ")
     name = " ".join("".join(kept).split()).strip("._-' ")
     return name[:NAME_LIMIT].rstrip() or fallback
+
+
+# A seat played on the host's machine carries this mark in its name ("ann@ssh"), so the
+# lobby, every seat line and the record show it (docs/fairness.md); the base name is kept
+# short enough for the mark to survive the seat line's width.
+MARKED_BASE_LIMIT = 12
+
+
+def marked_name(text: str, via: str) -> str:
+    """The name of a seat played through the host's machine: ``ann@ssh``, ``bob@web``."""
+    return f"{sanitise_name(text)[:MARKED_BASE_LIMIT].rstrip()}@{via}"
 
 
 def passed_env(visitor: Mapping[str, str], term: str | None) -> dict[str, str]:

@@ -25,7 +25,7 @@ import asyncssh
 
 from ..paths import data_dir
 from .pty_seat import PtySeat
-from .seat import PASSWORD_ENV, SeatHome, sanitise_name, seat_command, seat_env
+from .seat import PASSWORD_ENV, SeatHome, marked_name, seat_command, seat_env
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ class SshSeats:
             process.exit(1)
             return
         user = process.get_extra_info("username") or ""
-        name = sanitise_name(str(user))
+        name = marked_name(str(user), "ssh")
         width, height, _, _ = process.get_terminal_size()
         home = SeatHome(self.game_port, self.host_key)
         env = seat_env(

@@ -13,7 +13,7 @@ import os
 import sys
 
 from ..cli import UserError
-from .seat import PASSWORD_ENV, VIA_ENV, SeatHome, sanitise_name
+from .seat import PASSWORD_ENV, VIA_ENV, SeatHome, marked_name
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -49,7 +49,7 @@ def _run(game_port: int, need_password: bool) -> int:
             name, password = await app.push_screen_wait(
                 EntryScreen(need_password=need_password, error=error, name=name)
             )
-            name = sanitise_name(name)
+            entered, name = name, marked_name(name, "web")
             identity, known_hosts = player_keys()
             signing_key, secret_store = player_signing()
             session = NetworkSession(
@@ -65,7 +65,7 @@ def _run(game_port: int, need_password: bool) -> int:
             try:
                 await connect_session(session, "127.0.0.1", game_port)
             except UserError as exc:
-                error = str(exc)
+                error, name = str(exc), entered
                 continue
             app.player_name = app.sub_title = name
             return session
