@@ -148,11 +148,14 @@ async def _hosted_table(
                 persistent=identity is not None,  # the solo table keeps nothing
             )
             async with services.serving(
-                services.settings_from_args(args),
+                services.settings_from_args(args, bind),
                 game_port=options.port,
                 host_key=host.server.identity.public_key,
                 password=password,
                 addresses=options.addresses,
+                announce=services.Announce(
+                    args.name, host.server.identity.fingerprint, services.seats_taken(host)
+                ),
             ) as reach:
                 return await run_table_async(
                     session,

@@ -173,11 +173,14 @@ async def _run_headless(
             else:
                 print(f"waiting for {args.players - args.bots} player(s)...", flush=True)
             async with services.serving(
-                services.settings_from_args(args),
+                services.settings_from_args(args, bind),
                 game_port=port,
                 host_key=identity.public_key,
                 password=password,
                 addresses=host_options.addresses,
+                announce=services.Announce(
+                    args.name, identity.fingerprint, services.seats_taken(host)
+                ),
             ) as reach:
                 for line in reach.lines:
                     print(f"  {line}", flush=True)

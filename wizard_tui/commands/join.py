@@ -21,7 +21,12 @@ from . import options
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "target", metavar="HOST[:PORT]", help=f"the host (default port {DEFAULT_PORT})"
+        "target",
+        metavar="HOST[:PORT]",
+        nargs="?",
+        default=None,
+        help=f"the host (default port {DEFAULT_PORT}); without it, look for tables "
+        "announced on the LAN and offer them",
     )
     options.add_name(parser)
     parser.add_argument(
@@ -47,10 +52,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        host, port = parse_target(args.target, DEFAULT_PORT)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
+    if args.target is None:
+        from .find_table import find_table
+
+        host, port = find_table()
+    else:
+        try:
+            host, port = parse_target(args.target, DEFAULT_PORT)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     # A seat the host's SSH or web server starts gets the room password this way, not in argv.
     password = options.room_password(args) or os.environ.get(PASSWORD_ENV) or None
     if args.bot:

@@ -13,10 +13,12 @@ import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..net.protocol import PROTOCOL, VERSION
 from ..paths import data_dir
+from .discovery import announcing, announcing_allowed, instance_name, txt_record
 from .seat import PASSWORD_ENV
 
 READY_TIMEOUT = 30.0
@@ -43,15 +45,28 @@ class ReachSettings:
     web_port: int | None = None
     max_sessions: int = 6
     bind: str = "0.0.0.0"
+    announce: bool = True
 
 
-def settings_from_args(args: argparse.Namespace) -> ReachSettings:
-    bind = getattr(args, "bind", None) or "0.0.0.0"
+@dataclass
+class Announce:
+    """What the LAN announcement says (discovery.py): who hosts, the host key's
+    fingerprint, and how many seats are taken out of how many, asked afresh as they fill."""
+
+    player: str
+    fingerprint: str
+    seats: Callable[[], tuple[int, int]]
+
+
+def settings_from_args(args: argparse.Namespace, bind: str) -> ReachSettings:
+    """The ways in ``args`` asks for, for a game host bound to ``bind`` (the servers bind
+    there too, and a loopback host announces nothing)."""
     return ReachSettings(
         ssh_port=getattr(args, "ssh", None),
         web_port=getattr(args, "web", None),
         max_sessions=getattr(args, "ssh_sessions", None) or 6,
         bind=bind,
+        announce=not getattr(args, "no_announce", False),
     )
 
 
@@ -145,8 +160,10 @@ async def serving(
     host_key: bytes | None,
     password: str | None,
     addresses: Sequence[str],
+    announce: Announce | None = None,
 ) -> AsyncIterator[Reach]:
-    """Run the ways in ``settings`` asks for while the block runs; stop them after."""
+    """Run the ways in ``settings`` asks for while the block runs; stop them after.
+    ``announce``: also announce the table on the LAN (unless settings or the bind say no)."""
     reach = Reach()
     children: list[Child] = []
     env = _child_env(password)
@@ -167,6 +184,35 @@ async def serving(
             port_text = (await child.start())[0]
             reach.web_url = f"http://{_shown(address)}:{int(port_text)}/"
             reach.lines.append(f"browser: {reach.web_url}")
-        yield reach
+        async with contextlib.AsyncExitStack() as stack:
+            if announce is not None and settings.announce and announcing_allowed(settings.bind):
+                line = await stack.enter_async_context(
+                    announcing(
+                        instance=instance_name(announce.player, announce.fingerprint),
+                        port=game_port,
+                        addresses=tuple(addresses),
+                        bind=settings.bind,
+                        txt=lambda: txt_record(
+                            protocol=PROTOCOL,
+                            version=VERSION,
+                            seats=announce.seats(),
+                            password=password is not None,
+                            fingerprint=announce.fingerprint,
+                        ),
+                    )
+                )
+                if line:
+                    reach.lines.append(line)
+            yield reach
     finally:
         await asyncio.gather(*(child.stop() for child in children), return_exceptions=True)
+
+
+def seats_taken(host: object) -> Callable[[], tuple[int, int]]:
+    """Seats taken and total of a ``WizardHost`` (its public ``seats`` list), for the TXT."""
+
+    def count() -> tuple[int, int]:
+        seats = list(getattr(host, "seats", ()))
+        return sum(seat is not None for seat in seats), len(seats)
+
+    return count
