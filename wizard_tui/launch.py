@@ -39,6 +39,7 @@ def _table_options(args: argparse.Namespace) -> dict[str, object]:
         "name": args.name,
         "ascii": args.ascii,
         "bell": args.bell,
+        "theme": getattr(args, "theme", None),  # from the settings file (config.py)
         "join_command": _join_command,
     }
 

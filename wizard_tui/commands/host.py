@@ -81,6 +81,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     resuming.add_arguments(parser)
     options.add_table_looks(parser)
     reach_options.add_host_arguments(parser)
+    parser.set_defaults(default_port=None)  # the settings file's port (config.py)
+
+
+def chosen_port(args: argparse.Namespace) -> int:
+    """--port, else the settings file's port, else the default (a resumed game: its own)."""
+    if args.port is not None:
+        return int(args.port)
+    return int(getattr(args, "default_port", None) or DEFAULT_PORT)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.bots <= args.players:
         raise UserError(f"--bots must be between 0 and --players ({args.players})")
     bind = args.bind if args.bind is not None else "0.0.0.0"
-    port = args.port if args.port is not None else DEFAULT_PORT
+    port = chosen_port(args)
     if not 0 <= port < 65536:
         raise UserError("--port must be 0..65535")
     if args.deal_step_timeout < 0:
