@@ -119,7 +119,13 @@ def test_refusals_password_and_a_killed_client(tmp_path: Path) -> None:
     tmux = Tmux()
     known = tmp_path / "known_hosts"
     with headless_host(
-        tmp_path / "data", "--ssh", "0", until="SSH host key", password="sesame"
+        tmp_path / "data",
+        "--ssh",
+        "0",
+        "--ssh-sessions",
+        "1",
+        until="SSH host key",
+        password="sesame",
     ) as host:
         port = ssh_port(host.lines)
         good, bad = askpass(tmp_path, "sesame"), askpass(tmp_path, "wrong!")
@@ -152,6 +158,18 @@ def test_refusals_password_and_a_killed_client(tmp_path: Path) -> None:
             tmux.new("cy", f"env {env_prefix} DISPLAY=:0 {command}")
             tmux.wait_for("cy", "Round 1 of")  # the room password let the seat in as well
             [pid] = seat_pids(host.game_port)
+            # The cap: one SSH player at a time here, so a second one is turned away.
+            second = subprocess.run(
+                ssh_command(port, "dee", known, "-tt"),
+                env=good,
+                capture_output=True,
+                text=True,
+                stdin=subprocess.DEVNULL,
+                timeout=30,
+            )
+            assert second.returncode == 1
+            assert "takes 1 SSH players at most" in second.stdout + second.stderr
+            assert seat_pids(host.game_port) == [pid]
             client = processes_mentioning("cy@127.0.0.1")
             assert client
             for c in client:

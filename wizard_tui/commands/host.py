@@ -192,6 +192,8 @@ async def _run_headless(
             ) as reach:
                 for line in reach.lines:
                     print(f"  {line}", flush=True)
+                if (qr := reach.qr_code()) is not None:
+                    print(qr, flush=True)
                 ok = await wait_for_game(host, give_up_after=args.give_up_after)
             table = host.table
             if ok and table is not None:

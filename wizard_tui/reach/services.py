@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import io
 import os
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -37,6 +38,18 @@ class Reach:
     ssh_port: int | None = None
     ssh_fingerprint: str | None = None
     web_url: str | None = None
+
+    def qr_code(self) -> str | None:
+        """The browser URL as a terminal QR code (for phones), when segno is installed."""
+        if self.web_url is None:
+            return None
+        try:
+            import segno
+        except ImportError:
+            return None
+        out = io.StringIO()
+        segno.make(self.web_url, error="l").terminal(out=out, compact=True, border=1)
+        return out.getvalue()
 
 
 @dataclass
