@@ -1,7 +1,7 @@
 """Seats played through the host's machine (``host --ssh`` / ``--web``): what each costs,
 and whether a game stays responsive while many are open.
 
-python benchmarks/reach_seats.py [--seats 6] [--loads 0,6,12,18] [--probes 25]
+python benchmarks/reach_seats.py [--seats 6] [--loads 0,6,12,18] [--probes 25] [--rate 2]
 
 1. Start-up and memory: ``--seats`` SSH sessions (asyncssh's client, PTY 80x24) open at once
    against a 6-seat headless host; each one's seconds from connecting to its lobby drawn,
@@ -10,8 +10,10 @@ python benchmarks/reach_seats.py [--seats 6] [--loads 0,6,12,18] [--probes 25]
    A single SSH seat started alone is the baseline, measured in the same run.
 2. Responsiveness: a 6-seat game (5 bots, no delay) with one SSH seat of ours; the seat
    opens and closes the score pad (``s``) ``--probes`` times and we time key to screen.
-   Meanwhile ``--loads`` other SSH seats sit in the lobbies of other tables on this
-   machine (6 a table). The median and 95th percentile per load, beside load 0.
+   Meanwhile ``--loads`` other SSH seats play at other full tables on this machine (6 a
+   table, their games started), each a busy player pressing ``s`` ``--rate`` times a
+   second (a full repaint of the pad each time). The median and 95th percentile per load,
+   beside load 0 measured in the same run.
 
 Real processes on 127.0.0.1 only; every host is stopped at the end (its servers and seats
 go with it). Needs the ``ssh`` and ``web`` extras.
@@ -37,6 +39,7 @@ import asyncssh
 
 LOBBY = b"Wizard lobby"
 PAD_OPEN = b"back to the table"
+TABLE_BACK = b"Scores"
 
 
 def rss_mb(pid: int) -> float:
@@ -209,7 +212,14 @@ def _pids_with(text: str) -> list[int]:
     return out
 
 
-async def responsiveness(tmp: Path, loads: list[int], probes: int) -> None:
+async def keep_pressing(process: object, rate: float) -> None:
+    """A busy player: the score pad opened or closed ``rate`` times a second."""
+    while True:
+        process.stdin.write(b"s")  # type: ignore[attr-defined]
+        await asyncio.sleep(1 / rate)
+
+
+async def responsiveness(tmp: Path, loads: list[int], probes: int, rate: float) -> None:
     baseline: float | None = None
     for load in loads:
         extra_hosts = [
@@ -218,11 +228,15 @@ async def responsiveness(tmp: Path, loads: list[int], probes: int) -> None:
         ]
         game = Host(tmp / f"game{load}", players=6, bots=5, way="ssh")
         opened: list[object] = []
+        pressing: list[asyncio.Task[None]] = []
         try:
-            for n in range(load):
-                host = extra_hosts[n // 6]
-                _, _, keep = await ssh_seat(host.way_port, f"idle{n}")
+            loaders = await asyncio.gather(
+                *(ssh_seat(extra_hosts[n // 6].way_port, f"load{n}") for n in range(load))
+            )
+            for _, screen, keep in loaders:
                 opened.append(keep)
+                await screen.wait_for(b"Round 1")  # a full table: its game has started
+                pressing.append(asyncio.create_task(keep_pressing(keep[1], rate)))  # type: ignore[index]
             _, screen, keep = await ssh_seat(game.way_port, "probe")
             opened.append(keep)
             process = keep[1]  # type: ignore[index]
@@ -233,15 +247,21 @@ async def responsiveness(tmp: Path, loads: list[int], probes: int) -> None:
                 t0 = time.perf_counter()
                 process.stdin.write(b"s")  # type: ignore[attr-defined]
                 latencies.append(await screen.wait_for(PAD_OPEN, start) - t0)
+                closing = len(screen.data)
                 process.stdin.write(b"s")  # type: ignore[attr-defined]
+                # The table's key bar again ("s Scores"), so the next key opens the pad
+                # rather than landing in the same frame as this close.
+                await screen.wait_for(TABLE_BACK, closing)
                 await screen.quiet(0.2)
             median = statistics.median(latencies)
             baseline = baseline if baseline is not None else median
             print(
-                f"6-seat game, {load:2d} other SSH seats open: score pad key-to-screen "
+                f"6-seat game, {load:2d} other SSH seats busy: score pad key-to-screen "
                 f"{summary(latencies)} ({median / baseline:.2f}x load 0)"
             )
         finally:
+            for task in pressing:
+                task.cancel()
             for conn, _, _ in opened:  # type: ignore[misc]
                 conn.close()
             for host in [game, *extra_hosts]:
@@ -253,12 +273,15 @@ async def main() -> None:
     parser.add_argument("--seats", type=int, default=6)
     parser.add_argument("--loads", default="0,6,12,18")
     parser.add_argument("--probes", type=int, default=25)
+    parser.add_argument("--rate", type=float, default=2.0, help="keys a second per load seat")
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as tmp:
         await startup_and_memory(Path(tmp), args.seats)
         loads = [int(x) for x in args.loads.split(",")]
-        await responsiveness(Path(tmp), loads, args.probes)
+        if any(load % 6 for load in loads):
+            parser.error("--loads: multiples of 6 (full tables, whose games have started)")
+        await responsiveness(Path(tmp), loads, args.probes, args.rate)
 
 
 if __name__ == "__main__":
