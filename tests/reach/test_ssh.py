@@ -38,7 +38,7 @@ def ssh_command(port: int, user: str, known_hosts: Path, *extra: str) -> list[st
         "-o",
         "SendEnv=LANG",
         "-o",
-        "SetEnv=LD_PRELOAD=/nonexistent.so WIZARD_TUI_VIA=bogus",
+        "SetEnv=LD_PRELOAD=/nonexistent.so WIZARD_TUI_VIA=bogus LC_TIME=C.UTF-8",
         *extra,
         f"{user}@127.0.0.1",
     ]
@@ -95,6 +95,7 @@ def test_an_ssh_player_plays_resizes_and_quits(tmp_path: Path) -> None:
             environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
             assert b"LD_PRELOAD=/nonexistent.so" not in environ  # not on the whitelist
             assert b"WIZARD_TUI_VIA=ssh" in environ  # ours, not the visitor's
+            assert b"LC_TIME=C.UTF-8" in environ  # the visitor's locale comes along
             assert b"TERM=tmux-256color" in environ or b"TERM=screen" in environ
 
             play_round_one(tmux, "ann")
