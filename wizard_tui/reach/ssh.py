@@ -161,9 +161,27 @@ async def serve(args: argparse.Namespace) -> int:
 
 
 async def _until_stdin_closes() -> None:
-    """Return when the host closes our standard input (or dies: the pipe closes too)."""
+    """Return when the host closes our standard input (or dies: the pipe closes too).
+    A reader on the loop, not a thread: a thread blocked in read() would hold up exit."""
     loop = asyncio.get_running_loop()
-    await loop.run_in_executor(None, sys.stdin.buffer.read)
+    closed: asyncio.Future[None] = loop.create_future()
+    fd = sys.stdin.fileno()
+
+    def readable() -> None:
+        try:
+            data = os.read(fd, 4096)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data and not closed.done():
+            closed.set_result(None)
+
+    loop.add_reader(fd, readable)
+    try:
+        await closed
+    finally:
+        loop.remove_reader(fd)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
