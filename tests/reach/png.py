@@ -58,3 +58,9 @@ def ink(data: bytes) -> tuple[float, int]:
     counts = Counter(every)
     background = counts.most_common(1)[0][1]
     return 1 - background / len(every), len(counts)
+
+
+def count_near(data: bytes, colour: tuple[int, int, int], within: int = 40) -> int:
+    """How many pixels are within ``within`` of ``colour`` on every channel."""
+    _, _, every = pixels(data)
+    return sum(all(abs(p[i] - colour[i]) <= within for i in range(3)) for p in every)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from .cdp import Tab, chromium, chromium_path
-from .png import ink
+from .png import count_near, ink
 from .reach_helpers import headless_host, wait_until
 
 pytest.importorskip(
@@ -22,6 +22,9 @@ pytest.importorskip(
 pytestmark = pytest.mark.skipif(
     chromium_path() is None, reason="needs Debian's chromium (apt-get install chromium)"
 )
+
+
+FOCUS_BLUE = (1, 120, 212)  # Textual's focused Input border
 
 
 def web_url(lines: list[str]) -> str:
@@ -66,13 +69,13 @@ def test_two_browser_tabs_are_two_seats_and_play(tmp_path: Path) -> None:
         async def play() -> bytes:
             async with chromium(tmp_path / "profile") as browser:
                 tabs = [await browser.open_tab(url), await browser.open_tab(url)]
-                # Wait until each tab's own table process drew its name screen.
+                # Wait until each tab's table drew its name screen (the name field's focus
+                # frame, Textual's blue): keys sent before it is up would be lost.
                 for tab in tabs:
-                    for _ in range(200):
-                        if await tab.evaluate("document.querySelector('canvas') !== null"):
+                    for _ in range(300):
+                        if count_near(await tab.screenshot(scale=0.5), FOCUS_BLUE) > 100:
                             break
-                        await asyncio.sleep(0.1)
-                await asyncio.sleep(2.0)  # the seat's Textual start-up
+                        await asyncio.sleep(0.2)
                 await sit_down(tabs[0], "Webby")
                 await sit_down(tabs[1], "Tabby")
                 # Bid and play round 1's one card: Enter on each tab until the host's

@@ -18,6 +18,13 @@ from textual.widgets import Input, Static
 
 
 class EntryScreen(ModalScreen[tuple[str, str | None]]):
+    DEFAULT_CSS = """
+    EntryScreen { align: center middle; }
+    EntryScreen > #dialog {
+        width: 60; height: auto; max-width: 100%;
+        border: round $accent; padding: 0 1; background: $surface;
+    }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "app.quit", "Quit", show=False),
     ]
