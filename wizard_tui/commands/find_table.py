@@ -27,8 +27,8 @@ def _ask(prompt: str) -> str:
     return line.strip()
 
 
-def choose(tables: list[Table], seconds: float) -> tuple[str, int]:
-    """(address, port) of the table the player picks from ``tables``."""
+def choose(tables: list[Table], seconds: float) -> Table:
+    """The table the player picks from ``tables``."""
     if not tables:
         raise UserError(NONE_FOUND.format(seconds=seconds))
     if len(tables) == 1:
@@ -38,18 +38,17 @@ def choose(tables: list[Table], seconds: float) -> tuple[str, int]:
         answer = _ask("join it? [Y/n] ").lower()
         if answer not in ("", "y", "yes"):
             raise UserError("not joined: give an address to join another table")
-        return table.address, table.port
+        return table
     print(f"found {len(tables)} tables:")
     for i, table in enumerate(tables, 1):
         print(f"  {i}. {table.describe()}  [{table.fingerprint}]")
     answer = _ask(f"which one? [1-{len(tables)}] ")
     if not answer.isdigit() or not 1 <= int(answer) <= len(tables):
         raise UserError(f"not a table number: {answer!r}")
-    table = tables[int(answer) - 1]
-    return table.address, table.port
+    return tables[int(answer) - 1]
 
 
-def find_table(seconds: float = DEFAULT_BROWSE_SECONDS) -> tuple[str, int]:
+def find_table(seconds: float = DEFAULT_BROWSE_SECONDS) -> Table:
     print(f"looking for tables on the LAN ({seconds:g} s)...", flush=True)
     try:
         tables = asyncio.run(browse(seconds))

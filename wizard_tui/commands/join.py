@@ -55,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
     if args.target is None:
         from .find_table import find_table
 
-        host, port = find_table()
+        table = find_table()
+        host, port = table.address, table.port
+        if table.password and args.password is None:
+            args.password_prompt = True  # it says it asks for one: ask for it now
     else:
         try:
             host, port = parse_target(args.target, DEFAULT_PORT)
