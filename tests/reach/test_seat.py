@@ -12,6 +12,8 @@ from wizard_tui.reach.seat import (
     PASSWORD_ENV,
     VIA_ENV,
     SeatHome,
+    SeatTaken,
+    forget_kept_homes,
     marked_name,
     passed_env,
     sanitise_name,
@@ -97,3 +99,21 @@ def test_the_seat_command_keeps_no_record_and_has_no_password() -> None:
     command = seat_command(4321, "ann@ssh")
     assert command[-5:] == ["join", "127.0.0.1:4321", "--name", "ann@ssh", "--no-records"]
     assert not any("pass" in part for part in command)
+
+
+def test_a_kept_home_is_one_session_at_a_time_and_stays_for_a_return(tmp_path: Path) -> None:
+    root = tmp_path / "visiting"
+    first = SeatHome(1234, None, kept_for="ann@ssh", root=root)
+    (first.path / "share" / "wizard-tui" / "key").write_text("k")
+    with pytest.raises(SeatTaken):
+        SeatHome(1234, None, kept_for="ann@ssh", root=root)
+    other_table = SeatHome(1235, None, kept_for="ann@ssh", root=root)  # another table
+    assert other_table.path != first.path
+    first.remove()
+    again = SeatHome(1234, None, kept_for="ann@ssh", root=root)
+    assert again.path == first.path
+    assert (again.path / "share" / "wizard-tui" / "key").read_text() == "k"
+    again.remove()
+    forget_kept_homes(root, 1234)
+    assert not first.path.exists() and other_table.path.exists()
+    other_table.remove()

@@ -92,6 +92,17 @@ def test_an_ssh_player_plays_resizes_and_quits(tmp_path: Path) -> None:
             ).stdout
             assert fingerprint in listed
             [pid] = seat_pids(host.game_port)
+            # One session a name: a second "Zoë1" is turned away, the first plays on.
+            twin = subprocess.run(
+                ssh_command(port, "Zoë*+%1", known, "-tt"),
+                capture_output=True,
+                text=True,
+                stdin=subprocess.DEVNULL,
+                timeout=30,
+            )
+            assert twin.returncode == 1
+            assert "Zoë1@ssh is at the table already" in twin.stdout + twin.stderr
+            assert seat_pids(host.game_port) == [pid]
             environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
             assert b"LD_PRELOAD=/nonexistent.so" not in environ  # not on the whitelist
             assert b"WIZARD_TUI_VIA=ssh" in environ  # ours, not the visitor's
@@ -177,5 +188,11 @@ def test_refusals_password_and_a_killed_client(tmp_path: Path) -> None:
                 os.kill(c, signal.SIGKILL)  # the client vanishes without a word
             wait_until(lambda: not seat_pids(host.game_port), "the dropped session's seat ended")
             wait_until(lambda: not Path(f"/proc/{pid}").exists(), "the seat was reaped")
+
+            # Connecting again under the same name takes the seat back (its kept keys).
+            tmux.new("cy-again", f"env {env_prefix} DISPLAY=:0 {command}")
+            screen = tmux.wait_for("cy-again", "cy@ssh (you)")
+            assert "Merlin" in screen and "Morgana" in screen  # the same table, in play
+            assert len(seat_pids(host.game_port)) == 1
         finally:
             tmux.kill()

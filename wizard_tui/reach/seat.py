@@ -7,6 +7,8 @@ the whitelist of the visitor's environment, and a private home for the seat's ke
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
 import sys
@@ -23,6 +25,7 @@ VIA_ENV = "WIZARD_TUI_VIA"
 # The room password reaches the seat's process here, never in its argv (ps shows argv).
 PASSWORD_ENV = "WIZARD_TUI_PASSWORD"
 NAME_LIMIT = 24
+VISITING_SEATS = "visiting-seats"  # in the host's data directory: the kept seat homes
 _NAME_PUNCTUATION = frozenset(" ._-'")
 # Only these of the visitor's variables reach the seat: LD_PRELOAD, PYTHONPATH and the
 # like must never come from a stranger.
@@ -68,17 +71,47 @@ def passed_env(visitor: Mapping[str, str], term: str | None) -> dict[str, str]:
     return out
 
 
+class SeatTaken(Exception):
+    """Another session plays under this name right now."""
+
+
 class SeatHome:
-    """A fresh, private data directory for one visiting seat, removed when it ends.
+    """A private data directory for one visiting seat.
 
     The seat gets keys of its own (not the host's, not another visitor's) and finds the
     host's key already pinned, so nothing is trusted on first use over loopback.
+
+    ``kept_for=NAME``: the directory is the same for every session under that name at this
+    table (in ``root``), and stays after the session, so a friend whose connection dropped
+    connects again under the same name and takes the seat back (the host knows the seat by
+    its key). A lock on it keeps two sessions from playing one seat at once. Without a
+    name it is a fresh temporary directory, removed when the session ends.
     """
 
-    def __init__(self, game_port: int, host_key: bytes | None) -> None:
-        self.path = Path(tempfile.mkdtemp(prefix="wizard-tui-seat-"))
+    def __init__(
+        self,
+        game_port: int,
+        host_key: bytes | None,
+        *,
+        kept_for: str | None = None,
+        root: Path | None = None,
+    ) -> None:
+        self.kept = kept_for is not None
+        if kept_for is None:
+            self.path = Path(tempfile.mkdtemp(prefix="wizard-tui-seat-"))
+        else:
+            assert root is not None
+            root.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self.path = root / f"{game_port}-{kept_for.encode().hex()}"
+            self.path.mkdir(exist_ok=True, mode=0o700)
+        self._lock = os.open(self.path / ".lock", os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self._lock)
+            raise SeatTaken(kept_for) from None
         data = self.path / "share" / "wizard-tui"  # platformdirs' data dir under it
-        data.mkdir(parents=True, mode=0o700)
+        data.mkdir(parents=True, exist_ok=True, mode=0o700)
         if host_key is not None:
             KnownHosts.in_directory(data).pin(host_label("127.0.0.1", game_port), host_key)
 
@@ -91,12 +124,22 @@ class SeatHome:
         }
 
     def remove(self) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
+        """End the session's hold; a temporary home goes, a kept one stays for a return."""
+        with contextlib.suppress(OSError):
+            os.close(self._lock)
+        if not self.kept:
+            shutil.rmtree(self.path, ignore_errors=True)
+
+
+def forget_kept_homes(root: Path, game_port: int) -> None:
+    """Remove the kept homes of a table that ended cleanly (its server is stopping)."""
+    for path in root.glob(f"{game_port}-*") if root.exists() else []:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def seat_command(game_port: int, name: str | None) -> list[str]:
-    """``wizard-tui join`` for a visiting seat: its record stays in memory (its home is
-    thrown away), the name from the visitor or, without one, asked by the table."""
+    """``wizard-tui join`` for a visiting seat: its record stays in memory (the host's
+    record has the game), the name from the visitor."""
     command = [sys.executable, "-m", "wizard_tui", "join", f"127.0.0.1:{game_port}"]
     if name is not None:
         command += ["--name", name]

@@ -25,7 +25,16 @@ import asyncssh
 
 from ..paths import data_dir
 from .pty_seat import PtySeat
-from .seat import PASSWORD_ENV, SeatHome, marked_name, seat_command, seat_env
+from .seat import (
+    PASSWORD_ENV,
+    VISITING_SEATS,
+    SeatHome,
+    SeatTaken,
+    forget_kept_homes,
+    marked_name,
+    seat_command,
+    seat_env,
+)
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +88,8 @@ class SshSeats:
         self.password = password
         self.max_sessions = max_sessions
         self.seats: set[PtySeat] = set()
+        # Each name's keys, kept for a friend who drops and connects again (seat.SeatHome).
+        self.homes = data_dir() / VISITING_SEATS
 
     async def handle(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         try:
@@ -105,7 +116,14 @@ class SshSeats:
         user = process.get_extra_info("username") or ""
         name = marked_name(str(user), "ssh")
         width, height, _, _ = process.get_terminal_size()
-        home = SeatHome(self.game_port, self.host_key)
+        try:
+            home = SeatHome(self.game_port, self.host_key, kept_for=name, root=self.homes)
+        except SeatTaken:
+            process.stderr.write(
+                f"{name} is at the table already: connect under another name\r\n".encode()
+            )
+            process.exit(1)
+            return
         env = seat_env(
             visitor=dict(process.env), term=term, home=home, via="ssh", password=self.password
         )
@@ -122,6 +140,7 @@ class SshSeats:
 
     async def close(self) -> None:
         await asyncio.gather(*(seat.stop() for seat in list(self.seats)), return_exceptions=True)
+        forget_kept_homes(self.homes, self.game_port)
 
 
 async def serve(args: argparse.Namespace) -> int:

@@ -25,6 +25,9 @@ from aiohttp import web
 from aiohttp.web_runner import GracefulExit
 from textual_serve.server import Server
 
+from ..paths import data_dir
+from .seat import VISITING_SEATS, forget_kept_homes
+
 DEFAULT_WEB_PORT = 8060
 
 
@@ -109,7 +112,10 @@ def main(argv: list[str] | None = None) -> int:
         max_sessions=args.max_sessions,
     )
     print(f"ready {port}", flush=True)
-    server.serve_on(sock)
+    try:
+        server.serve_on(sock)
+    finally:
+        forget_kept_homes(data_dir() / VISITING_SEATS, args.game_port)
     return 0
 
 

@@ -2,8 +2,9 @@
 
 textual-serve runs this same command for every tab. The table opens on a screen that asks
 for the player's name (and the room password when the room has one), then connects to the
-game host on loopback as a player of its own: keys in a fresh home of its own (thrown away
-afterwards), the host's key pinned beforehand, its record kept in memory only.
+game host on loopback as a player of its own: keys in a home kept for that name at this
+table (so a dropped friend takes the seat back under the same name; one tab a name at a
+time), the host's key pinned beforehand, its record kept in memory only.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 
 from ..cli import UserError
-from .seat import PASSWORD_ENV, VIA_ENV, SeatHome, marked_name
+from ..paths import data_dir
+from .seat import PASSWORD_ENV, VIA_ENV, VISITING_SEATS, SeatHome, SeatTaken, marked_name
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -27,17 +30,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     host_key = bytes.fromhex(args.host_key) if args.host_key else None
-    home = SeatHome(args.game_port, host_key)
-    os.environ.update(home.env())  # before anything asks where the data directory is
+    homes = data_dir() / VISITING_SEATS  # the host's data directory, before we leave it
     os.environ[VIA_ENV] = "web"
     os.environ.pop(PASSWORD_ENV, None)  # the visitor types it, or is not let in
+    held: list[SeatHome] = []
+
+    def home_for(name: str) -> None:
+        """Move into ``name``'s seat home (``SeatTaken`` if another tab plays it)."""
+        for old in held:  # first: the same name again must find its lock free
+            old.remove()
+        held.clear()
+        held.append(SeatHome(args.game_port, host_key, kept_for=name, root=homes))
+        home = held[0]
+        os.environ.update(home.env())  # before anything asks where the data directory is
+
     try:
-        return _run(args.game_port, args.need_password)
+        return _run(args.game_port, args.need_password, home_for)
     finally:
-        home.remove()
+        for home in held:
+            home.remove()
 
 
-def _run(game_port: int, need_password: bool) -> int:
+def _run(game_port: int, need_password: bool, home_for: Callable[[str], None]) -> int:
     from ..launch import connect_session, player_keys, player_signing
     from ..net.client import NetworkSession
     from ..ui.app import WizardApp
@@ -50,6 +64,11 @@ def _run(game_port: int, need_password: bool) -> int:
                 EntryScreen(need_password=need_password, error=error, name=name)
             )
             entered, name = name, marked_name(name, "web")
+            try:
+                home_for(name)
+            except SeatTaken:
+                error, name = f"{name} is at the table already: pick another name", entered
+                continue
             identity, known_hosts = player_keys()
             signing_key, secret_store = player_signing()
             session = NetworkSession(

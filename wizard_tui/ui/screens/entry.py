@@ -34,6 +34,7 @@ class EntryScreen(ModalScreen[tuple[str, str | None]]):
         self.need_password = need_password
         self.error = error
         self.initial_name = name
+        self._answered = False  # a second Enter before the screen is gone must not dismiss twice
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog") as box:
@@ -52,6 +53,8 @@ class EntryScreen(ModalScreen[tuple[str, str | None]]):
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
+        if self._answered:
+            return
         name = self.query_one("#entry-name", Input).value.strip()
         if not name:
             self.query_one("#entry-name", Input).focus()
@@ -63,4 +66,5 @@ class EntryScreen(ModalScreen[tuple[str, str | None]]):
                 field.focus()
                 return
             password = field.value
+        self._answered = True
         self.dismiss((name, password))
