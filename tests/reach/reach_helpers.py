@@ -129,3 +129,5 @@ class Tmux:
 
     def kill(self) -> None:
         self.run("kill-server", check=False)
+        folder = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}"
+        (folder / self.socket).unlink(missing_ok=True)  # tmux may leave the socket file
