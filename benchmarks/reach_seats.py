@@ -2,6 +2,7 @@
 and whether a game stays responsive while many are open.
 
 python benchmarks/reach_seats.py [--seats 6] [--loads 0,6,12,18] [--probes 25] [--rate 2]
+                                 [--load-way ssh|web] [--skip-startup]
 
 1. Start-up and memory: ``--seats`` SSH sessions (asyncssh's client, PTY 80x24) open at once
    against a 6-seat headless host; each one's seconds from connecting to its lobby drawn,
@@ -10,10 +11,10 @@ python benchmarks/reach_seats.py [--seats 6] [--loads 0,6,12,18] [--probes 25] [
    A single SSH seat started alone is the baseline, measured in the same run.
 2. Responsiveness: a 6-seat game (5 bots, no delay) with one SSH seat of ours; the seat
    opens and closes the score pad (``s``) ``--probes`` times and we time key to screen.
-   Meanwhile ``--loads`` other SSH seats play at other full tables on this machine (6 a
-   table, their games started), each a busy player pressing ``s`` ``--rate`` times a
-   second (a full repaint of the pad each time). The median and 95th percentile per load,
-   beside load 0 measured in the same run.
+   Meanwhile ``--loads`` other SSH (or, ``--load-way web``, browser) seats play at other
+   full tables on this machine (6 a table, their games started), each a busy player
+   pressing ``s`` ``--rate`` times a second (a full repaint of the pad each time). The
+   median and 95th percentile per load, beside load 0 measured in the same run.
 
 Real processes on 127.0.0.1 only; every host is stopped at the end (its servers and seats
 go with it). Needs the ``ssh`` and ``web`` extras.
@@ -32,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import aiohttp
@@ -146,7 +148,7 @@ async def web_seat(port: int, name: str, http: aiohttp.ClientSession) -> tuple[f
     await screen.wait_for(b"Take a seat")
     await ws.send_json(["stdin", f"{name}\r"])
     t1 = await screen.wait_for(LOBBY)
-    return t1 - t0, (ws, task)
+    return t1 - t0, (ws, task, screen)
 
 
 def summary(values: list[float]) -> str:
@@ -196,7 +198,7 @@ async def startup_and_memory(tmp: Path, seats: int) -> None:
                 f"(mean {statistics.mean(times):.2f}, name typed at once); RSS per seat "
                 f"{sum(mem) / seats:.0f} MB ({len(mem)} processes: a shell and a python each)"
             )
-            for _, (ws, _) in results2:  # type: ignore[misc]
+            for _, (ws, _, _) in results2:  # type: ignore[misc]
                 await ws.close()
     finally:
         web.stop()
@@ -212,31 +214,58 @@ def _pids_with(text: str) -> list[int]:
     return out
 
 
-async def keep_pressing(process: object, rate: float) -> None:
+async def keep_pressing(press: Callable[[], Awaitable[None]], rate: float) -> None:
     """A busy player: the score pad opened or closed ``rate`` times a second."""
     while True:
-        process.stdin.write(b"s")  # type: ignore[attr-defined]
+        await press()
         await asyncio.sleep(1 / rate)
 
 
-async def responsiveness(tmp: Path, loads: list[int], probes: int, rate: float) -> None:
+async def load_seat(
+    way: str, port: int, name: str, http: aiohttp.ClientSession
+) -> tuple[Terminal, Callable[[], Awaitable[None]], Callable[[], Awaitable[None]]]:
+    """A load seat of ``way``: its screen, a key press, and how to close it."""
+    if way == "ssh":
+        _, screen, (conn, process, _) = await ssh_seat(port, name)  # type: ignore[misc]
+
+        async def press() -> None:
+            process.stdin.write(b"s")
+
+        async def close() -> None:
+            conn.close()
+
+        return screen, press, close
+    _, (ws, _, screen) = await web_seat(port, name, http)  # type: ignore[misc]
+
+    async def press_web() -> None:
+        await ws.send_json(["stdin", "s"])
+
+    return screen, press_web, ws.close
+
+
+async def responsiveness(tmp: Path, loads: list[int], probes: int, rate: float, way: str) -> None:
     baseline: float | None = None
     for load in loads:
         extra_hosts = [
-            Host(tmp / f"load{load}-{i}", players=6, bots=0, way="ssh")
+            Host(tmp / f"load{load}-{i}", players=6, bots=0, way=way)
             for i in range((load + 5) // 6)
         ]
         game = Host(tmp / f"game{load}", players=6, bots=5, way="ssh")
         opened: list[object] = []
+        closers: list[Callable[[], Awaitable[None]]] = []
         pressing: list[asyncio.Task[None]] = []
+        http = aiohttp.ClientSession()
         try:
             loaders = await asyncio.gather(
-                *(ssh_seat(extra_hosts[n // 6].way_port, f"load{n}") for n in range(load))
+                *(
+                    load_seat(way, extra_hosts[n // 6].way_port, f"load{n}", http)
+                    for n in range(load)
+                )
             )
-            for _, screen, keep in loaders:
-                opened.append(keep)
+            for screen, press, close in loaders:
+                closers.append(close)
                 await screen.wait_for(b"Round 1")  # a full table: its game has started
-                pressing.append(asyncio.create_task(keep_pressing(keep[1], rate)))  # type: ignore[index]
+                pressing.append(asyncio.create_task(keep_pressing(press, rate)))
             _, screen, keep = await ssh_seat(game.way_port, "probe")
             opened.append(keep)
             process = keep[1]  # type: ignore[index]
@@ -256,14 +285,18 @@ async def responsiveness(tmp: Path, loads: list[int], probes: int, rate: float) 
             median = statistics.median(latencies)
             baseline = baseline if baseline is not None else median
             print(
-                f"6-seat game, {load:2d} other SSH seats busy: score pad key-to-screen "
+                f"6-seat game, {load:2d} other {way} seats busy: score pad key-to-screen "
                 f"{summary(latencies)} ({median / baseline:.2f}x load 0)"
             )
         finally:
             for task in pressing:
                 task.cancel()
+            for close in closers:
+                with contextlib.suppress(Exception):
+                    await close()
             for conn, _, _ in opened:  # type: ignore[misc]
                 conn.close()
+            await http.close()
             for host in [game, *extra_hosts]:
                 host.stop()
 
@@ -274,14 +307,17 @@ async def main() -> None:
     parser.add_argument("--loads", default="0,6,12,18")
     parser.add_argument("--probes", type=int, default=25)
     parser.add_argument("--rate", type=float, default=2.0, help="keys a second per load seat")
+    parser.add_argument("--load-way", choices=("ssh", "web"), default="ssh")
+    parser.add_argument("--skip-startup", action="store_true", help="part 2 only")
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as tmp:
-        await startup_and_memory(Path(tmp), args.seats)
+        if not args.skip_startup:
+            await startup_and_memory(Path(tmp), args.seats)
         loads = [int(x) for x in args.loads.split(",")]
         if any(load % 6 for load in loads):
             parser.error("--loads: multiples of 6 (full tables, whose games have started)")
-        await responsiveness(Path(tmp), loads, args.probes, args.rate)
+        await responsiveness(Path(tmp), loads, args.probes, args.rate, args.load_way)
 
 
 if __name__ == "__main__":
