@@ -270,6 +270,10 @@ async def responsiveness(tmp: Path, loads: list[int], probes: int, rate: float, 
             opened.append(keep)
             process = keep[1]  # type: ignore[index]
             await screen.quiet(1.0)
+            if b"name the trump suit" in screen.data:
+                # Dealer under a Wizard: "s" would name spades here, not open the pad.
+                process.stdin.write(b"h")  # type: ignore[attr-defined]
+                await screen.quiet(1.0)
             latencies = []
             for _ in range(probes):
                 start = len(screen.data)
