@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from . import __version__
 
@@ -29,7 +29,9 @@ class UserError(Exception):
     """A problem the user can fix; printed as ``wizard-tui: <message>``, exit status 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(defaults: Mapping[str, object] | None = None) -> argparse.ArgumentParser:
+    """The whole command line; ``defaults`` (from ``config.defaults()``: the settings file
+    and environment) replace the built-in defaults of the options each subcommand has."""
     parser = argparse.ArgumentParser(
         prog="wizard-tui",
         description="The card game Wizard for friends on a LAN, played from the terminal.",
@@ -42,11 +44,22 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
+        if defaults:
+            # The options this subcommand has, and the defaults-only dests (language).
+            dests = {action.dest for action in p._actions} | set(p._defaults)
+            p.set_defaults(**{k: v for k, v in defaults.items() if k in dests})
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    from .config import ConfigError, defaults
+
+    try:
+        settings = defaults()
+    except ConfigError as exc:
+        print(f"wizard-tui: {exc}", file=sys.stderr)
+        return 2
+    parser = build_parser(settings)
     args = parser.parse_args(argv)
     try:
         return int(args._run(args) or 0)

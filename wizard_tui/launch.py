@@ -37,6 +37,7 @@ from .net.keys import (
 from .net.private_client import SecretStore
 from .net.protocol import DEFAULT_PORT
 from .paths import default_joined_records_dir, default_records_dir
+from .reach import services
 
 
 def _table_options(args: argparse.Namespace) -> dict[str, object]:
@@ -45,6 +46,7 @@ def _table_options(args: argparse.Namespace) -> dict[str, object]:
         "name": args.name,
         "ascii": args.ascii,
         "bell": args.bell,
+        "theme": getattr(args, "theme", None),  # from the settings file (config.py)
         "join_command": _join_command
         if code is None
         else lambda address, port: f"{_join_command(address, port)} --password {code}",
@@ -175,12 +177,23 @@ async def _hosted_table(
                 # the host restarts (``--resume``) and its table with it.
                 records_dir=default_joined_records_dir() if identity is not None else None,
             )
-            return await run_table_async(
-                session,  # type: ignore[arg-type]
-                **_table_options(args),  # type: ignore[arg-type]
-                hosting=True,
-                solo=identity is None,  # play: a loopback game against bots
-            )
+            async with services.serving(
+                services.settings_from_args(args, bind),
+                game_port=options.port,
+                host_key=host.server.identity.public_key,
+                password=password,
+                addresses=options.addresses,
+                announce=services.Announce(
+                    args.name, host.server.identity.fingerprint, services.seats_taken(host)
+                ),
+            ) as reach:
+                return await run_table_async(
+                    session,  # type: ignore[arg-type]
+                    **_table_options(args),  # type: ignore[arg-type]
+                    hosting=True,
+                    solo=identity is None,  # play: a loopback game against bots
+                    reach_lines=reach.lines,
+                )
     except OSError as exc:
         raise UserError(str(exc)) from None
 

@@ -18,7 +18,8 @@ from ..net.keys import load_identity
 from ..net.protocol import DEFAULT_PORT
 from ..net.saved_games import games_dir
 from ..paths import default_records_dir
-from . import options, resuming
+from ..reach import services
+from . import options, reach_options, resuming
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -88,6 +89,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_password(parser, host=True)
     resuming.add_arguments(parser)
     options.add_table_looks(parser)
+    reach_options.add_host_arguments(parser)
+    parser.set_defaults(default_port=None)  # the settings file's port (config.py)
+
+
+def chosen_port(args: argparse.Namespace) -> int:
+    """--port, else the settings file's port, else the default (a resumed game: its own)."""
+    if args.port is not None:
+        return int(args.port)
+    return int(getattr(args, "default_port", None) or DEFAULT_PORT)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,13 +106,17 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.bots <= args.players:
         raise UserError(f"--bots must be between 0 and --players ({args.players})")
     bind = args.bind if args.bind is not None else "0.0.0.0"
-    port = args.port if args.port is not None else DEFAULT_PORT
+    port = chosen_port(args)
     if not 0 <= port < 65536:
         raise UserError("--port must be 0..65535")
     if args.deal_step_timeout < 0:
         raise UserError("--deal-step-timeout must be 0 seconds or more")
     if args.turn_time is not None and args.turn_time < 0:
         raise UserError("--turn-time must be 0 seconds or more")
+    if (problem := reach_options.check(args)) is not None:
+        raise UserError(problem)
+    if args.ssh_sessions is None:
+        args.ssh_sessions = args.players
     host_options = HostOptions(
         players=args.players,
         bots=args.bots,
@@ -197,7 +211,21 @@ async def _run_headless(
                 print(f"resumed game {gid[:8]} in round {r}: players reconnect by themselves")
             else:
                 print(f"waiting for {args.players - args.bots} player(s)...", flush=True)
-            ok = await wait_for_game(host, give_up_after=args.give_up_after)
+            async with services.serving(
+                services.settings_from_args(args, bind),
+                game_port=port,
+                host_key=identity.public_key,
+                password=password,
+                addresses=host_options.addresses,
+                announce=services.Announce(
+                    args.name, identity.fingerprint, services.seats_taken(host)
+                ),
+            ) as reach:
+                for line in reach.lines:
+                    print(f"  {line}", flush=True)
+                if (qr := reach.qr_code()) is not None:
+                    print(qr, flush=True)
+                ok = await wait_for_game(host, give_up_after=args.give_up_after)
             table = host.table
             if ok and table is not None:
                 print(f"game over: totals {table.game.totals}, winners {table.game.winners}")

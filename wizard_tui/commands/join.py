@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import random
 from pathlib import Path
 
@@ -14,12 +15,18 @@ from ..net.addresses import parse_target
 from ..net.bot_player import play_as_bot
 from ..net.client import NetworkSession
 from ..net.protocol import DEFAULT_PORT
+from ..reach.seat import PASSWORD_ENV
 from . import options
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "target", metavar="HOST[:PORT]", help=f"the host (default port {DEFAULT_PORT})"
+        "target",
+        metavar="HOST[:PORT]",
+        nargs="?",
+        default=None,
+        help=f"the host (default port {DEFAULT_PORT}); without it, look for tables "
+        "announced on the LAN and offer them",
     )
     options.add_name(parser)
     parser.add_argument(
@@ -45,11 +52,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        host, port = parse_target(args.target, DEFAULT_PORT)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    password = options.room_password(args)
+    if args.target is None:
+        from .find_table import find_table
+
+        table = find_table()
+        host, port = table.address, table.port
+        if table.password and args.password is None:
+            args.password_prompt = True  # it says it asks for one: ask for it now
+    else:
+        try:
+            host, port = parse_target(args.target, DEFAULT_PORT)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+    # A seat the host's SSH or web server starts gets the room password this way, not in argv.
+    password = options.room_password(args) or os.environ.get(PASSWORD_ENV) or None
     if args.bot:
         return asyncio.run(_run_bot(host, port, args, password))
     from ..launch import run_joined_table

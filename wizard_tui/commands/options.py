@@ -61,6 +61,24 @@ def add_table_looks(parser: argparse.ArgumentParser) -> None:
         "--ascii", action="store_true", help="draw suits as letters (for terminals without ♣♦♥♠)"
     )
     parser.add_argument("--bell", action="store_true", help="ring the terminal bell on your turn")
+    parser.add_argument(
+        "--theme",
+        type=_theme,
+        default=None,
+        metavar="NAME",
+        help="a Textual colour theme, e.g. nord or ansi-dark (also the settings file's theme)",
+    )
+    # The settings file's language (config.py): kept for the translations, no option yet.
+    parser.set_defaults(language=None)
+
+
+def _theme(text: str) -> str:
+    from ..config import ConfigError, check
+
+    try:
+        return str(check("theme", text, "--theme"))
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_password(parser: argparse.ArgumentParser, *, host: bool) -> None:

@@ -13,7 +13,7 @@ import contextlib
 import dataclasses
 import inspect
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -120,6 +120,7 @@ class WizardApp(App[int]):
         self.player_name = name
         # How the lobby tells friends to join: (address, port) -> "wizard-tui join ...".
         self.join_command = join_command
+        self.reach_lines: tuple[str, ...] = ()  # more ways in for the lobby (reach/)
         self.glyphs: Glyphs = glyphs_for(ascii)
         if ascii:
             self.add_class("-ascii")  # wizard.tcss: ASCII borders and rules too
@@ -455,8 +456,11 @@ async def run_table_async(
     join_command: Callable[[str, int], str] | None = None,
     hosting: bool = False,
     solo: bool = False,
+    reach_lines: Sequence[str] = (),
 ) -> int:
-    """``run_table`` inside an already running asyncio loop (e.g. beside an in-process host)."""
+    """``run_table`` inside an already running asyncio loop (e.g. beside an in-process host).
+
+    ``reach_lines``: more ways in for the lobby to show (``ssh ...``, a browser URL)."""
     app = WizardApp(
         session,
         name=name,
@@ -467,6 +471,7 @@ async def run_table_async(
         hosting=hosting,
         solo=solo,
     )
+    app.reach_lines = tuple(reach_lines)
     await app.run_async(mouse=mouse)
     if app.farewell:
         print(app.farewell)

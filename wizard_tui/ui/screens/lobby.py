@@ -101,6 +101,8 @@ class LobbyView(CardWidget):
             out.append(f"{clean(join(u.addresses[0], u.port), 76)}\n")
             for address in u.addresses[1:3]:
                 out.append(f"  or {clean(join(address, u.port), 72)}\n", muted)
+            for line in getattr(self.app, "reach_lines", ()):  # SSH, browser (reach/)
+                out.append(f"  or {clean(line, 72)}\n", muted)
         if u.fingerprint and not getattr(self.app, "solo", False):
             # The host's key as this table's handshake proved it: compared aloud, it
             # catches a man in the middle (docs/security.md).

@@ -1,0 +1,60 @@
+"""``wizard-tui join`` without an address: browse the LAN for announced tables and pick one.
+
+One table: offered with a yes/no question. Several: a numbered list. None: how to type an
+address. The answer is only a hint (reach/discovery.py): joining then goes through the
+usual handshake and known-hosts pin, and a table that has gone away fails to connect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from ..cli import UserError
+from ..reach.discovery import DEFAULT_BROWSE_SECONDS, Table, browse
+
+NONE_FOUND = (
+    "no table was found on the LAN in {seconds:g} s: type the host's address, e.g. "
+    "`wizard-tui join 192.168.1.20` (the host's screen shows it)"
+)
+
+
+def _ask(prompt: str) -> str:
+    print(prompt, end="", flush=True)
+    line = sys.stdin.readline()
+    if not line:
+        raise UserError("no answer: give the host's address, e.g. `wizard-tui join HOST`")
+    return line.strip()
+
+
+def choose(tables: list[Table], seconds: float) -> Table:
+    """The table the player picks from ``tables``."""
+    if not tables:
+        raise UserError(NONE_FOUND.format(seconds=seconds))
+    if len(tables) == 1:
+        table = tables[0]
+        print(f"found {table.describe()}")
+        print(f"  host fingerprint (as announced, checked when you connect): {table.fingerprint}")
+        answer = _ask("join it? [Y/n] ").lower()
+        if answer not in ("", "y", "yes"):
+            raise UserError("not joined: give an address to join another table")
+        return table
+    print(f"found {len(tables)} tables:")
+    for i, table in enumerate(tables, 1):
+        print(f"  {i}. {table.describe()}  [{table.fingerprint}]")
+    answer = _ask(f"which one? [1-{len(tables)}] ")
+    if not answer.isdigit() or not 1 <= int(answer) <= len(tables):
+        raise UserError(f"not a table number: {answer!r}")
+    return tables[int(answer) - 1]
+
+
+def find_table(seconds: float = DEFAULT_BROWSE_SECONDS) -> Table:
+    print(f"looking for tables on the LAN ({seconds:g} s)...", flush=True)
+    try:
+        tables = asyncio.run(browse(seconds))
+    except OSError as exc:
+        raise UserError(
+            f"cannot look for tables on this network ({exc}): type the host's address, "
+            "e.g. `wizard-tui join 192.168.1.20`"
+        ) from None
+    return choose(tables, seconds)

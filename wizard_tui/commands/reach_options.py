@@ -1,0 +1,66 @@
+"""``host`` options for the ways in: ``--ssh``, ``--web``, ``--no-announce``."""
+
+from __future__ import annotations
+
+import argparse
+
+DEFAULT_SSH_PORT = 2222
+DEFAULT_WEB_PORT = 8060
+
+
+def add_host_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("ways in for friends with nothing installed")
+    group.add_argument(
+        "--ssh",
+        type=int,
+        nargs="?",
+        const=DEFAULT_SSH_PORT,
+        default=None,
+        metavar="PORT",
+        help="also let friends play with `ssh -p PORT NAME@HOST`: each session runs a table "
+        f"on this machine (default port {DEFAULT_SSH_PORT}; needs the `ssh` extra)",
+    )
+    group.add_argument(
+        "--web",
+        type=int,
+        nargs="?",
+        const=DEFAULT_WEB_PORT,
+        default=None,
+        metavar="PORT",
+        help="also serve the table to browsers at http://HOST:PORT/ (default port "
+        f"{DEFAULT_WEB_PORT}; needs the `web` extra)",
+    )
+    group.add_argument(
+        "--ssh-sessions",
+        type=int,
+        default=None,
+        metavar="N",
+        help="at most N SSH (and N browser) players at once (default: the table's seats)",
+    )
+    group.add_argument(
+        "--no-announce",
+        action="store_true",
+        help="do not announce the table on the LAN (DNS-SD); friends type the address",
+    )
+
+
+def check(args: argparse.Namespace) -> str | None:
+    """What is wrong with these options, for a UserError, or None."""
+    for flag in ("ssh", "web"):
+        port = getattr(args, flag, None)
+        if port is not None and not 0 <= port < 65536:
+            return f"--{flag} must be a port 0..65535"
+    sessions = getattr(args, "ssh_sessions", None)
+    if sessions is not None and not 1 <= sessions <= 64:
+        return "--ssh-sessions must be 1..64"
+    if getattr(args, "ssh", None) is not None:
+        try:
+            import asyncssh  # noqa: F401
+        except ImportError:
+            return "--ssh needs the `ssh` extra: pip install 'wizard-tui[ssh]'"
+    if getattr(args, "web", None) is not None:
+        try:
+            import textual_serve  # noqa: F401
+        except ImportError:
+            return "--web needs the `web` extra: pip install 'wizard-tui[web]'"
+    return None
