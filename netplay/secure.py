@@ -5,8 +5,8 @@ password, a SPAKE2 exchange inside the new channel (``pake``), and from then on 
 payload is one Noise transport message. The client is the initiator, the host the responder::
 
     1  client -> host   e                     payload: version byte (clear)
-    2  host -> client   e, ee, s, es          payload: {"v": 1, "pake": bool, "app": {...}}
-    3  client -> host   s, se                 payload: {"v": 1, "pake": A | nil, "app": {...}}
+    2  host -> client   e, ee, s, es          payload: {"v": 2, "pake": bool, "app": {...}}
+    3  client -> host   s, se                 payload: {"v": 2, "pake": A | nil, "app": {...}}
     -- only with a room password, as transport messages --
     4  host -> client   {"pake": B, "confirm": HMAC(K, "…/host" || h)}
     5  client -> host   {"confirm": HMAC(K, "…/client" || h)}

@@ -27,7 +27,14 @@ from netplay import handshake as hs
 from netplay.commit_reveal import ClientRound
 from netplay.framing import HEADER_BYTES, FrameDecoder, decode_payload, encode_payload
 from netplay.mental import protocol as proto
-from netplay.secure import HandshakeReader, SecureInitiator, SecureResponder, make_prologue
+from netplay.secure import (
+    HandshakeReader,
+    SecureInitiator,
+    SecureResponder,
+    make_prologue,
+    pad,
+    unpad,
+)
 from netplay.signing import Envelope
 from wizard_tui.game import Deal, Game, GameConfig, Phase, RestrictLastBid, seat_view
 from wizard_tui.net import protocol as p
@@ -107,8 +114,8 @@ def test_our_handshake_reproduces_the_transcript() -> None:
     assert [len(b(m["message"])) for m in HANDSHAKE["messages"]] == [33, 111, 79]
     for entry in HANDSHAKE["messages"][1:]:
         assert msgpack.unpackb(b(entry["payload"])) == entry["payload_value"]
-    assert HANDSHAKE["messages"][1]["payload_value"] == {"v": 1, "pake": False, "app": {}}
-    assert HANDSHAKE["messages"][2]["payload_value"] == {"v": 1, "pake": None, "app": {}}
+    assert HANDSHAKE["messages"][1]["payload_value"] == {"v": 2, "pake": False, "app": {}}
+    assert HANDSHAKE["messages"][2]["payload_value"] == {"v": 2, "pake": None, "app": {}}
     for entry in HANDSHAKE["transport"]:
         payload = b(entry["payload"])
         assert payload == encode_payload(from_json(entry["value"]))
@@ -137,7 +144,7 @@ def test_an_independent_noise_reproduces_the_transcript() -> None:
     host = _oracle(False, "host_static", "host_ephemeral")
     m1, m2, m3 = HANDSHAKE["messages"]
     assert bytes(client.write_message(b(m1["payload"]))).hex() == m1["message"]
-    assert host.read_message(b(m1["message"])) == b"\x01"
+    assert host.read_message(b(m1["message"])) == b"\x02"
     assert bytes(host.write_message(b(m2["payload"]))).hex() == m2["message"]
     assert client.read_message(b(m2["message"])) == b(m2["payload"])
     assert bytes(client.write_message(b(m3["payload"]))).hex() == m3["message"]
@@ -146,8 +153,9 @@ def test_an_independent_noise_reproduces_the_transcript() -> None:
     for entry in HANDSHAKE["transport"]:
         sender, receiver = (client, host) if entry["from"] == "client" else (host, client)
         frame = b(entry["frame"])
-        assert bytes(sender.encrypt(b(entry["payload"]))) == frame[HEADER_BYTES:]
-        assert receiver.decrypt(frame[HEADER_BYTES:]) == b(entry["payload"])
+        # Transport version 2 pads each payload before it is encrypted (docs/security.md).
+        assert bytes(sender.encrypt(pad(b(entry["payload"])))) == frame[HEADER_BYTES:]
+        assert unpad(bytes(receiver.decrypt(frame[HEADER_BYTES:]))) == b(entry["payload"])
 
 
 async def test_a_client_knowing_only_the_vector_bytes_joins_a_live_host() -> None:

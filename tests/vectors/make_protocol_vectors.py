@@ -54,6 +54,7 @@ from netplay.secure import (  # noqa: E402
     SecureResponder,
     make_prologue,
 )
+from netplay.secure import VERSION as TRANSPORT_VERSION  # noqa: E402
 from netplay.signing import Envelope, SigningKey  # noqa: E402
 from wizard_tui.game import (  # noqa: E402
     Bid,
@@ -147,8 +148,8 @@ def handshake() -> dict[str, Any]:
     assert client.handshake_hash == host.handshake_hash
     import msgpack
 
-    p2 = {"v": 1, "pake": False, "app": {}}
-    p3 = {"v": 1, "pake": None, "app": {}}
+    p2 = {"v": TRANSPORT_VERSION, "pake": False, "app": {}}
+    p3 = {"v": TRANSPORT_VERSION, "pake": None, "app": {}}
     hello = hs.hello(p.PROTOCOL, p.VERSION, NAMES[0], None)
     welcome = hs.welcome(
         "q3Jx8u0A",
@@ -165,6 +166,8 @@ def handshake() -> dict[str, Any]:
         "addresses": ["192.168.1.7"],
         "port": p.DEFAULT_PORT,
         "can_start": False,
+        "settings": {"bot_level": "normal", "restrict_last_bid": "never"},
+        "levels": [None, None, None],
         "deal": p.DEAL_PRIVATE,
     }
     transport = []
@@ -197,7 +200,7 @@ def handshake() -> dict[str, Any]:
             {
                 "n": 1,
                 "from": "client",
-                "payload": "01",
+                "payload": bytes([TRANSPORT_VERSION]).hex(),
                 "message": m1.hex(),
                 "frame": frame(m1).hex(),
             },
@@ -463,6 +466,12 @@ def other_messages() -> list[dict[str, Any]]:
         wire("client", {"t": "bye"}),
         wire("client", {"t": "claim_host", "key": "the-key-the-host-program-hands-its-table"}),
         wire("client", {"t": "add_bot"}),
+        wire("client", {"t": "remove_bot", "seat": 2}, "host's table, in the lobby"),
+        wire(
+            "client",
+            {"t": "lobby_settings", "seats": 4, "bot_level": "hard", "restrict_last_bid": "never"},
+            "host's table, in the lobby: all three settings each time",
+        ),
         wire("client", {"t": "start"}),
         wire("client", {"t": "rematch"}),
         wire("client", {"t": "chat", "text": "good luck"}),
