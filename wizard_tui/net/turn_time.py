@@ -16,7 +16,8 @@ the player's own program holds its hand or its keys, so the host only marks the 
 and the player's program decides for it (``NetworkSession``: a bot of its own, its moves
 flagged ``auto``, which do not count as the player being back), while it keeps doing its
 deal duties as always. A program that does not move for its away player within another turn
-time is disconnected (``turn_timeout``); the seat is then one that left, and the takeover
+time (at least ``AWAY_PROGRAM_GRACE``, so that a busy machine's program is not cut off under
+a short turn time) is disconnected (``turn_timeout``); the seat is then one that left, and the takeover
 (``takeover.py``) goes on from there. So a hostile program cannot stall the table either.
 """
 
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("wizard_tui.turn_time")
 
 _DECIDING = (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
+AWAY_PROGRAM_GRACE = 5.0  # seconds a private seat's program has at least to move for it
 # What a player's program sends by itself, never because its player pressed a key.
 _NOT_THE_PLAYER = frozenset({"commit", "seed", "sign_key", "deal", "lost", "abort", "claim_host"})
 
@@ -68,9 +70,10 @@ class TurnClock:
             return  # a bot decides anyway
         if seat.session is None or not seat.session.connected:
             return  # the takeover countdown covers a seat that dropped
+        limit = self.limit if not seat.away else max(self.limit, AWAY_PROGRAM_GRACE)
         loop = asyncio.get_running_loop()
-        seat.turn_at = loop.time() + self.limit
-        self._timer = loop.call_later(self.limit, self._expired, index, self.host.position)
+        seat.turn_at = loop.time() + limit
+        self._timer = loop.call_later(limit, self._expired, index, self.host.position)
 
     def _deciding_seat(self) -> int:
         table = self.host.table
