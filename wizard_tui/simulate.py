@@ -23,10 +23,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import multiprocessing
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -313,10 +315,23 @@ def _row(key: str, s: dict[str, Any], width: int, duplicate: bool) -> str:
     return text.rstrip()
 
 
+ProgressFn = Callable[[int, int], None]  # (games played, games in the run)
+
+
 def run_simulation(
-    config: SimulationConfig, on_game: Callable[[GamePlayed], None] | None = None
+    config: SimulationConfig,
+    on_game: Callable[[GamePlayed], None] | None = None,
+    *,
+    jobs: int = 1,
+    on_progress: ProgressFn | None = None,
 ) -> SimulationReport:
-    """Play ``config.games`` games (or deal sets in duplicate mode) and tally every bot."""
+    """Play ``config.games`` games (or deal sets in duplicate mode) and tally every bot.
+
+    ``jobs`` > 1 plays the deal sets in that many worker processes. Everything random about
+    a deal set and its bots follows from the seed and the deal set's index alone, and the
+    results are tallied in deal order, so a seeded run reports the same with any ``jobs``.
+    ``on_progress(done, total)`` is called as games finish (in any order).
+    """
     levels = config.levels()
     n = config.players
     rounds_for(n)  # a clear error for an impossible table before anything is played
@@ -326,33 +341,69 @@ def run_simulation(
         config.records.mkdir(parents=True, exist_ok=True)
     tallies = [SeatTally(level) for level in levels]
     written: list[Path] = []
-    rotations = range(n) if config.duplicate else range(1)
+    rotations = n if config.duplicate else 1
+    total = config.games * rotations
     games = 0
     start = time.perf_counter()
-    for d in range(config.games):
-        seeded = config.seed is not None
-        deal_rng = random.Random(f"wizard-tui/simulate/{config.seed}/deal/{d}") if seeded else None
-        deal_set = new_deal_set(n, deal_rng)
+    work = functools.partial(play_deal_set, config)
+    jobs = max(1, min(jobs, config.games))
+    if jobs == 1:
+        outcomes: Iterator[list[GamePlayed]] = map(work, range(config.games))
+    else:
+        outcomes = _in_processes(work, config.games, jobs, rotations, total, on_progress)
+    for played_games in outcomes:
         deal_scores = [0.0] * n  # per entry, summed over rotations
-        for k in rotations:
-            entry_at = [(seat + k) % n for seat in range(n)]  # seat -> entry
-            bots = [
-                make_bot(
-                    levels[e],
-                    random.Random(f"wizard-tui/simulate/{config.seed}/deal/{d}/rot/{k}/bot/{e}")
-                    if seeded
-                    else None,
-                )
-                for e in entry_at
-            ]
-            names = [PlayerEntry(f"{_level_name(levels[e])}-{e}", "bot") for e in entry_at]
-            signing_keys = None
-            if config.deal == "private" and seeded:
-                key_rng = random.Random(f"wizard-tui/simulate/{config.seed}/keys/{d}/rot/{k}")
-                signing_keys = [
-                    SigningKey.from_private_bytes(key_rng.randbytes(32)) for _ in range(n)
-                ]
-            played = play_game(
+        for k, played in enumerate(played_games):
+            entry_at = _entries(n, k)
+            games += 1
+            _tally(played, entry_at, tallies, deal_scores)
+            if config.records is not None:
+                written.append(_write(config, played.record, entry_at, k))
+            if on_game is not None:
+                on_game(played)
+            if on_progress is not None and jobs == 1:
+                on_progress(games, total)
+        if config.duplicate:
+            for e, margin in enumerate(field_margins([s / n for s in deal_scores])):
+                tallies[e].margins.append(margin)
+    seconds = time.perf_counter() - start
+    return SimulationReport(config, games, config.games, seconds, tallies, written)
+
+
+def _entries(n: int, k: int) -> list[int]:
+    """Rotation ``k``: seat -> entry."""
+    return [(seat + k) % n for seat in range(n)]
+
+
+def play_deal_set(config: SimulationConfig, d: int) -> list[GamePlayed]:
+    """Deal set ``d`` of a run, played once (or once per rotation in duplicate mode).
+
+    A module-level function of ``config`` and ``d`` only, so a worker process can run it.
+    """
+    levels = config.levels()
+    n = config.players
+    seeded = config.seed is not None
+    deal_rng = random.Random(f"wizard-tui/simulate/{config.seed}/deal/{d}") if seeded else None
+    deal_set = new_deal_set(n, deal_rng)
+    out = []
+    for k in range(n if config.duplicate else 1):
+        entry_at = _entries(n, k)
+        bots = [
+            make_bot(
+                levels[e],
+                random.Random(f"wizard-tui/simulate/{config.seed}/deal/{d}/rot/{k}/bot/{e}")
+                if seeded
+                else None,
+            )
+            for e in entry_at
+        ]
+        names = [PlayerEntry(f"{_level_name(levels[e])}-{e}", "bot") for e in entry_at]
+        signing_keys = None
+        if config.deal == "private" and seeded:
+            key_rng = random.Random(f"wizard-tui/simulate/{config.seed}/keys/{d}/rot/{k}")
+            signing_keys = [SigningKey.from_private_bytes(key_rng.randbytes(32)) for _ in range(n)]
+        out.append(
+            play_game(
                 bots,
                 deal_set,
                 config.restrict_last_bid,
@@ -360,17 +411,42 @@ def run_simulation(
                 deal=config.deal,
                 signing_keys=signing_keys,
             )
-            games += 1
-            _tally(played, entry_at, tallies, deal_scores)
-            if config.records is not None:
-                written.append(_write(config, played.record, entry_at, k))
-            if on_game is not None:
-                on_game(played)
-        if config.duplicate:
-            for e, margin in enumerate(field_margins([s / n for s in deal_scores])):
-                tallies[e].margins.append(margin)
-    seconds = time.perf_counter() - start
-    return SimulationReport(config, games, config.games, seconds, tallies, written)
+        )
+    return out
+
+
+def _in_processes(
+    work: Callable[[int], list[GamePlayed]],
+    count: int,
+    jobs: int,
+    rotations: int,
+    total: int,
+    on_progress: ProgressFn | None,
+) -> Iterator[list[GamePlayed]]:
+    """``work(0) .. work(count - 1)`` in ``jobs`` processes, yielded in index order."""
+    # spawn: no fork of a process that may hold threads (a Textual app, the bot runner).
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = {d: pool.submit(work, d) for d in range(count)}
+        pending = set(futures.values())
+        done_games = 0
+        try:
+            for d in range(count):
+                future = futures.pop(d)  # dropped once yielded: the games are not kept
+                while not future.done():
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    done_games += rotations * len(finished)
+                    if on_progress is not None:
+                        on_progress(min(done_games, total), total)
+                if future in pending:  # done between the check and the wait
+                    pending.discard(future)
+                    done_games += rotations
+                    if on_progress is not None:
+                        on_progress(min(done_games, total), total)
+                yield future.result()
+        finally:
+            for f in pending:
+                f.cancel()
 
 
 def _level_name(level: str) -> str:

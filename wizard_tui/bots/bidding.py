@@ -97,6 +97,25 @@ def expected_tricks(
     return sum(chances[card_class(c, hand, trump, trump_card)] for c in cards_of(hand))
 
 
+def lead_chance(card: int, trump: int, unseen: int, players: int) -> float:
+    """The exact chance that ``card``, led in a round of one card, takes the trick.
+
+    The other players' single cards are ``players - 1`` draws without replacement from the
+    ``unseen`` cards, and each must be played; the lead holds unless one of them beats it
+    (a later beater of a beater still leaves the lead beaten).
+    """
+    from .fast import BEAT_MASK  # fast does not import this module: no cycle
+
+    total = unseen.bit_count()
+    safe = total - (unseen & BEAT_MASK[trump + 1][card]).bit_count()
+    p = 1.0
+    for i in range(players - 1):
+        if total - i <= 0:
+            break
+        p *= max(0, safe - i) / (total - i)
+    return p
+
+
 def distribution(chances: list[float]) -> list[float]:
     """P(k tricks) for k = 0..len(chances), the cards taken as independent."""
     dist = [1.0]

@@ -14,6 +14,9 @@ best weighted mean score for this seat wins.
   the rule says so). The mean score over the deals is
   ``EV(b) = P(k=b)(20+10b) - 10 Σ_k P(k)|b-k|`` for the trick distribution those
   playouts predict.
+- Certain outcomes (``certain``): with the bid made only cards sure to lose the trick are
+  searched, when there are any; needing every trick left, only cards sure to take it.
+  Leading round 1's only trick, the bid comes from the exact chance (``bidding.lead_chance``).
 - Time: ``time_budget`` seconds a card, ``bid_budget`` a bid (default three times as
   much: a bid happens once a round and plays out whole rounds); sampling stops when
   the budget is spent, or at ``max_samples``.
@@ -30,6 +33,7 @@ from ..game.engine import SUIT_MASKS
 from ..game.rules import score
 from . import bidding
 from .base import Bot
+from .certain import sure_losers, sure_winners
 from .fast import BEAT_MASK, FULL_MASK, legal_mask, pick, play_out
 from .knowledge import Knowledge, read_view
 from .normal import bid_distribution, choose_trump_by_strength, sensible_bid
@@ -78,10 +82,12 @@ class HardBot(Bot):
         legal = [b for b in legal if b >= sure] or legal
         guess = sensible_bid(view, bid_distribution(view))
         candidates = [b for b in legal if abs(b - guess) <= BID_WINDOW]
-        if len(candidates) == 1:
-            return candidates[0]
         n, r, me = k.players, k.round, k.seat
         first = (view.dealer + 1) % n
+        if len(candidates) == 1:
+            return candidates[0]
+        if r == 1 and me == first:
+            return guess  # leading the only trick: the heuristic's chance is exact
         restricted = view.restrict_last_bid.applies(r)
         bids_known = list(view.bids)
         t1 = k.trump + 1
@@ -157,12 +163,16 @@ class HardBot(Bot):
         start = time.perf_counter()
         k = read_view(view)
         legal = legal_mask(k.hand, k.led)
-        candidates = candidate_cards(legal, k.unseen)
         n, me = k.players, k.seat
         bids = [b or 0 for b in view.bids]
         need = bids[me] - view.tricks_won[me]
         n_after = n - 1 - len(k.trick_cards)
         t1 = k.trump + 1
+        allowed = certain_choice(legal, need, k.tricks_left, k.win_card, n_after, k.unseen, t1)
+        # Cards of the trick in progress tell apart cards that are otherwise equivalent
+        # (over a played 6H, a 5H loses and a 7H wins).
+        trick_mask = sum(1 << c for c in k.trick_cards)
+        candidates = candidate_cards(allowed, k.unseen | trick_mask)
         fallback = pick(k.hand, k.led, k.win_card, n_after, need, k.tricks_left, k.unseen, t1)
         if len(candidates) == 1:
             self.last_samples = 0
@@ -214,8 +224,22 @@ class HardBot(Bot):
         means = [_wmean(s, weights) for s in scores]
         top = max(means)
         best = [candidates[i] for i in range(n_cand) if means[i] >= top - 1e-9]
-        fb = _representative(fallback, candidates, k.unseen)
+        fb = _representative(fallback, candidates, k.unseen | trick_mask)
         return fb if fb in best else best[0]
+
+
+def certain_choice(
+    legal: int, need: int, left: int, win: int, n_after: int, unseen: int, t1: int
+) -> int:
+    """The legal cards worth searching: never an overtrick, nor the loss of a trick every
+    one of which is needed, when some legal card avoids it for certain."""
+    if need <= 0:
+        safe = sure_losers(legal, win, n_after, unseen, t1)
+    elif need == left:
+        safe = sure_winners(legal, win, n_after, unseen, t1)
+    else:
+        safe = 0
+    return safe or legal
 
 
 def _wmean(xs: list[float], ws: list[float]) -> float:
@@ -271,8 +295,8 @@ def _representative(card: int, candidates: list[int], unseen: int) -> int:
     if card in candidates:
         return card
     if card >= 56:
-        return next(c for c in candidates if c >= 56)
+        return next((c for c in candidates if c >= 56), card)
     if card >= 52:
-        return next(c for c in candidates if 52 <= c < 56)
+        return next((c for c in candidates if 52 <= c < 56), card)
     below = [c for c in candidates if c < card and c // 13 == card // 13]
     return max(below) if below else card

@@ -37,6 +37,10 @@ def choose_trump_by_strength(view: SeatView) -> int:
 def bid_distribution(view: SeatView, pressure: float = TABLE_PRESSURE) -> list[float]:
     """The trick-count distribution this hand expects, given the bids already made."""
     k = read_view(view)
+    if k.round == 1 and k.seat == (view.dealer + 1) % k.players:
+        # Leading the only trick: every card is forced, so the chance is exact.
+        card = k.hand.bit_length() - 1
+        return bidding.distribution([bidding.lead_chance(card, k.trump, k.unseen, k.players)])
     chances = bidding.trick_chances(k.hand, k.trump, view.trump_card, k.players, k.round)
     mean = sum(chances)
     known = [b for b in view.bids if b is not None]

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
+import time
 from pathlib import Path
+from typing import TextIO
 
 from ..cli import UserError
 from ..game import RestrictLastBid
@@ -60,6 +64,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of the table"
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="play games in N processes (default: one per core); a seeded run reports the "
+        "same with any N",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
             make_bot(level)
         except (ValueError, TypeError) as exc:
             raise UserError(str(exc)) from None
+    jobs = default_jobs() if args.jobs is None else args.jobs
+    if jobs < 1:
+        raise UserError(f"--jobs must be at least 1, not {jobs}")
     if len(levels) not in (1, args.players):
         raise UserError(
             f"--bots lists {len(levels)} levels for {args.players} players: "
@@ -91,12 +106,16 @@ def run(args: argparse.Namespace) -> int:
         records=args.records,
         deal=args.deal,
     )
+    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     try:
-        report = run_simulation(config)
+        report = run_simulation(config, jobs=jobs, on_progress=bar)
     except SimulationError as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:
         raise UserError(f"cannot write records to {args.records}: {exc.strerror or exc}") from None
+    finally:
+        if bar is not None:
+            bar.close()
     if args.json:
         print(json.dumps(report.to_json()))
     else:
@@ -117,3 +136,36 @@ def split_levels(text: str) -> tuple[str, ...]:
         else:
             levels.append(part)
     return tuple(levels)
+
+
+def default_jobs() -> int:
+    """One process per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+class ProgressBar:
+    """``[#####.....] 12/30 games, 0:42`` redrawn in place: for a terminal, never a pipe."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.start = time.monotonic()
+        self.drawn = False
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.WIDTH * done // total if total else self.WIDTH
+        elapsed = int(time.monotonic() - self.start)
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        text = f"\r[{bar}] {done}/{total} games, {elapsed // 60}:{elapsed % 60:02d}"
+        self.stream.write(text)
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()

@@ -1,0 +1,109 @@
+"""Duplicate matches of a bot level (``hard`` by default) against the rival.
+
+python benchmarks/rival_arena.py [--players 3] [--games 4] [--seed 1]
+        [--restrict-last-bid always] [--bot hard] [--jobs N]
+
+Every deal set is played once per seat: the bot under test sits at seat k of rotation k
+and the rival holds every other seat, so both play every hand. A game's difference is
+the bot's final score minus the mean of the rivals' on the same deal; a deal set's is the
+mean over its rotations. Prints the mean difference a game with its 95% Student t
+interval over deal sets, and each side's mean score and bid hit rate. Both sides think
+against the clock with the same budget (``hard``'s defaults), so on a loaded machine
+both examine fewer deals; keep runs small on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from rival import RivalBot  # noqa: E402
+
+from wizard_tui.arena import estimate  # noqa: E402
+from wizard_tui.bots import make_bot  # noqa: E402
+from wizard_tui.game import RestrictLastBid  # noqa: E402
+from wizard_tui.simulate import new_deal_set, play_game  # noqa: E402
+
+
+def play_deal_set(args: tuple[int, int, str, str, str]) -> dict:
+    """All rotations of deal set ``d``: per rotation the bot's score, the rivals' mean,
+    and bids hit / rounds for both sides."""
+    d, n, seed, level, restrict = args
+    deal_set = new_deal_set(n, random.Random(f"rival-arena/{seed}/deal/{d}"))
+    out = {"diffs": [], "bot": [], "rival": [], "bot_hits": 0, "rival_hits": 0, "rounds": 0}
+    for k in range(n):
+        bots = [
+            make_bot(level, random.Random(f"rival-arena/{seed}/{d}/{k}/{s}"))
+            if s == k
+            else RivalBot(random.Random(f"rival-arena/{seed}/{d}/{k}/{s}"))
+            for s in range(n)
+        ]
+        record = play_game(bots, deal_set, RestrictLastBid(restrict)).record
+        totals = record.rounds[-1].totals
+        rivals = [totals[s] for s in range(n) if s != k]
+        mine = totals[k]
+        out["diffs"].append(mine - sum(rivals) / len(rivals))
+        out["bot"].append(mine)
+        out["rival"].append(sum(rivals) / len(rivals))
+        for r in record.rounds:
+            out["rounds"] += 1
+            out["bot_hits"] += r.bids[k] == r.tricks_won[k]
+            out["rival_hits"] += sum(r.bids[s] == r.tricks_won[s] for s in range(n) if s != k)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--games", type=int, default=4, help="deal sets, each played --players times")
+    ap.add_argument("--seed", default="1")
+    ap.add_argument(
+        "--restrict-last-bid", default="always", choices=[m.value for m in RestrictLastBid]
+    )
+    ap.add_argument("--bot", default="hard", help="the level under test (a make_bot string)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    a = ap.parse_args()
+    work = [(d, a.players, a.seed, a.bot, a.restrict_last_bid) for d in range(a.games)]
+    start = time.perf_counter()
+    if a.jobs > 1:
+        with ProcessPoolExecutor(a.jobs, mp_context=get_context("spawn")) as pool:
+            results = list(pool.map(play_deal_set, work))
+    else:
+        results = [play_deal_set(w) for w in work]
+    seconds = time.perf_counter() - start
+    per_deal = [sum(r["diffs"]) / len(r["diffs"]) for r in results]
+    est = estimate(per_deal)
+    games = sum(len(r["diffs"]) for r in results)
+    rounds = sum(r["rounds"] for r in results)
+    bot_mean = sum(x for r in results for x in r["bot"]) / games
+    rival_mean = sum(x for r in results for x in r["rival"]) / games
+    print(
+        f"{a.bot} vs rival: {a.games} deal sets x {a.players} seats = {games} games, "
+        f"{a.players} players, restrict last bid {a.restrict_last_bid}, seed {a.seed}, "
+        f"{seconds:.0f} s, jobs {a.jobs}, cores {os.cpu_count()}"
+    )
+    print(
+        f"  {a.bot}: mean score {bot_mean:.1f}, "
+        f"bid hit {sum(r['bot_hits'] for r in results) / rounds:.1%}"
+    )
+    print(
+        f"  rival: mean score {rival_mean:.1f}, "
+        f"bid hit {sum(r['rival_hits'] for r in results) / (rounds * (a.players - 1)):.1%}"
+    )
+    interval = est.interval
+    ci = "n/a (one deal set)" if interval is None else f"[{interval[0]:+.1f}, {interval[1]:+.1f}]"
+    print(f"  difference a game ({a.bot} - rival): {est.mean:+.1f}, 95% CI {ci}")
+
+
+if __name__ == "__main__":
+    main()
