@@ -213,6 +213,13 @@ def read_score_pad(term: Terminal) -> dict[int, list[tuple[int, int, int, int]]]
     term.keys("s")
     wait_for(term, "Score pad")
     term.keys("Home")
+    # The keys are read asynchronously: wait until the pad shows its first round's row (or
+    # give up and read what there is: the assertions then say what is missing).
+    first_row = re.compile(r"^\W*1\D\S*\s", re.MULTILINE)
+    for _ in range(50):
+        if first_row.search("\n".join(ln.strip("│| ") for ln in term.screen().splitlines())):
+            break
+        time.sleep(0.1)
     rounds: dict[int, list[tuple[int, int, int, int]]] = {}
     last = ""
     for _ in range(60):

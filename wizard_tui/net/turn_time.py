@@ -17,8 +17,9 @@ and the player's program decides for it (``NetworkSession``: a bot of its own, i
 flagged ``auto``, which do not count as the player being back), while it keeps doing its
 deal duties as always. A program that does not move for its away player within another turn
 time (at least ``AWAY_PROGRAM_GRACE``, so that a busy machine's program is not cut off under
-a short turn time) is disconnected (``turn_timeout``); the seat is then one that left, and the takeover
-(``takeover.py``) goes on from there. So a hostile program cannot stall the table either.
+a short turn time) is disconnected (``turn_timeout``); the seat is then one that left, and
+the takeover (``takeover.py``) goes on from there. So a hostile program cannot stall the
+table either.
 """
 
 from __future__ import annotations

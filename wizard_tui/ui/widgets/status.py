@@ -48,7 +48,7 @@ class StatusLine(LinesWidget):
                 out.append_text(self.suit_text(suit))
         elif suit is not None:
             out.append(" (")
-            out.append(f"{suit.letter} {suit.label}", self.style(f"card--{suit.label}"))
+            out.append(suit.label, self.style(f"card--{suit.label}"))
             out.append(")")
         return out
 

@@ -89,5 +89,6 @@ class RoundSummary(LinesWidget):
         best = max(s.totals) if s.totals else 0
         leaders = [self._seat_name(i) for i, t in enumerate(s.totals) if t == best]
         verb = "leads" if len(leaders) == 1 else "lead"
-        lines.append(Text(f"{' and '.join(leaders)} {verb} with {best}", accent))
+        names = leaders[0] if len(leaders) == 1 else f"{', '.join(leaders[:-1])} and {leaders[-1]}"
+        lines.append(Text(f"{names} {verb} with {best}", accent))
         return lines
