@@ -37,6 +37,11 @@ class AwayPlayer:
         self._bot: Bot | None = None
         self._answered: tuple[object, ...] | None = None
 
+    def forget(self) -> None:
+        """The seat is not away (any more): the next time it is, decide again even for the
+        same position (a move sent for it may have been refused or overtaken)."""
+        self._answered = None
+
     def move(self, view: SeatView, attempt: int) -> Bid | Play | ChooseTrump | None:
         """The move for ``view`` if it is this seat's decision and not answered yet."""
         if not view.my_turn or view.phase not in _DECIDING:

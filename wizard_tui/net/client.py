@@ -231,7 +231,10 @@ class NetworkSession:
         # A private deal: only this program knows the hand, so it decides for its away
         # player (away_player.py); commit-reveal: the host's bot does.
         view = self.view
-        if view is None or not self.private.active or not self.away:
+        if view is None or not self.private.active:
+            return
+        if not self.away:
+            self._away_player.forget()
             return
         action = self._away_player.move(view, len(self.private.voids))
         if isinstance(action, Play):

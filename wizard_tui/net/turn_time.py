@@ -164,9 +164,9 @@ class TurnClock:
             return
         self.seat_back(index)
         log.info("seat %d (%s) is back at the keyboard", index, seat.name)
-        self.host.seats_changed()
         if self._deciding_seat() == index:
             self.position_changed()  # its own decision now, with a fresh turn time
+        self.host.seats_changed()  # (after: the seats show the player's own countdown)
 
     def seat_back(self, index: int) -> None:
         """Seat ``index`` is no longer away (its player pressed a key, or it dropped: the
