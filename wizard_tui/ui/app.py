@@ -105,6 +105,7 @@ class WizardApp(App[int]):
         join_command: Callable[[str, int], str] | None = None,
         hosting: bool = False,
         solo: bool = False,
+        reach_lines: Sequence[str] = (),
     ) -> None:
         super().__init__()
         # This program runs the host (host, play): leaving stops the game for everyone.
@@ -120,7 +121,7 @@ class WizardApp(App[int]):
         self.player_name = name
         # How the lobby tells friends to join: (address, port) -> "wizard-tui join ...".
         self.join_command = join_command
-        self.reach_lines: tuple[str, ...] = ()  # more ways in for the lobby (reach/)
+        self.reach_lines = tuple(reach_lines)  # more ways in for the lobby (reach/)
         self.glyphs: Glyphs = glyphs_for(ascii)
         if ascii:
             self.add_class("-ascii")  # wizard.tcss: ASCII borders and rules too
@@ -440,9 +441,7 @@ def run_table(
         solo=solo,
     )
     app.run(mouse=mouse)
-    if app.farewell:
-        print(app.farewell)
-    return app.return_code or 0
+    return _exit_status(app)
 
 
 async def run_table_async(
@@ -470,9 +469,14 @@ async def run_table_async(
         join_command=join_command,
         hosting=hosting,
         solo=solo,
+        reach_lines=reach_lines,
     )
-    app.reach_lines = tuple(reach_lines)
     await app.run_async(mouse=mouse)
+    return _exit_status(app)
+
+
+def _exit_status(app: WizardApp) -> int:
+    """After the app ended: its farewell (e.g. how to resume) on the terminal, its status."""
     if app.farewell:
         print(app.farewell)
     return app.return_code or 0
