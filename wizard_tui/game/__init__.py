@@ -33,6 +33,7 @@ from .cards import (
     sort_key,
     suit_of,
 )
+from .codec import PlayerAction, action_from_wire, action_to_wire, actions_to_wire
 from .engine import (
     LED_OPEN,
     LED_WIZARD,
@@ -46,7 +47,15 @@ from .engine import (
     mask_of,
 )
 from .errors import IllegalAction, Reason
-from .rules import RestrictLastBid, rounds_for, score, void_charge, winners
+from .rules import (
+    RestrictLastBid,
+    dealer_of,
+    left_of,
+    rounds_for,
+    score,
+    void_charge,
+    winners,
+)
 from .view import SeatView, seat_view
 
 __all__ = [
@@ -67,6 +76,7 @@ __all__ = [
     "IllegalAction",
     "Phase",
     "Play",
+    "PlayerAction",
     "Reason",
     "RestrictLastBid",
     "RoundDealt",
@@ -77,12 +87,17 @@ __all__ = [
     "Trick",
     "TrickWon",
     "TrumpChosen",
+    "action_from_wire",
+    "action_to_wire",
+    "actions_to_wire",
     "card_name",
     "cards_of",
+    "dealer_of",
     "hand_order",
     "is_jester",
     "is_trump",
     "is_wizard",
+    "left_of",
     "legal_play_mask",
     "long_card_name",
     "mask_of",

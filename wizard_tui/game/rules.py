@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from .cards import DECK_SIZE
+
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
 
@@ -26,7 +28,18 @@ class RestrictLastBid(StrEnum):
 def rounds_for(players: int) -> int:
     """60 / players rounds: 20 for 3, 15 for 4, 12 for 5, 10 for 6."""
     check_players(players)
-    return 60 // players
+    return DECK_SIZE // players
+
+
+def dealer_of(first_dealer: int, round_number: int, players: int) -> int:
+    """The dealer of round ``round_number``: the deal passes one seat to the left a round."""
+    return (first_dealer + round_number - 1) % players
+
+
+def left_of(seat: int, players: int) -> int:
+    """The seat to the left of ``seat``: the dealer's left receives the first card, bids
+    first and leads the first trick."""
+    return (seat + 1) % players
 
 
 def check_players(players: int) -> None:

@@ -1,0 +1,53 @@
+"""The kinds of deal, found by name (as python-chess finds a variant): a new kind is one
+package here plus one line in ``_BUILT_IN``."""
+
+from __future__ import annotations
+
+from .commit_reveal import KIND as COMMIT_REVEAL
+from .kind import DealKind
+from .private import KIND as PRIVATE
+
+_BUILT_IN: tuple[DealKind, ...] = (PRIVATE, COMMIT_REVEAL)
+_KINDS: dict[str, DealKind] = {kind.name: kind for kind in _BUILT_IN}
+
+
+def deal_kinds() -> tuple[DealKind, ...]:
+    """Every kind known, the default first."""
+    return tuple(_KINDS.values())
+
+
+def deal_names() -> tuple[str, ...]:
+    return tuple(_KINDS)
+
+
+def find_deal_kind(name: str) -> DealKind:
+    """The kind called ``name``; KeyError, naming the known kinds, for any other."""
+    try:
+        return _KINDS[name]
+    except KeyError:
+        raise KeyError(f"no deal called {name!r} (known: {', '.join(_KINDS)})") from None
+
+
+def register_deal_kind(kind: DealKind) -> None:
+    """Adds a kind from outside the package (the tests' open deal does)."""
+    if kind.name in _KINDS:
+        raise ValueError(f"a deal called {kind.name!r} is already known")
+    _KINDS[kind.name] = kind
+
+
+def unregister_deal_kind(name: str) -> None:
+    if any(kind.name == name for kind in _BUILT_IN):
+        raise ValueError(f"{name!r} is built in")
+    _KINDS.pop(name, None)
+
+
+__all__ = [
+    "COMMIT_REVEAL",
+    "PRIVATE",
+    "DealKind",
+    "deal_kinds",
+    "deal_names",
+    "find_deal_kind",
+    "register_deal_kind",
+    "unregister_deal_kind",
+]

@@ -1,0 +1,20 @@
+"""A kind of deal: how a round's cards reach the seats. Each kind is a package under
+``wizard_tui.net.deals`` with a host half (``host.py``, run by the host core) and a seat half
+(``seat.py``, run by a player's session), named together by one ``DealKind``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DealKind:
+    name: str  # as on the wire, in the journal and the record: "commit-reveal", "private"
+    summary: str  # one line for --help and the lobby
+    host: Callable[..., Any]  # makes the host half (see deals/host_half.py)
+    seat: Callable[..., Any]  # makes the seat half (see deals/seat_half.py)
+
+
+__all__ = ["DealKind"]

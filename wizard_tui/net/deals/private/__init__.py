@@ -1,0 +1,13 @@
+"""The private deal (docs/private-deal.md): mental poker, so nobody, the host included, sees a
+card before its holder plays it."""
+
+from ..kind import DealKind
+from .host import PrivateHost
+from .seat import PrivateSeatHalf
+
+KIND = DealKind(
+    name="private",
+    summary="nobody, the host included, sees another's hand",
+    host=PrivateHost,
+    seat=PrivateSeatHalf,
+)
