@@ -193,6 +193,7 @@ async def _hosted_table(
                     hosting=True,
                     solo=identity is None,  # play: a loopback game against bots
                     reach_lines=reach.lines,
+                    web_url=reach.web_url,
                 )
     except OSError as exc:
         raise UserError(str(exc)) from None

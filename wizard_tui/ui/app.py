@@ -106,6 +106,7 @@ class WizardApp(App[int]):
         hosting: bool = False,
         solo: bool = False,
         reach_lines: Sequence[str] = (),
+        web_url: str | None = None,
     ) -> None:
         super().__init__()
         # This program runs the host (host, play): leaving stops the game for everyone.
@@ -122,6 +123,7 @@ class WizardApp(App[int]):
         # How the lobby tells friends to join: (address, port) -> "wizard-tui join ...".
         self.join_command = join_command
         self.reach_lines = tuple(reach_lines)  # more ways in for the lobby (reach/)
+        self.web_url = web_url  # host --web: the lobby's b shows it as a QR code
         self.glyphs: Glyphs = glyphs_for(ascii)
         if ascii:
             self.add_class("-ascii")  # wizard.tcss: ASCII borders and rules too
@@ -456,10 +458,12 @@ async def run_table_async(
     hosting: bool = False,
     solo: bool = False,
     reach_lines: Sequence[str] = (),
+    web_url: str | None = None,
 ) -> int:
     """``run_table`` inside an already running asyncio loop (e.g. beside an in-process host).
 
-    ``reach_lines``: more ways in for the lobby to show (``ssh ...``, a browser URL)."""
+    ``reach_lines``: more ways in for the lobby to show (``ssh ...``, a browser URL);
+    ``web_url``: the browser address, which the lobby can show as a QR code."""
     app = WizardApp(
         session,
         name=name,
@@ -470,6 +474,7 @@ async def run_table_async(
         hosting=hosting,
         solo=solo,
         reach_lines=reach_lines,
+        web_url=web_url,
     )
     await app.run_async(mouse=mouse)
     return _exit_status(app)

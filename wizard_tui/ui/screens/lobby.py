@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 
+from ...reach.qr import qr_lines
 from ...session import LobbyUpdate
 from ..glyphs import clean
 from ..messages import AddBot, ChangeTable, RemoveBot, StartGame
@@ -19,6 +20,7 @@ from ..widgets.banner import Banner
 from ..widgets.base import CardWidget
 from ..widgets.journal import RecentLog
 from ..widgets.keybar import KeyBar
+from .qr import QrScreen
 
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 LAST_BID_RULES = ("never", "always", "after-round-1")
@@ -103,6 +105,9 @@ class LobbyView(CardWidget):
                 out.append(f"  or {clean(join(address, u.port), 72)}\n", muted)
             for line in getattr(self.app, "reach_lines", ()):  # SSH, browser (reach/)
                 out.append(f"  or {clean(line, 72)}\n", muted)
+            if getattr(self.app, "web_url", None):
+                out.append("b", accent)
+                out.append(" shows the browser address as a QR code for phones\n", muted)
         if u.fingerprint and not getattr(self.app, "solo", False):
             # The host's key as this table's handshake proved it: compared aloud, it
             # catches a man in the middle (docs/security.md).
@@ -135,6 +140,7 @@ class LobbyScreen(Screen):
         Binding("up,k", "seat(-1)", "Seat", show=False),
         Binding("down,j", "seat(1)", "Seat", show=False),
         Binding("c", "chat", "Chat"),
+        Binding("b", "qr_code", "QR", show=False),
         Binding("question_mark,f1", "app.help", "Help", key_display="?"),
     ]
 
@@ -247,6 +253,16 @@ class LobbyScreen(Screen):
 
     def action_chat(self) -> None:
         self.app.action_chat()
+
+    def action_qr_code(self) -> None:
+        url = getattr(self.app, "web_url", None)
+        if not url:
+            return
+        code = qr_lines(url)
+        if code is None:
+            self.notify("A QR code needs the web extra (pip install 'wizard-tui[web]').")
+            return
+        self.app.push_screen(QrScreen(url, code))
 
 
 def _settings_of(update: LobbyUpdate) -> tuple[int, str, str]:

@@ -141,6 +141,7 @@ LOBBY_KEYS = (
     ("r", "the last-bid rule: never, always, after round 1"),
     ("Enter, g", "start the game (once 3 seats are taken)"),
     ("c", "chat"),
+    ("b", "the browser address as a QR code (host --web)"),
     ("?, F1", "this help"),
     ("q", "quit"),
 )
