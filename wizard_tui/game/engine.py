@@ -569,7 +569,7 @@ class Game:
         """An independent copy, for search: every list is copied, everything else is
         immutable and shared. Slot by slot rather than a loop over ``__slots__``, which
         is several times faster; a new slot must be added here too."""
-        other = _new_game(Game)
+        other: Game = _new_game(Game)
         other.config = self.config
         other.players = self.players
         other.num_rounds = self.num_rounds
