@@ -31,7 +31,7 @@ from .game import (
     IllegalAction,
     Play,
     Reason,
-    Suit,
+    action_from_wire,
     card_name,
     dealer_of,
     is_jester,
@@ -626,10 +626,7 @@ def _check_revoke(d: Redeal, items: tuple[int | None, ...], game: Game, r: int, 
     """A voided attempt whose deal verified, blamed on a seat: the replay of its recorded
     trump choice and bids and of the plays in its transcript must refuse that seat's card."""
     assert d.private_deal is not None
-    actions: list[ChooseTrump | Bid | Play] = [
-        ChooseTrump(seat, Suit(value)) if kind == "trump" else Bid(seat, value)
-        for kind, seat, value in d.actions
-    ]
+    actions: list[ChooseTrump | Bid | Play] = [action_from_wire(a) for a in d.actions]
     for envelope in d.private_deal.envelopes:
         body = decode_body(envelope.body)
         if body["t"] == "open":
