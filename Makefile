@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-slow lint format bench clean
+.PHONY: play test test-slow typecheck lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,12 @@ play: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check wizard_tui netplay tests benchmarks
 	$(BIN)/ruff format --check wizard_tui netplay tests benchmarks
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 -q -m "not slow"
+
+# The type checker alone (wizard_tui and netplay; settings in pyproject.toml).
+typecheck: $(STAMP)
+	$(BIN)/mypy
 
 # The long runs kept out of CI (tests marked slow).
 test-slow: $(STAMP)
@@ -34,4 +39,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis

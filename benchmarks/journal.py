@@ -29,7 +29,7 @@ ENTRY = {"t": "action", "a": "play", "seat": 3, "v": 42, "by": "human"}
 def run(directory: Path, entries: int, mode: str) -> list[float]:
     path = directory / f"bench-{mode}.journal"
     writer = JournalWriter.create(path, {"t": "game"}, sync=mode == "fsync")
-    fd = writer._fd
+    fd = writer._fd  # noqa: SLF001  (the journal keeps its file to itself)
     assert fd is not None
     frame = encode_entry(ENTRY)
     times = []

@@ -158,7 +158,7 @@ async def run_wizard(games: int, think: float) -> tuple[list[float], dict[str, l
         nonlocal played
         played += 1
         if played < games:
-            asyncio.get_running_loop().call_soon(host._start_game)  # a rematch, same seats
+            asyncio.get_running_loop().call_soon(host._start_game)  # noqa: SLF001  (a rematch, same seats)
         else:
             all_done.set()
 

@@ -207,6 +207,11 @@ class Client:
             self._link = None
         self._end(LinkState("closed", "you left the game"))
 
+    @property
+    def link(self) -> Link | None:
+        """The connection now, or None between connections (read-only: for tests and tools)."""
+        return self._link
+
     # -- internals ------------------------------------------------------------------------
 
     def _emit(self, event: ClientEvent) -> None:
@@ -422,7 +427,7 @@ class _Pump:
         try:
             while (event := link.conn.next_event(self.heard)) is not None:
                 if isinstance(event, Received):
-                    client._emit(event.msg)
+                    client._emit(event.msg)  # noqa: SLF001  (its client's reader, in this module)
                 elif isinstance(event, PingReceived):
                     link.send(_PONG)
                 elif isinstance(event, PeerClosed):

@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import BAD_MESSAGE, INCOMPATIBLE_VERSION, WRONG_PROTOCOL, ProtocolError
 from .limits import DEFAULT_LIMITS, Limits
-from .schema import Bool, Int, Message, Nullable, Str
+from .schema import Bool, Field, Int, Message, Nullable, Str
 
 HELLO = "hello"
 WELCOME = "welcome"
@@ -90,7 +90,7 @@ def check_hello(
     ).check(msg)
 
 
-_WELCOME_FIELDS = {
+_WELCOME_FIELDS: dict[str, Field] = {
     "session": Str(1, 128, printable=True),
     "token": TOKEN,
     "resumed": Bool(),

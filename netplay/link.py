@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .connection import _Connection
 from .errors import INTERNAL_ERROR, SEND_QUEUE_FULL
@@ -61,6 +62,12 @@ class PushReader(asyncio.StreamReader):
 
     _sink: Sink | None = None
 
+    if TYPE_CHECKING:  # StreamReader's own internals, used below; typeshed leaves them out
+        _buffer: bytearray
+        _eof: bool
+
+        def _maybe_resume_transport(self) -> None: ...
+
     def push_to(self, sink: Sink) -> None:
         self._sink = sink
         if self._buffer:  # arrived since the last read(): first in line
@@ -71,7 +78,9 @@ class PushReader(asyncio.StreamReader):
         if self._eof or self.exception() is not None:
             sink(b"")
 
-    def feed_data(self, data: bytes) -> None:
+    # typeshed widens ``data`` to any iterable of ints; the transport hands bytes, which the
+    # sink is promised (a conversion here would cost every chunk a call).
+    def feed_data(self, data: bytes) -> None:  # type: ignore[override]
         if self._sink is None:
             super().feed_data(data)
         elif data:
@@ -82,7 +91,7 @@ class PushReader(asyncio.StreamReader):
         if self._sink is not None:
             self._sink(b"")
 
-    def set_exception(self, exc: BaseException) -> None:
+    def set_exception(self, exc: Exception) -> None:
         super().set_exception(exc)
         if self._sink is not None:
             self._sink(b"")  # a reset is an end like EOF
@@ -130,6 +139,11 @@ class Link:
                 f"({self.conn.max_payload} bytes)"
             )
         return self._put(payload)
+
+    @property
+    def queued(self) -> int:
+        """Frames waiting for the writer task (the peer is not keeping up)."""
+        return self._queue.qsize()
 
     def send_frame(self, message: bytes) -> bool:
         """Queue one handshake message: framed, never sealed (the channel is not up yet)."""

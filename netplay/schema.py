@@ -29,8 +29,9 @@ def _type_name(value: Any) -> str:
 
 
 class Field(Protocol):
-    def check(self, value: Any, path: str) -> None:
-        """Raise ``ProtocolError(BAD_MESSAGE)`` naming ``path`` if ``value`` does not fit."""
+    def check(self, value: Any, path: str) -> object:
+        """Raise ``ProtocolError(BAD_MESSAGE)`` naming ``path`` if ``value`` does not fit
+        (what it returns, if anything, is not used: a ``Record`` returns the map)."""
         ...
 
 
@@ -141,7 +142,8 @@ class Record:
         self.fields = dict(fields)
         self.name = name
 
-    def check(self, value: Any, path: str = "") -> None:
+    def check(self, value: Any, path: str = "") -> dict[str, Any]:
+        """Check ``value`` and return it, so ``msg = SCHEMA.check(msg)`` reads well."""
         path = path or self.name
         if type(value) is not dict:
             raise _fail(path, f"expected a map, got {_type_name(value)}")
@@ -153,6 +155,7 @@ class Record:
                 field.check(value[key], f"{path}.{key}")
             elif not isinstance(field, Optional):
                 raise _fail(path, f"missing key {key!r}")
+        return value
 
 
 class _Literal:
@@ -173,11 +176,6 @@ class Message(Record):
         super().__init__({"t": _Literal(t), **fields}, name=t)
         self.t = t
 
-    def check(self, value: Any, path: str = "") -> dict[str, Any]:
-        """Check ``value`` and return it, so ``msg = SCHEMA.check(msg)`` reads well."""
-        super().check(value, path)
-        return value
-
 
 class Schemas:
     """The messages one side accepts, by type; anything else is an error."""
@@ -194,7 +192,8 @@ class Schemas:
 
     def check(self, msg: dict[str, Any]) -> dict[str, Any]:
         """Check ``msg`` against the schema its ``"t"`` names; return it."""
-        schema = self.by_type.get(msg.get("t"))  # type: ignore[arg-type]
+        t = msg.get("t")
+        schema = self.by_type.get(t) if type(t) is str else None  # (a list is unhashable)
         if schema is None:
             raise ProtocolError(BAD_MESSAGE, f"unknown message type {msg.get('t')!r:.40}")
         return schema.check(msg)

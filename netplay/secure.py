@@ -33,11 +33,17 @@ from typing import Any
 import msgpack
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
-from .errors import BAD_ENCODING, BAD_MESSAGE, FRAME_TOO_LARGE, INCOMPATIBLE_VERSION, ProtocolError
+from .errors import (
+    BAD_ENCODING,
+    BAD_MESSAGE,
+    DECRYPT_FAILED,
+    FRAME_TOO_LARGE,
+    INCOMPATIBLE_VERSION,
+    ProtocolError,
+)
 from .framing import HEADER_BYTES
 from .identity import HostKeyChanged, StaticIdentity
 from .noise import (
-    DECRYPT_FAILED,
     MAX_MESSAGE,
     TAGLEN,
     CipherState,
@@ -74,14 +80,6 @@ MAX_PAYLOAD = MAX_PLAINTEXT - 1
 
 StaticKey = StaticIdentity | X25519PrivateKey
 
-_UNPACK_LIMITS = {
-    "max_str_len": MAX_HANDSHAKE_MESSAGE,
-    "max_bin_len": MAX_HANDSHAKE_MESSAGE,
-    "max_array_len": 32,
-    "max_map_len": 16,
-    "max_ext_len": 0,
-}
-
 
 def make_prologue(*parts: bytes | str) -> bytes:
     """A prologue binding the handshake to a context: ``DEFAULT_PROLOGUE`` then each part
@@ -113,7 +111,15 @@ def _unpack(payload: bytes, what: str, keys: set[str]) -> dict[str, Any]:
     """A handshake map with exactly ``keys``; anything else is a named error."""
     try:
         obj = msgpack.unpackb(
-            payload, raw=False, strict_map_key=True, ext_hook=_refuse_ext, **_UNPACK_LIMITS
+            payload,
+            raw=False,
+            strict_map_key=True,
+            ext_hook=_refuse_ext,
+            max_str_len=MAX_HANDSHAKE_MESSAGE,
+            max_bin_len=MAX_HANDSHAKE_MESSAGE,
+            max_array_len=32,
+            max_map_len=16,
+            max_ext_len=0,
         )
     except Exception as exc:  # msgpack signals every malformation as some ValueError
         raise ProtocolError(BAD_ENCODING, f"{what} is not valid msgpack: {exc}") from None
@@ -453,7 +459,8 @@ class SecureResponder(_SecureEnd):
                 return self._on_message_1(message)
             if self._step == 3:
                 return self._on_message_3(message)
-            return self._on_message_5(message)
+            self._on_message_5(message)
+            return None
         except ProtocolError as exc:
             self._failed = exc
             raise

@@ -148,7 +148,12 @@ class Server:
     @property
     def addresses(self) -> list[tuple[str, int]]:
         assert self._server is not None, "start() the server first"
-        return [tuple(s.getsockname()[:2]) for s in self._server.sockets]  # type: ignore[misc]
+        return [tuple(s.getsockname()[:2]) for s in self._server.sockets]
+
+    @property
+    def connections(self) -> int:
+        """Connections open now, in the handshake or past it."""
+        return len(self._clients)
 
     @property
     def port(self) -> int:

@@ -43,10 +43,11 @@ def build_parser(defaults: Mapping[str, object] | None = None) -> argparse.Argum
         module = importlib.import_module(f"wizard_tui.commands.{module_name}")
         p = sub.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(p)
-        p.set_defaults(_run=module.run)
+        p.set_defaults(run_command=module.run)
         if defaults:
             # The options this subcommand has, and the defaults-only dests (language).
-            dests = {action.dest for action in p._actions} | set(p._defaults)
+            # (argparse has no public way to list them.)
+            dests = {action.dest for action in p._actions} | set(p._defaults)  # noqa: SLF001
             p.set_defaults(**{k: v for k, v in defaults.items() if k in dests})
     return parser
 
@@ -62,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(settings)
     args = parser.parse_args(argv)
     try:
-        return int(args._run(args) or 0)
+        return int(args.run_command(args) or 0)
     except UserError as exc:
         print(f"wizard-tui: {exc}", file=sys.stderr)
         return 2

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from netplay import fairdeal
 
-from .game.cards import DECK_SIZE
+from .game import DECK_SIZE, left_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +34,9 @@ def deal_from_deck(deck: Sequence[int], players: int, round_number: int, dealer:
     if dealt > DECK_SIZE:
         raise ValueError(f"round {round_number} needs {dealt} cards; the deck has {DECK_SIZE}")
     hands: list[list[int]] = [[] for _ in range(players)]
+    first = left_of(dealer, players)
     for j in range(dealt):
-        hands[(dealer + 1 + j) % players].append(deck[j])
+        hands[(first + j) % players].append(deck[j])
     trump = deck[dealt] if dealt < DECK_SIZE else None
     return DealtRound(tuple(deck), tuple(tuple(h) for h in hands), trump)
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypedDict
 
 from netplay import IdentityError, KnownHosts, StaticIdentity
 from netplay.errors import NetplayError, ServerError
@@ -40,7 +42,17 @@ from .paths import default_joined_records_dir, default_records_dir
 from .reach import services
 
 
-def _table_options(args: argparse.Namespace) -> dict[str, object]:
+class _TableOptions(TypedDict):
+    """The options of ``run_table_async`` that come from the command line."""
+
+    name: str
+    ascii: bool
+    bell: bool
+    theme: str | None
+    join_command: Callable[[str, int], str]
+
+
+def _table_options(args: argparse.Namespace) -> _TableOptions:
     code = getattr(args, "room_code_made", None)  # host --room-code: the lobby shows it
     return {
         "name": args.name,
@@ -188,8 +200,8 @@ async def _hosted_table(
                 ),
             ) as reach:
                 return await run_table_async(
-                    session,  # type: ignore[arg-type]
-                    **_table_options(args),  # type: ignore[arg-type]
+                    session,
+                    **_table_options(args),
                     hosting=True,
                     solo=identity is None,  # play: a loopback game against bots
                     reach_lines=reach.lines,
@@ -257,6 +269,6 @@ def run_joined_table(
             slot=slot,
         )
         # The table shows the host's fingerprint (its journal and the lobby).
-        return await run_table_async(session, **_table_options(args))  # type: ignore[arg-type]
+        return await run_table_async(session, **_table_options(args))
 
     return asyncio.run(main())

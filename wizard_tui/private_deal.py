@@ -35,7 +35,7 @@ from netplay.mental import (
 from netplay.mental.protocol import Event
 from netplay.signing import Envelope, SigningKey
 
-from .game.cards import DECK_SIZE
+from .game import DECK_SIZE, left_of
 
 
 def opened_deck(view: Verifier) -> tuple[int, ...] | None:
@@ -67,7 +67,7 @@ def round_setup(
     attempt: int = 0,
 ) -> DealSetup:
     """The setup of round ``round_number`` that follows from the game (section 5)."""
-    first = (dealer + 1) % players
+    first = left_of(dealer, players)  # the seat that receives the first card
     return DealSetup(
         game_id=game_id,
         round=round_number,

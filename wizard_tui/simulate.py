@@ -48,6 +48,7 @@ from .game import (
     Phase,
     Play,
     RestrictLastBid,
+    dealer_of,
     rounds_for,
     seat_view,
     winners,
@@ -145,7 +146,7 @@ def play_game(
         round_deal: PrivateRound | None = None
         if private:
             assert signing_keys is not None
-            dealer = (deal_set.first_dealer + r - 1) % n
+            dealer = dealer_of(deal_set.first_dealer, r, n)
             setup = round_setup(gid, r, n, dealer, public_keys)
             round_deal = PrivateRound(setup, signing_keys, seeds)
             hands, _ = round_deal.deal()
@@ -173,15 +174,15 @@ def play_game(
 
 
 def _apply(game: Game, seat: int, bot: Bot, action: object) -> None:
-    # The engine's own methods, not ``apply``: no event list per decision.
-    kind = type(action)
+    # The engine's own methods, not ``apply``: no event list per decision. (``type(x) is``
+    # rather than isinstance: a subclass of an action is not one.)
     try:
-        if kind is Play:
-            game.play(action.seat, action.card)  # type: ignore[union-attr]
-        elif kind is Bid:
-            game.bid(action.seat, action.bid)  # type: ignore[union-attr]
-        elif kind is ChooseTrump:
-            game.choose_trump(action.seat, action.suit)  # type: ignore[union-attr]
+        if type(action) is Play:
+            game.play(action.seat, action.card)
+        elif type(action) is Bid:
+            game.bid(action.seat, action.bid)
+        elif type(action) is ChooseTrump:
+            game.choose_trump(action.seat, action.suit)
         else:
             raise SimulationError(f"bot {bot.level!r} at seat {seat} returned {action!r}")
     except IllegalAction as exc:

@@ -31,8 +31,9 @@ from .game import (
     IllegalAction,
     Play,
     Reason,
-    Suit,
+    action_from_wire,
     card_name,
+    dealer_of,
     is_jester,
     is_wizard,
     rounds_for,
@@ -53,7 +54,7 @@ from .record import (
 )
 
 # The engine's refusal reasons, as the rule a record broke.
-_RULE_OF_REASON = {
+RULE_OF_REASON = {
     Reason.BID_OUT_OF_RANGE: "bid-range",
     Reason.BID_FORBIDDEN: "bid-forbidden",
     Reason.CARD_NOT_IN_HAND: "card-not-in-hand",
@@ -174,7 +175,7 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
     n = len(record.players)
     if rnd.round != r:
         raise RecordError("round-number", f"the round says {rnd.round}, expected {r}", round=r)
-    dealer = (record.first_dealer + r - 1) % n
+    dealer = dealer_of(record.first_dealer, r, n)
     if rnd.dealer != dealer:
         raise RecordError(
             "dealer",
@@ -219,10 +220,12 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
         expected_suit = None if tc is None or is_jester(tc) else suit_of(tc)
         if rnd.trump_suit != expected_suit:
             why = "no trump card" if tc is None else f"the trump card is {_card(tc)}"
-            want = "null" if expected_suit is None else expected_suit.label
-            got = "null" if rnd.trump_suit is None else rnd.trump_suit.label
+            want_suit = "null" if expected_suit is None else expected_suit.label
+            got_suit = "null" if rnd.trump_suit is None else rnd.trump_suit.label
             raise RecordError(
-                "trump-suit", f"{why}, so trump_suit is {want}; the record says {got}", round=r
+                "trump-suit",
+                f"{why}, so trump_suit is {want_suit}; the record says {got_suit}",
+                round=r,
             )
 
     for k in range(1, n + 1):
@@ -536,7 +539,7 @@ def _verify_private_redeals(record: GameRecord, r: int, game: Game) -> None:
     are what the envelopes show (or, for a revoke, what the replay shows), and the seat
     charged for it is the one they prove (docs/rules.md, "Voided deals")."""
     n = len(record.players)
-    dealer = (record.first_dealer + r - 1) % n
+    dealer = dealer_of(record.first_dealer, r, n)
     for d in record.redeals:
         if d.round != r:
             continue
@@ -623,10 +626,7 @@ def _check_revoke(d: Redeal, items: tuple[int | None, ...], game: Game, r: int, 
     """A voided attempt whose deal verified, blamed on a seat: the replay of its recorded
     trump choice and bids and of the plays in its transcript must refuse that seat's card."""
     assert d.private_deal is not None
-    actions: list[ChooseTrump | Bid | Play] = [
-        ChooseTrump(seat, Suit(value)) if kind == "trump" else Bid(seat, value)
-        for kind, seat, value in d.actions
-    ]
+    actions: list[ChooseTrump | Bid | Play] = [action_from_wire(a) for a in d.actions]
     for envelope in d.private_deal.envelopes:
         body = decode_body(envelope.body)
         if body["t"] == "open":
@@ -722,7 +722,7 @@ def _verify_redeals(record: GameRecord, num_rounds: int) -> None:
 def _illegal(
     exc: IllegalAction, game: Game, value: int, r: int, t: int | None, seat: int
 ) -> RecordError:
-    rule = _RULE_OF_REASON.get(exc.reason, exc.code.replace("_", "-"))
+    rule = RULE_OF_REASON.get(exc.reason, exc.code.replace("_", "-"))
     if exc.reason is Reason.BID_OUT_OF_RANGE:
         detail = f"bid {value}; bids in round {r} are 0..{r}"
     elif exc.reason is Reason.BID_FORBIDDEN:

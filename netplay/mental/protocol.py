@@ -27,13 +27,13 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 
 from ..errors import ProtocolError
 from ..framing import decode_payload
-from ..schema import Bin, Int, List, Message, Schemas
+from ..schema import Bin, Field, Int, List, Message, Schemas
 from ..signing import (
     BAD_SIGNATURE,
     EQUIVOCATION,
@@ -305,8 +305,10 @@ def deck_hash(deck: bytes) -> bytes:
 
 _POS = Int(0, sra.MAX_ITEMS - 1)
 _DECK = Bin(max_size=32 * sra.MAX_ITEMS)
-SHUFFLE = Message("shuffle", **{"pass": Int(0, MAX_SEATS - 1), "prev": Bin(32), "deck": _DECK})
-LOCK = Message("lock", **{"pass": Int(0, MAX_SEATS - 1), "prev": Bin(32), "deck": _DECK})
+# "pass" is a keyword in Python: these two fields go in as a mapping.
+_PASS_FIELDS: dict[str, Field] = {"pass": Int(0, MAX_SEATS - 1), "prev": Bin(32), "deck": _DECK}
+SHUFFLE = Message("shuffle", **_PASS_FIELDS)
+LOCK = Message("lock", **_PASS_FIELDS)
 RELEASE = Message("release", final=Bin(32), positions=List(_POS, max_len=sra.MAX_ITEMS), keys=_DECK)
 OPEN = Message("open", position=_POS, item=_POS, key=Bin(32))
 REVEAL = Message("reveal", key=Bin(32), keys=_DECK)
@@ -941,8 +943,8 @@ class DealPlayer:
             phase = view.phase
             if phase in (Phase.SHUFFLE, Phase.LOCK) and view.turn == self.seat:
                 body = self._pass_body()
-                if body is None:
-                    events.append(self.halted)  # type: ignore[arg-type]
+                if body is None:  # it halted the round (mypy keeps the loop's "is None")
+                    events.append(cast("Suspect", self.halted))
                     break
                 events.extend(self._send(body))
             elif phase in (Phase.RELEASE, Phase.PLAY) and self.seat not in view.released:
@@ -978,17 +980,19 @@ class DealPlayer:
     def _open_hand(self) -> list[Event]:
         view = self.view
         cards: dict[int, int] = {}
-        suspects: list[Event] = []
+        suspects: list[Suspect] = []
+        final = view.final_deck
         for position in self.setup.positions_of(self.seat):
             keys = view.keys_released_for(position)
             keys.append(self.keys.positions[position].d)
-            value = sra.open_value(view.final_deck[position], keys)  # type: ignore[index]
+            assert final is not None  # known in the play phase, the only one this runs in
+            value = sra.open_value(final[position], keys)
             item = sra.lookup(value, self.setup.items)
             # (A resumed player's own plays are open already: at their own positions.)
             seen_elsewhere = any(i == item and k != position for k, i in view.opened.items())
             if item is None or item in cards.values() or seen_elsewhere:
                 suspects.append(
-                    view._suspect(
+                    view._suspect(  # noqa: SLF001  (the view's player, in this module)
                         NOT_AN_ITEM if item is None else DUPLICATE_ITEM,
                         position,
                         f"our position {position} opens to "
@@ -998,8 +1002,8 @@ class DealPlayer:
                 continue
             cards[position] = item
         if suspects:
-            self.halted = suspects[0]  # type: ignore[assignment]
-            return suspects
+            self.halted = suspects[0]
+            return list[Event](suspects)
         self.hand = cards
         return [HandOpened(dict(cards))]
 

@@ -158,6 +158,8 @@ class Player:
 
     async def run(self) -> None:
         session = self.session
+        # Updates not read yet: NetworkSession's own queue (net/ internals until the redesign).
+        updates = session._updates  # noqa: SLF001
         latest: SeatView | None = None
         answered: tuple[object, ...] | None = None
         async for update in session.updates():
@@ -177,7 +179,7 @@ class Player:
                     self.on_game(self)
                 if len(self.finished) >= self.games:
                     return
-            if session._updates.qsize():
+            if updates.qsize():
                 continue  # act on the newest view only
             if latest is None or not latest.my_turn or latest.phase not in ACTING:
                 continue
@@ -186,16 +188,16 @@ class Player:
                 continue
             if self.hold is not None and self.hold(latest):
                 self.holding = True
-                while self.hold is not None and self.hold(latest) and not session._updates.qsize():
+                while self.hold is not None and self.hold(latest) and not updates.qsize():
                     await asyncio.sleep(0.002)
                 self.holding = False
-                if session._updates.qsize():
+                if updates.qsize():
                     continue
             if not self.gate.is_set() or self.delay:
                 if self.delay:
                     await asyncio.sleep(self.delay)
                 await self.gate.wait()
-                if session._updates.qsize():
+                if updates.qsize():
                     continue  # something came in meanwhile: look at it first
             if self.session.client.state != "connected":
                 continue
@@ -288,7 +290,7 @@ class MoleSession(NetworkSession):
 
 class Mole(Player):
     """The seated attacker. Every hostile input is registered (``Expect``) as it is queued;
-    the host's answers arrive in the same order and are checked one by one in ``_observe``.
+    the host's answers arrive in the same order and are checked one by one in ``observe``.
     A fatal answer voids what was queued behind its input (the host reads no further).
     ``problems`` lists every answer that was not the one registered."""
 
@@ -306,7 +308,7 @@ class Mole(Player):
         self.fatal = 0
         self.reconnects = 0
         self.recorded: list[bytes] = []  # sealed frames it sent, for replays
-        session.client.observer = self._observe  # type: ignore[attr-defined]
+        session.client.observer = self.observe  # type: ignore[attr-defined]
         session.hook = self._deal_hook
         session.trace = self.trace
         self.deal_attacks = True
@@ -327,7 +329,7 @@ class Mole(Player):
                 f"got {'fatal ' if fatal else ''}{code} ({detail:.120})"
             )
 
-    def _observe(self, event: ClientEvent) -> None:
+    def observe(self, event: ClientEvent) -> None:
         if isinstance(event, dict):
             if event.get("t") == "refused" or (
                 event.get("t") == "error" and event.get("fatal") is not True
@@ -347,7 +349,7 @@ class Mole(Player):
     @property
     def link(self) -> Any:
         client = self.session.client
-        link = client._link
+        link = client.link
         if link is None or client.state != "connected" or link.closing:
             return None
         return link
@@ -384,12 +386,12 @@ class Mole(Player):
             f"{what} {brief}", msgpack.packb(msg, use_bin_type=True), codes, fatal
         )
 
-    async def _drained(self) -> Any:
+    async def drained(self) -> Any:
         """The link, once every queued frame is on the wire (so raw bytes go out after them)."""
         async with asyncio.timeout(5.0):
             while True:
                 link = self.link
-                if link is not None and link._queue.qsize() == 0:
+                if link is not None and link.queued == 0:
                     return link
                 await asyncio.sleep(0.001)
 
@@ -399,7 +401,7 @@ class Mole(Player):
         """Bytes from ``make(link)`` onto the wire of the current link, once everything queued
         is out; always fatal. Sealing and writing happen in one step, so no queued frame can
         take a nonce in between."""
-        link = await self._drained()
+        link = await self.drained()
         link.writer.write(make(link))
         self.trace.append(f"-> {what}")
         self.expect.append(Expect(what, frozenset(codes), True))
@@ -615,7 +617,7 @@ class Arena:
         mole, host = self.mole, self.host
         assert mole is not None and host is not None and mole.seat is not None
         await mole.settled()
-        link = await mole._drained()
+        link = await mole.drained()
         session = host.seats[mole.seat].session
         client = mole.session.client
         client.observer = None  # what it reads after reading again is anybody's guess
@@ -639,11 +641,11 @@ class Arena:
         finally:
             link.writer.transport.resume_reading()
         async with asyncio.timeout(timeout):
-            while not (session.connected and client._link is not link and mole.link):
+            while not (session.connected and client.link is not link and mole.link):
                 await asyncio.sleep(0.002)
         mole.lost += len(mole.expect)
         mole.expect.clear()
-        client.observer = mole._observe  # type: ignore[attr-defined]
+        client.observer = mole.observe  # type: ignore[attr-defined]
         mole.deal_attacks = True
         return sent, host.disconnects[seen][1]
 

@@ -137,11 +137,12 @@ async def test_the_limits_hold_at_their_defaults_during_a_game(tmp_path: Path) -
 
                 # -- idle timeout: one player's program goes silent (no pongs either) --------
                 sleeper = arena.honest.pop()
-                link = sleeper.session.client._link
+                link = sleeper.session.client.link
                 assert link is not None
                 states = []
-                emit = sleeper.session.client._emit
-                sleeper.session.client._emit = lambda e: (  # type: ignore[method-assign]
+                # The client's own event hand-off, wrapped to see its link states.
+                emit = sleeper.session.client._emit  # noqa: SLF001
+                sleeper.session.client._emit = lambda e: (  # type: ignore[method-assign]  # noqa: SLF001
                     states.append(e) if isinstance(e, LinkState) else None,
                     emit(e),
                 )
@@ -211,7 +212,7 @@ async def test_the_limits_hold_at_their_defaults_during_a_game(tmp_path: Path) -
 
                 # -- the message rate: a burst of 1000, then 500 a second --------------------
                 await asyncio.sleep(0.5)  # a fresh connection's bucket, full
-                link = await mole._drained()
+                link = await mole.drained()
                 pong = msgpack.packb({"t": "pong"})
                 start = msgpack.packb({"t": "start"})
                 wires = [link.conn.frame(pong) for _ in range(999)]

@@ -17,7 +17,7 @@ import sys
 import pytest
 
 from wizard_tui.game import Game, GameConfig, IllegalAction, Phase, Reason, cards_of, engine
-from wizard_tui.game.engine import _beats
+from wizard_tui.game.engine import beats
 
 
 def test_beats_equals_its_definition_cell_by_cell() -> None:
@@ -27,7 +27,7 @@ def test_beats_equals_its_definition_cell_by_cell() -> None:
         assert type(table) is bytes and len(table) == 60 * 60
         for winning in range(60):
             for card in range(60):
-                assert table[winning * 60 + card] == _beats(winning, card, trump), (
+                assert table[winning * 60 + card] == beats(winning, card, trump), (
                     trump,
                     winning,
                     card,
@@ -36,7 +36,7 @@ def test_beats_equals_its_definition_cell_by_cell() -> None:
 
 def test_beats_rows_are_the_rows_of_beats() -> None:
     for trump in range(-1, 4):
-        rows = engine._BEATS_ROWS[trump + 1]
+        rows = engine.BEATS_ROWS[trump + 1]
         assert len(rows) == 60
         for winning, row in enumerate(rows):
             assert type(row) is tuple
@@ -59,7 +59,7 @@ def test_place_is_where_plus_the_card_itself_and_the_led_suit_after_it() -> None
         part, bit, same, led_after = engine._PLACE[card]
         assert (part, bit) == engine._WHERE[card]
         assert same is card
-        assert led_after == engine._LED_AFTER[card]
+        assert led_after == engine.LED_AFTER[card]
 
 
 def test_importing_the_engine_does_not_build_the_hand_tables() -> None:

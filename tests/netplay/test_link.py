@@ -90,7 +90,7 @@ async def test_a_peer_that_keeps_up_gets_each_frame_at_once(pair):
     link = await pair.open()
     assert link.send(payload(1))
     # Written in the sender's turn of the loop: nothing waits in the outbox.
-    assert link._queue.qsize() == 0
+    assert link.queued == 0
     assert [m["n"] for m in await pair.read_all(1)] == [1]
 
 
@@ -104,8 +104,8 @@ async def test_frames_written_at_once_and_queued_keep_their_order(pair):
     for n in range(frames):
         sent = link.send(payload(n, pad=4000))
         assert sent, f"cut at frame {n}"
-        queued = max(queued, link._queue.qsize())
-        while link._queue.qsize() > 16:  # let the peer catch up a little
+        queued = max(queued, link.queued)
+        while link.queued > 16:  # let the peer catch up a little
             await asyncio.sleep(0.001)
     assert queued > 0
     assert [m["n"] for m in await received] == list(range(frames))
@@ -115,9 +115,9 @@ async def test_the_frames_after_the_first_of_a_turn_go_out_together(pair):
     link = await pair.open()
     for n in range(4):
         assert link.send(payload(n))
-    assert link._queue.qsize() == 3  # the first went at once; the writer task has the rest
+    assert link.queued == 3  # the first went at once; the writer task has the rest
     await asyncio.sleep(0)
-    assert link._queue.qsize() == 0  # taken in one go
+    assert link.queued == 0  # taken in one go
     assert [m["n"] for m in await pair.read_all(4)] == [0, 1, 2, 3]
 
 
@@ -155,7 +155,7 @@ async def test_push_to_hands_over_what_came_before_then_every_chunk_then_the_end
     peer = await peers.get()
     try:
         peer.write(b"early")
-        await wait_until(lambda: reader._buffer)  # buffered: nobody has read it yet
+        await wait_until(lambda: reader._buffer)  # noqa: SLF001  (asyncio has no public peek)
         reader.push_to(got.append)
         assert got == [b"early"]
         peer.write(b"late")

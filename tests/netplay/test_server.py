@@ -464,7 +464,7 @@ async def test_clean_shutdown_says_bye_and_leaves_no_task(app, raw_peers):
     await peer.hello()
     lurker = await RawPeer.connect(srv.port)  # connected, no handshake yet
     raw_peers.append(lurker)
-    await wait_until(lambda: len(srv._clients) == 2)
+    await wait_until(lambda: srv.connections == 2)
 
     port = srv.port
     await srv.close()

@@ -116,7 +116,7 @@ async def test_one_address_cannot_hold_every_handshake_slot() -> None:
         # One machine opens connections and never shakes hands: only two are kept.
         for _ in range(2):
             peers.append(await _loopback_peer(server.port, "127.0.0.2"))
-        await wait_until(lambda: len(server._clients) == 2)
+        await wait_until(lambda: server.connections == 2)
         third = await _loopback_peer(server.port, "127.0.0.2")
         peers.append(third)
         async with asyncio.timeout(1.0):  # closed at once, unread
@@ -138,7 +138,7 @@ async def test_one_address_cannot_hold_every_handshake_slot() -> None:
         # And another machine gets the slots the first one could not take.
         for _ in range(2):
             peers.append(await _loopback_peer(server.port, "127.0.0.3"))
-        await wait_until(lambda: len(server._clients) >= 4)
+        await wait_until(lambda: server.connections >= 4)
     finally:
         for peer in peers:
             await peer.close()

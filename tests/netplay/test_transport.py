@@ -327,7 +327,7 @@ async def test_unfinished_handshakes_are_capped(start_server, make_client, raw_p
     server, app = await start_server(limits=limits)
     lurkers = [await RawPeer.connect(server.port) for _ in range(2)]
     raw_peers.extend(lurkers)
-    await wait_until(lambda: len(server._clients) == 2)
+    await wait_until(lambda: server.connections == 2)
 
     extra = await RawPeer.connect(server.port)
     raw_peers.append(extra)
@@ -338,7 +338,7 @@ async def test_unfinished_handshakes_are_capped(start_server, make_client, raw_p
     assert not app.names("join")
 
     await lurkers[0].close()
-    await wait_until(lambda: len(server._clients) == 1)
+    await wait_until(lambda: server.connections == 1)
     # Welcomed players do not count against the cap.
     for name in ("Ann", "Bob", "Cy"):
         await make_client(name, port=server.port, limits=limits).connect()

@@ -74,7 +74,8 @@ def screen_text(app) -> str:
         legacy_windows=False,
         safe_box=False,
     )
-    console.print(app.screen._compositor.render_update(full=True))
+    # Textual has no public way to read the screen as text or cells: its compositor.
+    console.print(app.screen._compositor.render_update(full=True))  # noqa: SLF001
     return console.export_text()
 
 
@@ -82,5 +83,5 @@ def screen_styles(app) -> list[list[tuple[str, object]]]:
     """Each row of the screen as (character, style) cells."""
     return [
         [(ch, seg.style) for seg in strip for ch in seg.text]
-        for strip in app.screen._compositor.render_strips()
+        for strip in app.screen._compositor.render_strips()  # noqa: SLF001  (as above)
     ]

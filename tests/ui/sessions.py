@@ -58,7 +58,7 @@ class RecordingSession:
         self._queue: asyncio.Queue | None = None
         self._early: list[object] = []
 
-    def _push(self, item: object) -> None:
+    def push(self, item: object) -> None:
         if self._queue is None:
             self._early.append(item)
         else:
@@ -104,7 +104,7 @@ class RecordingSession:
 
     async def close(self) -> None:
         self.closed = True
-        self._push(_CLOSE)
+        self.push(_CLOSE)
 
 
 class StaticSession(RecordingSession):
@@ -113,7 +113,7 @@ class StaticSession(RecordingSession):
     def __init__(self, updates: Sequence[SessionUpdate]) -> None:
         super().__init__()
         for update in updates:
-            self._push(update)
+            self.push(update)
 
     def updates(self) -> AsyncIterator[SessionUpdate]:
         return self._drain()
@@ -156,9 +156,9 @@ class LocalSession(RecordingSession):
         self.refusals: list[ActionRefused] = []
         self.started = not lobby
         if lobby:
-            self._push(self._lobby())
+            self.push(self._lobby())
         else:
-            self._push(LinkChanged("connected"))
+            self.push(LinkChanged("connected"))
             self._advance([])
 
     def updates(self) -> AsyncIterator[SessionUpdate]:
@@ -167,6 +167,12 @@ class LocalSession(RecordingSession):
     @property
     def view(self) -> SeatView:
         return seat_view(self.game, self.seat)
+
+    def requeue_lobby(self) -> None:
+        """Forget the updates queued so far and queue the lobby as it is now (after a
+        test changed ``infos``)."""
+        self._early.clear()
+        self.push(self._lobby())
 
     def _lobby(self) -> LobbyUpdate:
         return LobbyUpdate(
@@ -181,7 +187,7 @@ class LocalSession(RecordingSession):
     def _update(self, events: Sequence[Event]) -> None:
         if self.game.round < self.from_round:
             return
-        self._push(TableUpdate(view=self.view, seats=self.infos, events=tuple(events)))
+        self.push(TableUpdate(view=self.view, seats=self.infos, events=tuple(events)))
 
     def _act(self, action: Bid | Play | ChooseTrump) -> None:
         try:
@@ -189,7 +195,7 @@ class LocalSession(RecordingSession):
         except IllegalAction as exc:
             refusal = ActionRefused(exc.code, exc.message)
             self.refusals.append(refusal)
-            self._push(refusal)
+            self.push(refusal)
             return
         self._advance(events)
 
@@ -202,9 +208,9 @@ class LocalSession(RecordingSession):
                 self._update(events)
                 events = []
                 if game.round >= self.from_round:
-                    self._push(RoundVerified(game.round, True, f"round {game.round} deal verified"))
+                    self.push(RoundVerified(game.round, True, f"round {game.round} deal verified"))
             if over is not None:
-                self._push(GameFinished(over.totals, over.winners, None))
+                self.push(GameFinished(over.totals, over.winners, None))
                 return
             if game.phase is Phase.GAME_OVER:
                 return
@@ -242,14 +248,14 @@ class LocalSession(RecordingSession):
 
     def chat(self, text: str) -> None:
         super().chat(text)
-        self._push(ChatLine(self.seat, NAMES[self.seat], text))
+        self.push(ChatLine(self.seat, NAMES[self.seat], text))
 
     def add_bot(self) -> None:
         super().add_bot()
         n = len(self.infos)
         if n < 6 and not self.started:
             self.infos = (*self.infos, SeatInfo(NAMES[n], "bot"))
-            self._push(self._lobby())
+            self.push(self._lobby())
 
     def start_game(self) -> None:
         super().start_game()

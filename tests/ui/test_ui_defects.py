@@ -124,13 +124,13 @@ async def test_2_new_log_lines_show_while_the_bid_panel_is_open(size) -> None:
     session = LocalSession(4, seed=3)
     app = WizardApp(session)
     for n in range(30):  # enough lines to fill the log, so it has dropped older ones
-        session._push(ChatLine(2, "Cid", f"filler {n}"))
+        session.push(ChatLine(2, "Cid", f"filler {n}"))
     async with app.run_test(size=size) as pilot:
         await until(pilot, lambda: open_panel(app))
         if open_panel(app, TrumpPanel):
             await pilot.press("c")
         await until(pilot, lambda: open_panel(app, BidPanel))
-        session._push(ChatLine(1, "Bob", "psst over here"))
+        session.push(ChatLine(1, "Bob", "psst over here"))
         await until(pilot, lambda: "psst" in "".join(t for _, ln in app.journal for t, _ in ln))
         await pilot.pause()
         assert "psst over here" in screen_text(app)

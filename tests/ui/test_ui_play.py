@@ -15,6 +15,7 @@ from wizard_tui.ui.widgets.decisions import BidPanel, DecisionPanel, TrumpPanel
 from wizard_tui.ui.widgets.hand import HandView
 from wizard_tui.ui.widgets.scorepad import ScorePad
 from wizard_tui.ui.widgets.status import PromptLine
+from wizard_tui.ui.widgets.summary import RoundSummary
 from wizard_tui.ui.widgets.trick import TrickView
 
 from .helpers import FirstLegalBot, card, decks, until
@@ -34,7 +35,7 @@ def open_panel(app: WizardApp, kind: type[DecisionPanel] = DecisionPanel) -> Dec
 def summary_open(app: WizardApp) -> bool:
     """The end-of-round summary is showing on the table (Enter goes on)."""
     screen = app.screen
-    return isinstance(screen, TableScreen) and screen._summary.is_open
+    return isinstance(screen, TableScreen) and any(s.is_open for s in screen.query(RoundSummary))
 
 
 def journal_text(app: WizardApp) -> str:
@@ -269,8 +270,7 @@ async def test_chat_sends_a_line() -> None:
 async def test_lobby_host_adds_a_bot_and_starts() -> None:
     session = LocalSession(3, lobby=True)
     session.infos = session.infos[:2]
-    session._early.clear()
-    session._push(session._lobby())
+    session.requeue_lobby()
     app = WizardApp(session)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
@@ -291,11 +291,11 @@ async def test_disconnect_banner_comes_and_goes() -> None:
         await until(pilot, lambda: app.table is not None)
         banner = app.screen_stack[1].query_one(Banner)
         assert not banner.display or banner.has_class("-hidden")
-        session._push(LinkChanged("reconnecting", "host not answering"))
+        session.push(LinkChanged("reconnecting", "host not answering"))
         await until(pilot, lambda: not banner.has_class("-hidden"))
         assert "Reconnecting" in str(banner.render())
         assert app.screen_stack[1].check_action("play", ()) in (False, None)
-        session._push(LinkChanged("connected"))
+        session.push(LinkChanged("connected"))
         await until(pilot, lambda: banner.has_class("-hidden"))
 
 
@@ -304,7 +304,7 @@ async def test_verification_alarm_is_red_and_names_the_failure() -> None:
     app = WizardApp(session)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.table is not None)
-        session._push(RoundVerified(1, False, "round 1: Bob's seed does not match his commitment"))
+        session.push(RoundVerified(1, False, "round 1: Bob's seed does not match his commitment"))
         banner = app.screen_stack[1].query_one(Banner)
         await until(pilot, lambda: not banner.has_class("-hidden"))
         assert "Bob's seed does not match" in str(banner.render())
@@ -317,8 +317,8 @@ async def test_a_round_not_checked_gets_no_mark_on_the_score_pad() -> None:
     app = WizardApp(session)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.table is not None)
-        session._push(RoundVerified(1, True, "round 1: played by a stand-in", checked=False))
-        session._push(RoundVerified(2, True, "round 2: deal verified"))
+        session.push(RoundVerified(1, True, "round 1: played by a stand-in", checked=False))
+        session.push(RoundVerified(2, True, "round 2: deal verified"))
         await until(pilot, lambda: len(app.verifications) == 2)
         assert app.checks == {2: True}
 
@@ -328,7 +328,7 @@ async def test_refusal_is_shown() -> None:
     app = WizardApp(session)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.table is not None)
-        session._push(ActionRefused("not_your_turn", "it is seat 1's turn, not seat 0's"))
+        session.push(ActionRefused("not_your_turn", "it is seat 1's turn, not seat 0's"))
         prompt = app.screen_stack[1].query_one(PromptLine)
         await until(pilot, lambda: "seat 1's turn" in prompt.error)
 
@@ -412,7 +412,7 @@ async def test_overlays_open_and_close_by_their_keys_and_the_key_bar_clicks() ->
             await pilot.press("enter")
             await until(pilot, lambda: app.screen is table)
         bar = table.query_one(KeyBar)
-        span = next(s for s in bar._spans if s[2] == "question_mark")
+        span = next(s for s in bar.spans if s[2] == "question_mark")
         await pilot.click(KeyBar, offset=(span[0] + 1, 0))
         await until(pilot, lambda: isinstance(app.screen, HelpScreen))
         await pilot.press("question_mark")

@@ -21,6 +21,8 @@ from wizard_tui.ui.screens.table import TableScreen
 from wizard_tui.ui.widgets import summary as summary_module
 from wizard_tui.ui.widgets import trick as trick_module
 from wizard_tui.ui.widgets.decisions import BidPanel, TrumpPanel
+from wizard_tui.ui.widgets.journal import RecentLog
+from wizard_tui.ui.widgets.summary import RoundSummary
 
 from . import tables
 from .helpers import until
@@ -55,7 +57,7 @@ def on_table(app: WizardApp) -> bool:
 
 def log_covered(app: WizardApp) -> bool:
     """The log has moved its lines below the open panel (a moment after it opened)."""
-    return app.screen._log._covered > 0
+    return app.screen.query_one("#journal", RecentLog).covered_rows > 0
 
 
 def panel_open(kind: type) -> Callable[[WizardApp], bool]:
@@ -96,7 +98,11 @@ def test_help(snap_compare, size: str) -> None:
 
 
 def summary_open(app: WizardApp) -> bool:
-    return on_table(app) and app.screen._summary.is_open and log_covered(app)
+    return (
+        on_table(app)
+        and any(s.is_open for s in app.screen.query(RoundSummary))
+        and log_covered(app)
+    )
 
 
 def final_shown(app: WizardApp) -> bool:

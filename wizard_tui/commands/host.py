@@ -170,6 +170,7 @@ def _round_in_play(host: WizardHost) -> int:
     if host.private is None:
         return table.game.round
     deal = host.private.deal
+    # A private host's game is a HiddenGame, which net/ (being redesigned) types as a Game.
     return deal.round if deal is not None else table.game.full.round + 1  # type: ignore[attr-defined]
 
 

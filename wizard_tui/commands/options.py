@@ -120,9 +120,9 @@ def room_password(args: argparse.Namespace) -> str | None:
         except EOFError:
             password = ""
     else:
-        password = getattr(args, "password", None)
-        if password is None:
+        if getattr(args, "password", None) is None:
             return None
+        password = args.password
     if not password.strip():
         raise UserError("the room password is empty: give one, or leave out the option")
     return password

@@ -18,7 +18,7 @@ import gc
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from operator import add
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .actions import (
     Action,
@@ -75,8 +75,11 @@ SPECIAL_MASK = WIZARD_MASK | JESTER_MASK
 FULL_DECK = frozenset(range(DECK_SIZE))
 
 
-def _beats(winning: int, card: int, trump: int) -> bool:
-    """Does ``card``, played later, take the trick from the card now ``winning``?
+def beats(winning: int, card: int, trump: int | None) -> bool:
+    """Does ``card``, played later, take the trick from the card now ``winning``, with
+    ``trump`` a suit 0..3 (``NO_TRUMP`` or None: no trump)? The trick rule, written plainly:
+    the tables below (``BEATS``, ``BEATS_ROWS``) are built from its structure and checked
+    against it cell by cell (``tests/game/test_tables.py``), and everything else uses them.
 
     The card now winning is always the first Wizard, or a card of the led suit or
     trump, or (only Jesters so far) the first Jester; that is what makes this
@@ -98,7 +101,7 @@ def _beats(winning: int, card: int, trump: int) -> bool:
 
 def _beats_rows(trump: int) -> list[bytes]:
     """The rows of ``BEATS[trump + 1]``, one per winning card, built from the structure of
-    ``_beats`` rather than by calling it for each of the 3,600 cells: every program that
+    ``beats`` rather than by calling it for each of the 3,600 cells: every program that
     imports the engine pays for this (``tests/game/test_tables.py`` checks it cell by cell).
     """
     wizards_beat = b"\1" * (FIRST_JESTER - FIRST_WIZARD) + bytes(DECK_SIZE - FIRST_JESTER)
@@ -118,14 +121,16 @@ def _beats_rows(trump: int) -> list[bytes]:
 
 
 _ROWS_BY_TRUMP = [_beats_rows(trump) for trump in range(-1, 4)]
-# BEATS[trump + 1][winning * 60 + card] == _beats(winning, card, trump): a flat table keeps
+# BEATS[trump + 1][winning * 60 + card] == beats(winning, card, trump): a flat table keeps
 # the per-card test to one lookup.
 BEATS: tuple[bytes, ...] = tuple(b"".join(rows) for rows in _ROWS_BY_TRUMP)
 # The same, one row per winning card, as tuples (indexing a tuple is a specialised, faster
 # instruction than indexing bytes): ``Game`` keeps the current winner's row, so the test
 # for each later card is ``row[card]``. ``_FIRST_ROW`` stands for "no card yet": the first
-# card of a trick beats it.
-_BEATS_ROWS = tuple(tuple(map(tuple, rows)) for rows in _ROWS_BY_TRUMP)
+# card of a trick beats it. ``HiddenGame`` finds a trick's winner with these rows too.
+BEATS_ROWS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(map(tuple, rows)) for rows in _ROWS_BY_TRUMP
+)
 del _ROWS_BY_TRUMP
 _FIRST_ROW = (1,) * DECK_SIZE
 
@@ -148,16 +153,16 @@ _WHERE = tuple(
 )
 _SUIT_PART = (1 << RANKS_PER_SUIT) - 1
 # The led-suit marker after an open trick's card: its suit, Wizard, or still open (Jester).
-_LED_AFTER = tuple(
+LED_AFTER = tuple(
     c // RANKS_PER_SUIT if c < FIRST_WIZARD else LED_WIZARD if c < FIRST_JESTER else LED_OPEN
     for c in range(DECK_SIZE)
 )
 # _PLACE[card] = (part, bit, card, led after it): ``_WHERE``'s entry, the card id itself and
-# ``_LED_AFTER``'s entry. ``_play`` takes a card's entry and checks it with one lookup: the
+# ``LED_AFTER``'s entry. ``_play`` takes a card's entry and checks it with one lookup: the
 # entry's card is the very object ``card`` for the ints 0..59, which CPython keeps one shared
 # object each of, and for nothing else (True indexes as 1, -1 from the end, but neither is
 # that object).
-_PLACE = tuple((part, bit, card, _LED_AFTER[card]) for card, (part, bit) in enumerate(_WHERE))
+_PLACE = tuple((part, bit, card, LED_AFTER[card]) for card, (part, bit) in enumerate(_WHERE))
 
 
 def _part_table(offset: int, width: int) -> tuple[tuple[int, ...], ...]:
@@ -175,7 +180,8 @@ def _part_table(offset: int, width: int) -> tuple[tuple[int, ...], ...]:
 # _CARDS[part][m]: the card ids of part ``part`` of a hand, given that part's mask m; _C0.._C4
 # are the five tables by name, for the hot paths. Empty until ``_build_card_tables`` fills them.
 _CARDS: tuple[tuple[tuple[int, ...], ...], ...] = ()
-_C0 = _C1 = _C2 = _C3 = _C4 = _CARDS[:]
+_C0: tuple[tuple[int, ...], ...] = ()
+_C1 = _C2 = _C3 = _C4 = _C0
 
 
 def _build_card_tables() -> None:
@@ -260,6 +266,23 @@ class RoundResult(Value):
     totals: tuple[int, ...]
 
 
+# What ``Game._finish_round`` stores for a round, the fields of its ``RoundResult`` but the
+# tricks, kept flat as the round's played cards and trick winners (see ``_round_result``).
+_RoundFields = tuple[
+    int,  # round
+    int,  # dealer
+    tuple[tuple[int, ...], ...],  # hands
+    int | None,  # trump card
+    Suit | None,  # trump suit
+    tuple[int, ...],  # bids
+    list[int],  # played cards
+    list[int],  # trick winners
+    tuple[int, ...],  # tricks won
+    tuple[int, ...],  # points
+    tuple[int, ...],  # totals
+]
+
+
 class GameConfig(Value):
     players: int
     first_dealer: int
@@ -328,7 +351,7 @@ class Game:
         self.totals = [0] * n
         # Finished rounds: a ``RoundResult``, or the tuple of its fields that ``_finish_round``
         # stores (see ``results``).
-        self._results: list[RoundResult | tuple] = []
+        self._results: list[RoundResult | _RoundFields] = []
         self._decks: list[tuple[int, ...]] = []  # every round's deck, for ``actions``
         # Charges of the round in progress or the next one (``charge``): per seat, their
         # sum; None when nobody is charged (the common case costs one test per round).
@@ -348,7 +371,7 @@ class Game:
         self._dealt = dealt
         self.trump_card = trump_card
         self.trump = trump
-        self._rows = _BEATS_ROWS[trump + 1]
+        self._rows = BEATS_ROWS[trump + 1]
         self._bids: list[int | None] = [None] * n
         self.tricks_won = [0] * n
         # The round's tricks as two flat lists rather than a ``Trick`` per trick (``play`` is
@@ -366,7 +389,7 @@ class Game:
 
     @property
     def trump_suit(self) -> Suit | None:
-        return _SUIT_OR_NONE[self.trump + 1]
+        return SUIT_OR_NONE[self.trump + 1]
 
     @property
     def bids(self) -> tuple[int | None, ...]:
@@ -378,12 +401,12 @@ class Game:
         # built here, once, on first use (a simulation never asks).
         # The ones not built yet are always the last few (every call builds them all).
         results = self._results
-        first = len(results)
-        while first and type(results[first - 1]) is tuple:
-            first -= 1
-        for i in range(first, len(results)):
-            results[i] = _round_result(*results[i])  # type: ignore[misc]
-        return tuple(results)  # type: ignore[arg-type]
+        for i in range(len(results) - 1, -1, -1):
+            fields = results[i]
+            if isinstance(fields, RoundResult):
+                break
+            results[i] = _round_result(*fields)
+        return cast("tuple[RoundResult, ...]", tuple(results))  # every entry is built now
 
     @property
     def is_over(self) -> bool:
@@ -507,7 +530,8 @@ class Game:
             for r in self.results
         ]
         if len(self._decks) > len(self._results):  # a round in progress
-            plays = [t.plays for t in self.tricks] + [self.trick]
+            plays: list[Plays] = [t.plays for t in self.tricks]
+            plays.append(self.trick)
             rounds.append((self.dealer, self.trump_card, self.trump_suit, self._bids, plays))
         n = self.players
         out: list[Action] = []
@@ -519,9 +543,10 @@ class Game:
                 out.append(ChooseTrump(dealer, trump_suit))
             for i in range(n):
                 seat = (dealer + 1 + i) % n
-                if bids[seat] is None:
+                bid = bids[seat]
+                if bid is None:
                     break
-                out.append(Bid(seat, bids[seat]))  # type: ignore[arg-type]
+                out.append(Bid(seat, bid))
             out.extend(Play(seat, card) for trick in tricks for seat, card in trick)
         return out
 
@@ -544,7 +569,7 @@ class Game:
         """An independent copy, for search: every list is copied, everything else is
         immutable and shared. Slot by slot rather than a loop over ``__slots__``, which
         is several times faster; a new slot must be added here too."""
-        other = _new_game(Game)
+        other: Game = _new_game(Game)
         other.config = self.config
         other.players = self.players
         other.num_rounds = self.num_rounds
@@ -665,7 +690,7 @@ class Game:
         chooses = tc is not None and FIRST_WIZARD <= tc < FIRST_JESTER
         self.round = r
         self.dealer = dealer
-        self._start_round(hands, dealt, tc, NO_TRUMP if tc is None else _TRUMP_OF[tc])
+        self._start_round(hands, dealt, tc, NO_TRUMP if tc is None else TRUMP_OF[tc])
         if chooses:
             self.phase = Phase.CHOOSE_TRUMP
             self.turn = dealer
@@ -681,7 +706,7 @@ class Game:
         if type(suit) is not Suit and (type(suit) is not int or not 0 <= suit < 4):
             raise IllegalAction(Reason.NOT_A_SUIT, f"trump must be one of the four suits: {suit!r}")
         self.trump = int(suit)
-        self._rows = _BEATS_ROWS[self.trump + 1]
+        self._rows = BEATS_ROWS[self.trump + 1]
         self.phase = _BID_PHASE
         self.turn = (self.dealer + 1) % self.players
         if events is not None:
@@ -777,7 +802,7 @@ class Game:
     play = _play
 
     def _finish_round(self, events: list[Event] | None) -> None:
-        bids = tuple(self._bids)  # every seat has bid by now
+        bids = cast("tuple[int, ...]", tuple(self._bids))  # every seat has bid by now
         won = tuple(self.tricks_won)
         points = tuple(map(score, bids, won))
         charges = self._charges
@@ -794,7 +819,7 @@ class Game:
                 self.dealer,
                 tuple(self._dealt),  # hands
                 self.trump_card,
-                _SUIT_OR_NONE[self.trump + 1],  # trump_suit
+                SUIT_OR_NONE[self.trump + 1],  # trump_suit
                 bids,
                 self._played,
                 self._winners,
@@ -805,7 +830,7 @@ class Game:
         )
         self.turn = -1
         if events is not None:
-            events.append(RoundScored(self.round, bids, won, points, totals))  # type: ignore[arg-type]
+            events.append(RoundScored(self.round, bids, won, points, totals))
         if self.round == self.num_rounds:
             self.phase = Phase.GAME_OVER
             if events is not None:
@@ -856,8 +881,8 @@ _RESTRICTED_ROUNDS = {
 }
 _BID_RANGES = tuple(tuple(range(r + 1)) for r in range(DECK_SIZE + 1))
 # The trump a turned-up card makes: its suit, or none for a Wizard (until chosen) or Jester.
-_TRUMP_OF = tuple(c // RANKS_PER_SUIT if c < FIRST_WIZARD else NO_TRUMP for c in range(DECK_SIZE))
-_SUIT_OR_NONE = (None, *Suit)  # indexed by trump + 1
+TRUMP_OF = tuple(c // RANKS_PER_SUIT if c < FIRST_WIZARD else NO_TRUMP for c in range(DECK_SIZE))
+SUIT_OR_NONE: tuple[Suit | None, ...] = (None, *Suit)  # indexed by trump + 1
 
 _PHASE_VERB = {
     Phase.DEAL: "deal",

@@ -13,7 +13,9 @@ order: position ``k < n·r`` to seat ``(dealer + 1 + k) mod n``, position ``n·r
 card, the undealt rest in position order) and the round's actions are replayed through the
 normal engine (``finish_round``): scoring comes from there, and a revoke is a ``Revoke``
 naming the seat. The completed rounds live in that engine (``full``), so totals, results
-and the record are the engine's own.
+and the record are the engine's own. The trick rule, the led suit and the trump a turned-up
+card makes are the engine's tables too (``BEATS_ROWS``, ``LED_AFTER``, ``TRUMP_OF``), and
+the turn passes by ``dealer_of`` and ``left_of``: no rule is written here a second time.
 
 Pure: no I/O, no asyncio.
 """
@@ -37,27 +39,28 @@ from .actions import (
     TrickWon,
     TrumpChosen,
 )
-from .cards import DECK_SIZE, Suit
+from .cards import DECK_SIZE, FIRST_JESTER, FIRST_WIZARD, Suit
 from .engine import (
+    BEATS_ROWS,
+    LED_AFTER,
     LED_OPEN,
-    LED_WIZARD,
+    NO_TRUMP,
+    SUIT_OR_NONE,
+    TRUMP_OF,
     Game,
     GameConfig,
     Phase,
     RoundResult,
     Trick,
+    beats,
     cards_of,
     legal_play_mask,
     mask_of,
 )
 from .errors import IllegalAction, Reason
-from .rules import rounds_for
+from .rules import dealer_of, left_of, rounds_for
 from .rules import winners as _winners
 from .view import SeatView
-
-FIRST_WIZARD = 52
-FIRST_JESTER = 56
-RANKS = 13
 
 
 class Revoke(Exception):
@@ -71,30 +74,14 @@ class Revoke(Exception):
         self.error = error
 
 
-def beats(winning: int, card: int, trump: int | None) -> bool:
-    """Does ``card``, played later, take the trick from the card now ``winning``?
-    (The engine's rule; ``tests`` check that the two agree.)"""
-    if winning >= FIRST_JESTER:
-        return card < FIRST_JESTER
-    if winning >= FIRST_WIZARD:
-        return False
-    if card >= FIRST_JESTER:
-        return False
-    if card >= FIRST_WIZARD:
-        return True
-    if card // RANKS == winning // RANKS:
-        return card > winning
-    return trump is not None and card // RANKS == trump
-
-
 def led_marker(cards: Sequence[int]) -> int:
     """The engine's led-suit marker for a trick's cards so far: a suit, ``LED_WIZARD``
-    or ``LED_OPEN`` (nothing yet, or only Jesters)."""
+    or ``LED_OPEN`` (nothing yet, or only Jesters): the first card that is not a Jester
+    sets it, as in ``Game``."""
     for card in cards:
-        if card < FIRST_WIZARD:
-            return card // RANKS
-        if card < FIRST_JESTER:
-            return LED_WIZARD
+        led = LED_AFTER[card]
+        if led != LED_OPEN:
+            return led
     return LED_OPEN
 
 
@@ -121,7 +108,7 @@ class HiddenGame:
         n = self.players
         self.turn = -1
         self.trump_card: int | None = None
-        self._trump: int | None = None
+        self.trump = NO_TRUMP  # as ``Game.trump``: a suit 0..3 or NO_TRUMP
         self._bids: list[int | None] = [None] * n
         self.tricks_won = [0] * n
         self._tricks: list[Trick] = []
@@ -149,7 +136,7 @@ class HiddenGame:
 
     @property
     def trump_suit(self) -> Suit | None:
-        return None if self._trump is None else Suit(self._trump)
+        return SUIT_OR_NONE[self.trump + 1]
 
     @property
     def bids(self) -> tuple[int | None, ...]:
@@ -175,7 +162,7 @@ class HiddenGame:
         return self._tricks[-1].winner if self._tricks else self._first_leader()
 
     def _first_leader(self) -> int:
-        return (self.dealer + 1) % self.players if self.phase is Phase.PLAY else -1
+        return left_of(self.dealer, self.players) if self.phase is Phase.PLAY else -1
 
     @property
     def led(self) -> int:
@@ -190,9 +177,10 @@ class HiddenGame:
     def trick_winner(self) -> int | None:
         if not self._trick:
             return None
+        rows = BEATS_ROWS[self.trump + 1]  # the engine's table, as ``Game._play`` reads it
         seat, best = self._trick[0]
         for s, card in self._trick[1:]:
-            if beats(best, card, self._trump):
+            if rows[best][card]:
                 seat, best = s, card
         return seat
 
@@ -239,15 +227,14 @@ class HiddenGame:
         n = self.players
         self._reset_round()
         self.round = self.full.round + 1
-        self.dealer = (self.full.dealer + 1) % n
+        self.dealer = dealer_of(self.config.first_dealer, self.round, n)
         self.trump_card = trump_card
         chooses = trump_card is not None and FIRST_WIZARD <= trump_card < FIRST_JESTER
-        if trump_card is not None and trump_card < FIRST_WIZARD:
-            self._trump = trump_card // RANKS
         if trump_card is not None:
+            self.trump = TRUMP_OF[trump_card]
             self._seen.add(trump_card)
         self.phase = Phase.CHOOSE_TRUMP if chooses else Phase.BID
-        self.turn = self.dealer if chooses else (self.dealer + 1) % n
+        self.turn = self.dealer if chooses else left_of(self.dealer, n)
         return [RoundDealt(self.round, self.dealer, trump_card, self.trump_suit, chooses)]
 
     def apply(self, action: ChooseTrump | Bid | Play | Deal) -> list[Event]:
@@ -286,11 +273,11 @@ class HiddenGame:
         suit = action.suit
         if type(suit) is not Suit and (type(suit) is not int or not 0 <= suit < 4):
             raise IllegalAction(Reason.NOT_A_SUIT, f"trump must be one of the four suits: {suit!r}")
-        self._trump = int(suit)
+        self.trump = int(suit)
         self.phase = Phase.BID
-        self.turn = (self.dealer + 1) % self.players
+        self.turn = left_of(self.dealer, self.players)
         self.round_actions.append(action)
-        return [TrumpChosen(action.seat, Suit(self._trump))]
+        return [TrumpChosen(action.seat, Suit(self.trump))]
 
     def _bid(self, action: Bid) -> list[Event]:
         seat, bid = action.seat, action.bid
@@ -310,9 +297,9 @@ class HiddenGame:
         self.round_actions.append(action)
         if seat == self.dealer:
             self.phase = Phase.PLAY
-            self.turn = (self.dealer + 1) % self.players
+            self.turn = left_of(self.dealer, self.players)
         else:
-            self.turn = (seat + 1) % self.players
+            self.turn = left_of(seat, self.players)
         return [BidMade(seat, bid)]
 
     def _play(self, action: Play) -> list[Event]:
@@ -324,7 +311,7 @@ class HiddenGame:
         events: list[Event] = [CardPlayed(seat, card)]
         n = self.players
         if len(self._trick) < n:
-            self.turn = (seat + 1) % n
+            self.turn = left_of(seat, n)
             return events
         winner = self.trick_winner
         assert winner is not None

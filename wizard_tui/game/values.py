@@ -27,11 +27,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import FrozenInstanceError
 from itertools import repeat
-from typing import Any, dataclass_transform
+from typing import Any, ClassVar, dataclass_transform
 
 
 class _ValueType(type):
     """Makes each class's annotations its ``__slots__`` and ``__match_args__``."""
+
+    _setters: tuple[Callable[[Any, Any], None], ...]
 
     def __new__(
         mcls, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **kwargs: Any
@@ -44,11 +46,12 @@ class _ValueType(type):
         # Each slot's own setter: ``__init__`` calls these, past the frozen ``__setattr__``.
         cls._setters = tuple(cls.__dict__[field].__set__ for field in fields)
         if bases and "__init__" not in namespace:
+            # mypy refuses assigning a method to a class; writing it is this metaclass's job.
             cls.__init__ = _fields_init(cls, fields)  # type: ignore[misc]
         return cls
 
 
-def _fields_init(cls: type, fields: tuple[str, ...]) -> Callable[..., None]:
+def _fields_init(cls: _ValueType, fields: tuple[str, ...]) -> Callable[..., None]:
     """An ``__init__`` taking the fields as its parameters, ``def __init__(self, seat,
     card)``, written and compiled for ``cls`` as ``dataclass`` does (but only this one
     method, about 25 us): events are built for every action the host applies, and this is
@@ -57,7 +60,7 @@ def _fields_init(cls: type, fields: tuple[str, ...]) -> Callable[..., None]:
     setters = {f"_set_{field}": setter for field, setter in zip(fields, cls._setters, strict=True)}
     body = "".join(f"\n    _set_{field}(self, {field})" for field in fields) or "\n    pass"
     exec(f"def __init__(self, {', '.join(fields)}):{body}", setters)
-    init = setters["__init__"]
+    init: Callable[..., None] = setters["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init
 
@@ -66,7 +69,8 @@ def _fields_init(cls: type, fields: tuple[str, ...]) -> Callable[..., None]:
 class Value(metaclass=_ValueType):
     """Base class of immutable values; see the module's docstring."""
 
-    _setters: tuple[Callable[[Any, Any], None], ...] = ()
+    _setters: ClassVar[tuple[Callable[[Any, Any], None], ...]] = ()
+    __match_args__: ClassVar[tuple[str, ...]] = ()  # the fields, set by ``_ValueType``
 
     def __init__(self, *values: Any) -> None:
         # Every subclass gets an ``__init__`` of its own (``_fields_init``); this one is for a
@@ -80,7 +84,7 @@ class Value(metaclass=_ValueType):
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
+        return self._values() == other._values()
 
     def __hash__(self) -> int:
         return hash(self._values())

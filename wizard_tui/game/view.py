@@ -67,7 +67,8 @@ def _positional_maker() -> Callable[..., SeatView]:
     namespace = {"_new": object.__new__, "SeatView": SeatView, **setters}
     header = f"def new_seat_view({', '.join(names)}):\n    view = _new(SeatView)"
     exec(f"{header}{body}\n    return view", namespace)
-    return namespace["new_seat_view"]  # type: ignore[no-any-return]
+    made: Callable[..., SeatView] = namespace["new_seat_view"]
+    return made
 
 
 new_seat_view = _positional_maker()

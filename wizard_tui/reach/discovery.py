@@ -22,6 +22,11 @@ import os
 import socket
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where used: a program that never announces never loads them
+    from zeroconf import ServiceInfo
+    from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
 log = logging.getLogger(__name__)
 
@@ -94,10 +99,10 @@ class Announcer:
         self.port = port
         self.addresses = addresses
         self.bind = bind
-        self.aiozc: object | None = None
-        self.info: object | None = None
+        self.aiozc: AsyncZeroconf | None = None
+        self.info: AsyncServiceInfo | None = None
 
-    def _info(self, txt: dict[str, str]) -> object:
+    def _info(self, txt: dict[str, str]) -> AsyncServiceInfo:
         from zeroconf.asyncio import AsyncServiceInfo
 
         return AsyncServiceInfo(
@@ -119,15 +124,15 @@ class Announcer:
         info = self._info(txt)
         # Both awaits: the first queues the registration, the second waits for probing
         # to finish (a single await returns early, and the goodbye is then never sent).
-        await (await aiozc.async_register_service(info, allow_name_change=True))  # type: ignore[arg-type]
+        await (await aiozc.async_register_service(info, allow_name_change=True))
         self.info = info
 
     async def update(self, txt: dict[str, str]) -> None:
         if self.aiozc is None or self.info is None:
             return
         info = self._info(txt)
-        info.name = self.info.name  # type: ignore[attr-defined]  # after any name change
-        await (await self.aiozc.async_update_service(info))  # type: ignore[attr-defined]
+        info.name = self.info.name  # after any name change
+        await (await self.aiozc.async_update_service(info))
         self.info = info
 
     async def close(self) -> None:
@@ -137,9 +142,9 @@ class Announcer:
             return
         with contextlib.suppress(Exception):
             if info is not None:
-                await (await aiozc.async_unregister_service(info))  # type: ignore[attr-defined]
+                await (await aiozc.async_unregister_service(info))
         with contextlib.suppress(Exception):
-            await aiozc.async_close()  # type: ignore[attr-defined]
+            await aiozc.async_close()
 
 
 @contextlib.asynccontextmanager
@@ -174,9 +179,10 @@ async def announcing(
                 with contextlib.suppress(Exception):
                     await announcer.update(now)
 
+    assert announcer.info is not None  # start() registered it
     follower = asyncio.create_task(follow())
     try:
-        yield f"announced on the LAN as {announcer.info.name.split('._')[0]!r}"  # type: ignore[attr-defined]
+        yield f"announced on the LAN as {announcer.info.name.split('._')[0]!r}"
     finally:
         follower.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -184,14 +190,14 @@ async def announcing(
         await announcer.close()
 
 
-def _table_from(info: object) -> Table | None:
+def _table_from(info: ServiceInfo) -> Table | None:
     props = {
         (k.decode(errors="replace") if isinstance(k, bytes) else str(k)): (
             v.decode(errors="replace") if isinstance(v, bytes) else ""
         )
         for k, v in (getattr(info, "properties", None) or {}).items()
     }
-    addresses = tuple(info.parsed_addresses())  # type: ignore[attr-defined]
+    addresses = tuple(info.parsed_addresses())
     port = getattr(info, "port", None)
     if not addresses or not isinstance(port, int) or not 0 < port < 65536:
         return None

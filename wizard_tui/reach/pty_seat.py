@@ -108,7 +108,7 @@ class PtySeat:
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
         fd = self.master
-        loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+        loop.add_reader(fd, lambda: None if ready.done() else ready.set_result(None))
         try:
             await ready
         finally:

@@ -20,6 +20,7 @@ import shlex
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 from aiohttp.web_runner import GracefulExit
@@ -32,8 +33,9 @@ DEFAULT_WEB_PORT = 8060
 
 
 class SeatWebServer(Server):
-    def __init__(self, command: str, *, max_sessions: int, **kwargs: object) -> None:
-        super().__init__(command, title="Wizard", **kwargs)  # type: ignore[arg-type]
+    # ``kwargs``: textual-serve's own options (host, port, public_url...), passed on.
+    def __init__(self, command: str, *, max_sessions: int, **kwargs: Any) -> None:
+        super().__init__(command, title="Wizard", **kwargs)
         # Our copy of the page, without the one link to the internet (a web font).
         self.templates_path = Path(__file__).with_name("templates")
         self.max_sessions = max_sessions
@@ -73,7 +75,9 @@ class SeatWebServer(Server):
 
 def _stop_when_stdin_closes() -> None:
     with contextlib.suppress(OSError):
-        if sys.stdin.buffer.raw.read(4096):  # type: ignore[attr-defined]
+        # Unbuffered, so one read returns what came (or b"" at EOF); typeshed's BinaryIO
+        # has no ``raw``, which stdin's buffer (a BufferedReader) does have.
+        if sys.stdin.buffer.raw.read(4096):  # type: ignore[union-attr]
             return
     raise GracefulExit()  # a SystemExit: it leaves the loop, and run_app cleans up
 

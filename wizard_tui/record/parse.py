@@ -101,7 +101,9 @@ class _Reader:
     def card(self, value: object, path: str, **where: int | None) -> int:
         card = self.integer(value, path, **where)
         if not 0 <= card < DECK_SIZE:
-            raise self.fail("bad-value", f"{path} is {card}, not a card id 0..59", **where)
+            raise self.fail(
+                "bad-value", f"{path} is {card}, not a card id 0..{DECK_SIZE - 1}", **where
+            )
         return card
 
     def string(self, value: object, path: str, **where: int | None) -> str:

@@ -18,22 +18,14 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual import events, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ..game import BidMade, Phase
-from ..session import (
-    ActionRefused,
-    GameFinished,
-    LobbyUpdate,
-    RoundVerified,
-    TableSession,
-    TableUpdate,
-)
+from ..session import GameFinished, TableSession
 from . import narrate
 from .glyphs import Glyphs, glyphs_for
 from .messages import (
@@ -59,6 +51,7 @@ from .messages import (
 from .screens.final import FinalScreen
 from .screens.lobby import LobbyScreen
 from .screens.table import TableScreen
+from .table_app import TableApp
 from .widgets.banner import MIN_SIZE
 from .widgets.base import Palette
 
@@ -69,7 +62,7 @@ CLOSE_TIMEOUT = 3.0
 ASCII_KEYS = {"←": "<", "→": ">", "↑": "^", "↓": "v", "⏎": "Enter", "←→": "</>"}
 
 
-class WizardApp(App[int]):
+class WizardApp(TableApp):
     """A seat at a Wizard table, played from the terminal."""
 
     CSS_PATH = str(Path(__file__).with_name("wizard.tcss"))  # absolute: subclasses elsewhere
@@ -81,18 +74,7 @@ class WizardApp(App[int]):
         Binding("I", "hand_to_bot", "Hand to bot", show=False),
     ]
 
-    # The server's view, as the last updates told it. Screens watch these.
-    lobby: var[LobbyUpdate | None] = var(None)
-    table: var[TableUpdate | None] = var(None)
-    finished: var[GameFinished | None] = var(None)
-    link: var[str] = var("connected")
-    link_detail: var[str] = var("")
-    alarm: var[str] = var("")  # the latest failed verification, for the banner
-    ended: var[str | None] = var(None)  # set once the session's stream has stopped
-    verifications: var[tuple[RoundVerified, ...]] = var(())
-    refusal: var[ActionRefused | None] = var(None, always_update=True)
-    journal: var[tuple[tuple[int, narrate.Line], ...]] = var(())
-    too_small: var[bool] = var(False)  # below MIN_SIZE: every screen says so instead
+    # The server's view that the screens watch: reactives of ``TableApp`` (table_app.py).
 
     def __init__(
         self,
@@ -114,11 +96,12 @@ class WizardApp(App[int]):
         self.solo = solo  # a game against bots only: no notices meant for friends
         self.farewell: str | None = None  # printed to the terminal after the app exits
         if hasattr(session, "updates"):
+            # (hasattr does not narrow the union for mypy: this is the session branch.)
             self.session: TableSession | None = session  # type: ignore[assignment]
             self._factory: SessionFactory | None = None
         else:
             self.session = None
-            self._factory = session  # type: ignore[assignment]
+            self._factory = session
         self.player_name = name
         # How the lobby tells friends to join: (address, port) -> "wizard-tui join ...".
         self.join_command = join_command
@@ -178,13 +161,6 @@ class WizardApp(App[int]):
         error = event.worker.error
         self._exit_code = 1
         self.post_message(SessionEnded(f"{type(error).__name__}: {error}"))
-
-    @property
-    def checks(self) -> dict[int, bool]:
-        """Each checked round's outcome (True: the deal checked out). A round this client
-        could not check (played by a stand-in while it was away) has no entry, so the
-        score pad marks it neither way."""
-        return {v.round: v.ok for v in self.verifications if v.checked}
 
     # ------------------------------------------------------------------ updates from the session
 

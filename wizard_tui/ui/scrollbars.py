@@ -20,7 +20,7 @@ class _AsciiBars(ScrollBarRender):
 
 class TableScrollBars(ScrollBarRender):
     @classmethod
-    def render_bar(cls, *args, **kwargs):  # type: ignore[override]
+    def render_bar(cls, *args, **kwargs):
         app = active_app.get(None)
         glyphs = getattr(app, "glyphs", None)
         if glyphs is not None and glyphs.ascii:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,6 +18,11 @@ from ..widgets.base import CardWidget
 from ..widgets.chart import TotalsChart
 from ..widgets.journal import RecentLog
 from ..widgets.keybar import KeyBar
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ..table_app import TableApp
 
 
 class Standings(CardWidget):
@@ -76,6 +81,9 @@ class Standings(CardWidget):
 
 
 class FinalScreen(Screen):
+    if TYPE_CHECKING:  # the app it runs in (``WizardApp``), typed as Textual does its own
+        app = getters.app(TableApp)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rematch", "Rematch"),
         Binding("s", "scores", "Scores"),
@@ -90,7 +98,11 @@ class FinalScreen(Screen):
 
     AUTO_FOCUS = None
 
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (80, "-normal")]
+    # Textual annotates it ``ClassVar[...] | None``, which mypy takes for an instance variable.
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [  # type: ignore[misc]
+        (0, "-narrow"),
+        (80, "-normal"),
+    ]
 
     def compose(self) -> ComposeResult:
         yield Banner()

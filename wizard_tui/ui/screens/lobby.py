@@ -4,7 +4,7 @@ start once 3 seats are taken. Every change is asked of the host, which sends the
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,6 +21,11 @@ from ..widgets.base import CardWidget
 from ..widgets.journal import RecentLog
 from ..widgets.keybar import KeyBar
 from .qr import QrScreen
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ..table_app import TableApp
 
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 LAST_BID_RULES = ("never", "always", "after-round-1")
@@ -129,6 +134,9 @@ class LobbyView(CardWidget):
 
 
 class LobbyScreen(Screen):
+    if TYPE_CHECKING:  # the app it runs in (``WizardApp``), typed as Textual does its own
+        app = getters.app(TableApp)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,g", "start", "Start", key_display="⏎"),
         Binding("a", "add_bot", "Bot+"),
@@ -179,7 +187,8 @@ class LobbyScreen(Screen):
         host_only = ("add_bot", "remove_bot", "bot_level", "seats", "rule", "seat", "start")
         if action in host_only and (update is None or not update.is_host):
             return False
-        assert update is not None or action not in host_only
+        if update is None:  # (every action below is the host's)
+            return True
         if action == "add_bot":
             return True if None in update.seats or len(update.seats) < 6 else None
         if action == "remove_bot":

@@ -3,7 +3,7 @@ the score pad, the last trick, help; plus the chat line and the quit confirmatio
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -20,8 +20,16 @@ from ..widgets.scorepad import ScorePad
 from ..widgets.trick import TrickState, TrickView
 from .common import last_trick, scorepad_data
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ..table_app import TableApp
+
 
 class ScoreScreen(ModalScreen[None]):
+    if TYPE_CHECKING:  # the app it runs in (``WizardApp``), typed as Textual does its own
+        app = getters.app(TableApp)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s,enter,escape", "close", "Close", key_display="s"),
         Binding("q", "app.request_quit", "Quit", show=False),
@@ -177,6 +185,9 @@ def help_text(arrows: str, turn: str, winning: str) -> Text:
 
 
 class HelpScreen(ModalScreen[None]):
+    if TYPE_CHECKING:  # the app it runs in (``WizardApp``), typed as Textual does its own
+        app = getters.app(TableApp)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark,f1,enter,escape", "close", "Close", key_display="?"),
         Binding("q", "app.request_quit", "Quit", show=False),

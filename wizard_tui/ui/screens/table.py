@@ -7,7 +7,7 @@ part. Everything about legality comes from the view: ``legal_cards`` for the han
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -31,6 +31,11 @@ from ..widgets.summary import RoundSummary
 from ..widgets.trick import TrickState, TrickView
 from .common import last_trick, scorepad_data
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ..table_app import TableApp
+
 _VERB = {Phase.BID: "bid", Phase.PLAY: "play", Phase.CHOOSE_TRUMP: "name trump"}
 
 
@@ -51,6 +56,9 @@ def decision_key(view: SeatView) -> tuple[int, ...]:
 
 
 class TableScreen(Screen, inherit_bindings=False):
+    if TYPE_CHECKING:  # the app it runs in (``WizardApp``), typed as Textual does its own
+        app = getters.app(TableApp)
+
     # While a bid/trump panel is open, check_action routes the keys to it (it is modal);
     # bindings sharing a key are told apart by check_action, the first enabled one wins.
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -78,7 +86,8 @@ class TableScreen(Screen, inherit_bindings=False):
 
     AUTO_FOCUS = None  # nothing on the table takes the focus; the screen has the keys
 
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [
+    # Textual annotates it ``ClassVar[...] | None``, which mypy takes for an instance variable.
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [  # type: ignore[misc]
         (0, "-narrow"),
         (80, "-normal"),
         (120, "-wide"),

@@ -3,10 +3,17 @@ down or being re-established, or a round's deal failed this client's own verific
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 
 from ..glyphs import clean
 from .base import CardWidget
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ..table_app import TableApp
 
 MIN_SIZE = (60, 20)  # the smallest terminal the table is laid out for
 
@@ -15,6 +22,9 @@ class Banner(CardWidget):
     """Reads the App's ``link``, ``link_detail``, ``alarm`` and ``ended``.
 
     Hidden (class ``-hidden``) when all is well."""
+
+    if TYPE_CHECKING:  # the app it runs in (``WizardApp``), typed as Textual does its own
+        app = getters.app(TableApp)
 
     def on_mount(self) -> None:
         for name in ("link", "link_detail", "alarm", "ended", "too_small"):

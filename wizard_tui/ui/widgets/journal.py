@@ -57,6 +57,11 @@ class RecentLog(LinesWidget, can_focus=False):
             self.redraw()
 
     @property
+    def covered_rows(self) -> int:
+        """Rows at the top hidden under the bid or trump panel."""
+        return self._covered
+
+    @property
     def _capacity(self) -> int:
         return max(0, self.content_size.height - self._covered)
 

@@ -121,11 +121,11 @@ class ScorePad(CardWidget):
                 out.append("\n")
                 out.append_text(second)
         if self.current is not None:
-            number, bids, won = self.current
+            number, bids, so_far = self.current
             out.append("\n")
             out.append(f"{number:>2}{g.dot} ", muted)
-            for bid, tricks in zip(bids, won, strict=False):
-                shown = g.dash if bid is None else str(bid)
+            for bid_so_far, tricks in zip(bids, so_far, strict=False):
+                shown = g.dash if bid_so_far is None else str(bid_so_far)
                 if mode == "full":
                     cell = " " * (col - 1 - FULL) + f"{shown:>4}{tricks:>4}"
                 elif mode == "two":

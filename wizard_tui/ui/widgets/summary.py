@@ -4,6 +4,8 @@ key (Enter, Space, x) or ``HOLD_SECONDS``, and the next bid panel waits for it."
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.timer import Timer
 
@@ -23,7 +25,9 @@ class RoundSummary(LinesWidget):
         self.of = 0
         self.display = False
         self._timer: Timer | None = None
-        self.on_close = None  # called once the summary closes (the table opens its panels)
+        self.on_close: Callable[[], None] | None = (
+            None  # called once the summary closes (the table opens its panels)
+        )
 
     @property
     def is_open(self) -> bool:

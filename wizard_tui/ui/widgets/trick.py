@@ -68,6 +68,7 @@ class TrickView(LinesWidget):
     def _title(self, t: TrickState, width: int = 80) -> Text:
         g = self.glyphs
         accent = self.style("text--accent")
+        title: Text | str
         if t.done:
             winner = t.names[t.winner] if t.winner is not None and t.winner < len(t.names) else "?"
             title = f"Trick {t.number} of {t.of}: {clean(winner, 20)}"  # ◀ below says so
