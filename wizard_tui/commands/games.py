@@ -13,6 +13,7 @@ import datetime
 from pathlib import Path
 
 from ..cli import UserError
+from ..i18n import _
 from ..net.saved_games import SavedGame, find_game, games_dir, saved_games
 
 
@@ -21,13 +22,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--dir",
         type=Path,
         default=None,
-        help="where the journals are (default: the games folder of the user data directory)",
+        help=_("where the journals are (default: the games folder of the user data directory)"),
     )
     parser.add_argument(
         "--forget",
         metavar="GAME_ID",
         default=None,
-        help="delete the journal of this unfinished game (an id prefix is enough)",
+        help=_("delete the journal of this unfinished game (an id prefix is enough)"),
     )
 
 
@@ -35,23 +36,23 @@ def run(args: argparse.Namespace) -> int:
     directory = args.dir or games_dir()
     if args.forget is not None:
         if not args.forget.strip():
-            raise UserError("--forget needs a game id (wizard-tui games lists them)")
+            raise UserError(_("--forget needs a game id (wizard-tui games lists them)"))
         try:
             game = find_game(args.forget, directory)
         except LookupError as exc:
             raise UserError(str(exc)) from None
         game.path.unlink()
-        print(f"forgot game {game.describe()}")
+        print(_("forgot game {game}").format(game=game.describe()))
         return 0
     games = saved_games(directory)
     if not games:
-        print(f"no hosted games in {directory}")
+        print(_("no hosted games in {directory}").format(directory=directory))
         return 0
     print(f"{'id':<8}  {'started':<16}  {'round':>5}  {'status':<10}  players / record")
     for game in games:
         print(_line(game))
     if any(g.status == "unfinished" for g in games):
-        print("resume one with: wizard-tui host --resume ID  (add --headless to host it alone)")
+        print(_("resume one with: wizard-tui host --resume ID  (add --headless to host it alone)"))
     return 0
 
 

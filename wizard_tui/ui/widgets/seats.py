@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import time
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.timer import Timer
 
@@ -85,10 +86,16 @@ class SeatsPanel(LinesWidget):
             return "=" if short else _("on bid")
         return f"+{won - bid}" if short else _("over {n}").format(n=won - bid)
 
+    def _need_room(self) -> int:
+        samples = (self.need_text(11, 2, False), self.need_text(2, 2, False))
+        widest = max(cell_len(t) for t in (*samples, self.need_text(2, 11, False)))
+        return min(10, max(7, widest + 1))
+
     def build(self, width: int) -> list[Text]:
         g = self.glyphs
         short = width < 46  # narrow terminals: the short forms, so the names keep room
-        need_width = 3 if short else 7
+        # The need column fits this language's words ("need 9", "chybí 9"), up to 10 cells.
+        need_width = 3 if short else self._need_room()
         score_width = 5 if short else 6
         fixed = 2 + 2 + 6 + need_width + score_width + 1
         link_width = max(0, min(9 if short else 12, width - fixed - 6))
