@@ -44,7 +44,7 @@ class StatusLine(LinesWidget):
             out.append(": " + _("no trump"))
         elif is_wizard(card):
             if suit is None:
-                out.append(": " + _("the dealer names it"))
+                out.append(": " + _("dealer names it"))
             else:
                 out.append(", " + _("dealer chose") + " ")
                 out.append_text(self.suit_text(suit))

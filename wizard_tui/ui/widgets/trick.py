@@ -78,7 +78,7 @@ class TrickView(LinesWidget):
             return Text(fit(title, width, g.more).rstrip(), accent)
         if t.phase is Phase.PLAY:
             full = _("Trick {n} of {of}").format(n=t.number, of=t.of)
-            if t.led is not None and cell_len(full) + 4 + cell_len(suit_name(t.led)) > width:
+            if t.led is not None and cell_len(full) + 5 + cell_len(suit_name(t.led)) > width:
                 # narrow: the led suit keeps its room
                 full = _("Trick {n}/{of}").format(n=t.number, of=t.of)
             title = Text(full, accent)
