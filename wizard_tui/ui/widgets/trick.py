@@ -72,9 +72,10 @@ class TrickView(LinesWidget):
         accent = self.style("text--accent")
         if t.done:
             winner = t.names[t.winner] if t.winner is not None and t.winner < len(t.names) else "?"
-            title = _("Trick {n} of {of}: {name}").format(
-                n=t.number, of=t.of, name=clean(winner, 20)
-            )
+            name = clean(winner, 20)
+            title = _("Trick {n} of {of}: {name}").format(n=t.number, of=t.of, name=name)
+            if cell_len(title) > width:  # narrow: "Trick 2/5: Ann" keeps the name whole
+                title = _("Trick {n}/{of}: {name}").format(n=t.number, of=t.of, name=name)
             return Text(fit(title, width, g.more).rstrip(), accent)
         if t.phase is Phase.PLAY:
             full = _("Trick {n} of {of}").format(n=t.number, of=t.of)
