@@ -100,10 +100,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .config import ConfigError, defaults
 
     argv = sys.argv[1:] if argv is None else list(argv)
+    i18n.setup(lang_in(argv))  # for the settings file's own complaints
     try:
         settings = defaults()
     except ConfigError as exc:
-        i18n.setup(lang_in(argv))
         print(f"wizard-tui: {exc}", file=sys.stderr)
         return 2
     # --lang, then the settings file (or WIZARD_TUI_LANGUAGE), then the environment.

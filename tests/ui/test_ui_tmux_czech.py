@@ -22,8 +22,10 @@ from .test_ui_tmux_play import (
     command,
     quit_with_status_0,
     ranked,
+    unused_port,
     user_env,
     verify,
+    wait_for,
 )
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
@@ -106,3 +108,35 @@ def test_a_whole_game_in_czech_from_lang(tmp_path: Path) -> None:
     assert len(records) == 1
     verify(records[0])  # the record is the same whatever the language shown
     assert "Žofie" in records[0].read_text(encoding="utf-8")
+
+
+def test_each_player_s_table_speaks_its_own_language(tmp_path: Path) -> None:
+    """One game: the host's table in German (``--lang de``), a guest's in Czech (``LANG``);
+    each reads its own language, and both show the same names and the same round."""
+    free_port = unused_port()
+    host_env = user_env(tmp_path / "host")
+    host_args = (
+        f"host --bind 127.0.0.1 --port {free_port} --players 3 --bots 1 --bot-delay 0.2 "
+        "--name Jürgen --lang de"
+    )
+    host = Terminal(command(host_args), host_env)
+    guest = None
+    try:
+        wait_for(host, "Wizard-Lobby")
+        guest_env = user_env(tmp_path / "guest")
+        guest_env.update({"LANG": "cs_CZ.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""})
+        guest = Terminal(command(f"join 127.0.0.1:{free_port} --name Žofie"), guest_env)
+        wait_for(guest, "Čekám, až hostitel spustí hru.")  # the Czech lobby
+        wait_for(host, "3 von 3 besetzt")
+        host.keys("Enter")  # start the game
+        german = wait_for(host, "Runde 1 von 20")
+        czech = wait_for(guest, "Kolo 1 z 20")
+        for screen in (german, czech):
+            assert "Jürgen" in screen and "Žofie" in screen
+            assert not any(word in screen for word in ENGLISH), screen
+        assert "Spieler" in german and "Hráč" not in german
+        assert "Hráč" in czech and "Spieler" not in czech
+    finally:
+        host.close()
+        if guest is not None:
+            guest.close()

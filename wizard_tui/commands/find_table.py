@@ -11,10 +11,10 @@ import asyncio
 import sys
 
 from ..cli import UserError
-from ..i18n import _
+from ..i18n import N_, _
 from ..reach.discovery import DEFAULT_BROWSE_SECONDS, Table, browse
 
-NONE_FOUND = (
+NONE_FOUND = N_(
     "no table was found on the LAN in {seconds:g} s: type the host's address, e.g. "
     "`wizard-tui join 192.168.1.20` (the host's screen shows it)"
 )
@@ -31,7 +31,7 @@ def _ask(prompt: str) -> str:
 def choose(tables: list[Table], seconds: float) -> Table:
     """The table the player picks from ``tables``."""
     if not tables:
-        raise UserError(NONE_FOUND.format(seconds=seconds))
+        raise UserError(_(NONE_FOUND).format(seconds=seconds))
     if len(tables) == 1:
         table = tables[0]
         print(_("found {table}").format(table=table.describe()))
