@@ -38,7 +38,8 @@ def messages(cat: Catalog) -> Iterator[Message]:
 
 
 def forms(message: Message) -> tuple[str, ...]:
-    return tuple(message.string) if isinstance(message.string, tuple | list) else (message.string,)
+    texts = message.string if isinstance(message.string, tuple | list) else (message.string,)
+    return tuple(text or "" for text in texts)
 
 
 @pytest.fixture(autouse=True)
@@ -235,5 +236,17 @@ ROOM = {
 def test_words_fit_their_columns(code: str) -> None:
     found = {(m.context, m.id): m.string for m in messages(catalog(code))}
     for key, room in ROOM.items():
-        text = found[key].replace("{n}", "9" if key[1].startswith(("need", "over")) else "10")
+        text = str(found[key]).replace("{n}", "9" if key[1].startswith(("need", "over")) else "10")
         assert cell_len(text) <= room, (code, key, text)
+
+
+def test_the_mo_files_are_package_data() -> None:
+    """The wheel ships every compiled catalog (pyproject's package-data patterns match them)."""
+    import tomllib
+
+    root = LOCALE.parent
+    config = tomllib.loads((root.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["wizard_tui"]
+    for code in TRANSLATED:
+        mo = (LOCALE / code / "LC_MESSAGES" / f"{i18n.DOMAIN}.mo").relative_to(root)
+        assert any(mo.match(pattern) for pattern in patterns), mo

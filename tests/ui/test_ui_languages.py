@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 import pytest
 from rich.cells import cell_len
 from textual.screen import Screen
+from textual.widget import Widget
 
 from wizard_tui import i18n
 from wizard_tui.session import SessionUpdate
@@ -45,7 +46,7 @@ LANGUAGES = i18n.LANGUAGES
 
 
 @pytest.fixture
-def speak(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
+def speak(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., str]]:
     # Nothing moves on by itself while a screen is read.
     monkeypatch.setattr(trick_module, "HOLD_SECONDS", 3600.0)
     monkeypatch.setattr(summary_module, "HOLD_SECONDS", 3600.0)
@@ -62,7 +63,7 @@ def problems(app: WizardApp) -> list[str]:
             found.append(f"cut: {row.rstrip()!r}")
     screen = app.screen
     for widget in screen.walk_children(with_self=False):
-        if not widget.display or not widget.is_mounted:
+        if not isinstance(widget, Widget) or not widget.display or not widget.is_mounted:
             continue
         if isinstance(widget, LinesWidget) and widget.content_size.width > 0:
             width = widget.content_size.width
@@ -113,7 +114,8 @@ def lobby_shown(app: WizardApp) -> bool:
 
 
 def summary_open(app: WizardApp) -> bool:
-    return on_table(app) and app.screen._summary.is_open
+    screen = app.screen
+    return on_table(app) and isinstance(screen, TableScreen) and screen._summary.is_open
 
 
 TABLE_OVERLAYS = (
@@ -158,7 +160,7 @@ async def test_decisions_summary_and_final(lang: str, moment: str, speak) -> Non
             {"hosting": True},
         ),
     }[moment]
-    assert await run(made(), ready, **options) == {}
+    assert await run(made(), ready, (), **options) == {}
 
 
 # A sentence of each screen's that must show translated (so a screen that stayed English
