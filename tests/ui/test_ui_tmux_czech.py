@@ -22,6 +22,7 @@ from .test_ui_tmux_play import (
     command,
     quit_with_status_0,
     ranked,
+    refused,
     unused_port,
     user_env,
     verify,
@@ -45,6 +46,7 @@ class CzechPlayer:
         self.english: list[str] = []  # screens that showed English
         _ = i18n.translation_for("cs").gettext
         self.game_over = _("Game over.")
+        self.refused = _("Refused: {reason}").split("{")[0]
         self.rematch = _("Rematch")
         self.your_turn = _("Your turn: bid").split(":")[0]  # "Jsi na tahu"
         self.goes_on = _("Round scored: Enter goes on").split(": ", 1)[1]
@@ -73,6 +75,8 @@ class CzechPlayer:
                 self.send("Enter")
             elif self.unchanged % 4 == 0:
                 self.send("Right", "Enter")
+        elif refused(screen, self.refused) and self.unchanged % 4 == 3:
+            self.send("Right")  # a refusal hides the prompt until a key (as in English)
         return False
 
     def send(self, *keys: str) -> None:
