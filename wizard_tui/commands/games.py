@@ -12,6 +12,8 @@ import argparse
 import datetime
 from pathlib import Path
 
+from rich.cells import cell_len
+
 from ..cli import UserError
 from ..i18n import _
 from ..net.saved_games import SavedGame, find_game, games_dir, saved_games
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if not games:
         print(_("no hosted games in {directory}").format(directory=directory))
         return 0
-    print(f"{'id':<8}  {'started':<16}  {'round':>5}  {'status':<10}  players / record")
+    print(_header())
     for game in games:
         print(_line(game))
     if any(g.status == "unfinished" for g in games):
@@ -58,13 +60,33 @@ def run(args: argparse.Namespace) -> int:
 
 def _line(game: SavedGame) -> str:
     if game.header is None:
-        return f"{game.game_id_hex[:8]:<8}  {'?':<16}  {'?':>5}  {'unreadable':<10}  {game.problem}"
+        unreadable = _pad(_("unreadable"), 10)
+        return f"{game.game_id_hex[:8]:<8}  {'?':<16}  {'?':>5}  {unreadable}  {game.problem}"
     started = datetime.datetime.fromtimestamp(game.header.created).strftime("%Y-%m-%d %H:%M")
     reached = f"{game.round_reached}/{game.rounds}"
     players = ", ".join(s.name for s in game.header.seats)
     record = game.record_path
-    where = f"  {record}" if record is not None else "  (no record yet)"
+    where = f"  {record}" if record is not None else "  " + _("(no record yet)")
     if game.problem:
         where += f"  [{game.problem}]"
-    head = f"{game.game_id_hex[:8]:<8}  {started:<16}  {reached:>5}  {game.status:<10}"
+    status = _pad(_("finished") if game.status == "finished" else _("unfinished"), 10)
+    head = f"{game.game_id_hex[:8]:<8}  {started:<16}  {reached:>5}  {status}"
     return f"{head}  {players}{where}"
+
+
+def _pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` cells (a translated word is counted in cells)."""
+    return text + " " * max(0, width - cell_len(text))
+
+
+def _header() -> str:
+    """The listing's column titles, in the language spoken, over the columns."""
+    return "  ".join(
+        (
+            _pad(_("id"), 8),
+            _pad(_("started"), 16),
+            " " * max(0, 5 - cell_len(_("round"))) + _("round"),
+            _pad(_("status"), 10),
+            _("players / record"),
+        )
+    )
