@@ -56,18 +56,22 @@ def check(args: argparse.Namespace) -> str | None:
     for flag in ("ssh", "web"):
         port = getattr(args, flag, None)
         if port is not None and not 0 <= port < 65536:
-            return f"--{flag} must be a port 0..65535"
+            return _("--{flag} must be a port 0..65535").format(flag=flag)
     sessions = getattr(args, "ssh_sessions", None)
     if sessions is not None and not 1 <= sessions <= 64:
-        return "--ssh-sessions must be 1..64"
+        return _("--ssh-sessions must be 1..64")
     if getattr(args, "ssh", None) is not None:
         try:
             import asyncssh  # noqa: F401
         except ImportError:
-            return "--ssh needs the `ssh` extra: pip install 'wizard-tui[ssh]'"
+            return _("--{flag} needs the `{flag}` extra: pip install 'wizard-tui[{flag}]'").format(
+                flag="ssh"
+            )
     if getattr(args, "web", None) is not None:
         try:
             import textual_serve  # noqa: F401
         except ImportError:
-            return "--web needs the `web` extra: pip install 'wizard-tui[web]'"
+            return _("--{flag} needs the `{flag}` extra: pip install 'wizard-tui[{flag}]'").format(
+                flag="web"
+            )
     return None
