@@ -35,6 +35,7 @@ from wizard_tui.ui.widgets import trick as trick_module
 from wizard_tui.ui.widgets.decisions import BidPanel, TrumpPanel
 from wizard_tui.ui.widgets.keybar import KeyBar
 from wizard_tui.ui.widgets.lines import LinesWidget
+from wizard_tui.ui.widgets.summary import RoundSummary
 
 from . import tables
 from .helpers import screen_text, until
@@ -71,10 +72,19 @@ def problems(app: WizardApp) -> list[str]:
                 if cell_len(line.plain) > width:
                     found.append(f"overflow in {type(widget).__name__}: {line.plain!r}")
         if isinstance(widget, KeyBar):
-            shown, wanted = len(widget._spans), len(widget._items())
+            shown, wanted = len(widget.spans), len(keys_to_show(screen))
             if shown < wanted:
                 found.append(f"key bar shows {shown} of {wanted} keys: {screen_text(app)[-80:]!r}")
     return found
+
+
+def keys_to_show(screen: Screen) -> set[tuple[int, str]]:
+    """The actions the key bar should show now (one per node and action, as it draws)."""
+    return {
+        (id(node), binding.action)
+        for node, binding, _enabled, _tip in screen.active_bindings.values()
+        if binding.show
+    }
 
 
 async def look(
@@ -114,8 +124,7 @@ def lobby_shown(app: WizardApp) -> bool:
 
 
 def summary_open(app: WizardApp) -> bool:
-    screen = app.screen
-    return on_table(app) and isinstance(screen, TableScreen) and screen._summary.is_open
+    return on_table(app) and any(s.is_open for s in app.screen.query(RoundSummary))
 
 
 TABLE_OVERLAYS = (

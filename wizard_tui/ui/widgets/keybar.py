@@ -22,6 +22,11 @@ class KeyBar(LinesWidget):
         super().__init__(**kwargs)
         self._spans: list[tuple[int, int, str]] = []  # (start, end, key) for clicks
 
+    @property
+    def spans(self) -> tuple[tuple[int, int, str], ...]:
+        """Where each key shown is: (start column, end column, key)."""
+        return tuple(self._spans)
+
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
 
