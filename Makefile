@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-slow typecheck lint format bench clean
+.PHONY: play test test-slow typecheck lint format bench clean i18n
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,16 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check --fix wizard_tui netplay tests benchmarks
 	$(BIN)/ruff format wizard_tui netplay tests benchmarks
+
+# Translations: extract the messages into the template, merge it into each language's
+# catalog (translate what is new or fuzzy there), compile the .mo files that ship.
+LOCALE := wizard_tui/locale
+i18n: $(STAMP)
+	$(BIN)/pybabel extract --no-location --sort-output --omit-header -c TRANSLATORS: \
+	  -k N_ -k pgettext:1c,2 -o $(LOCALE)/wizard_tui.pot wizard_tui
+	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -N -D wizard_tui \
+	  -i $(LOCALE)/wizard_tui.pot -d $(LOCALE)
+	$(BIN)/pybabel compile --statistics -D wizard_tui -d $(LOCALE)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

@@ -17,3 +17,7 @@ for _key in [k for k in os.environ if k.startswith("WIZARD_TUI_")]:
 os.environ["WIZARD_TUI_NO_ANNOUNCE"] = "1"
 # A settings file that does not exist: the tests see the built-in defaults.
 os.environ["WIZARD_TUI_CONFIG"] = str(Path(tempfile.mkdtemp()) / "no-config.toml")
+# The tests read English: the player's language (LANG, LC_*) is left out; LANGUAGE comes
+# first in wizard_tui.i18n's order and changes nothing else (not the encoding). The language
+# tests set their own (tests/ui/test_ui_tmux_czech.py empties it).
+os.environ["LANGUAGE"] = "en"

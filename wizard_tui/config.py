@@ -27,6 +27,7 @@ from typing import Any
 
 from platformdirs import user_config_path
 
+from .i18n import _
 from .paths import APP_NAME
 
 CONFIG_ENV = "WIZARD_TUI_CONFIG"
@@ -47,9 +48,9 @@ def config_path() -> Path:
 
 def _name(value: object) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > 32:
-        raise ValueError("a name of 1 to 32 characters")
+        raise ValueError(_("a name of 1 to 32 characters"))
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
-        raise ValueError("a name without control characters")
+        raise ValueError(_("a name without control characters"))
     return value.strip()
 
 
@@ -59,7 +60,7 @@ TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
 def _language(value: object) -> str:
     if not isinstance(value, str) or not LANGUAGE.fullmatch(value):
-        raise ValueError('a language code such as "cs" or "pt_BR"')
+        raise ValueError(_('a language code such as "cs" or "pt_BR"'))
     return value
 
 
@@ -68,14 +69,14 @@ def _flag(value: object) -> bool:
         return value
     if isinstance(value, str) and value.strip().lower() in TRUE + FALSE:
         return value.strip().lower() in TRUE
-    raise ValueError("true or false")
+    raise ValueError(_("true or false"))
 
 
 def _theme(value: object) -> str:
     from .ui.themes import theme_names  # Textual is loaded only for a theme
 
     if not isinstance(value, str) or value not in theme_names():
-        raise ValueError(f"one of {', '.join(sorted(theme_names()))}")
+        raise ValueError(_("one of {choices}").format(choices=", ".join(sorted(theme_names()))))
     return value
 
 
@@ -83,7 +84,7 @@ def _bot_level(value: object) -> str:
     from .bots import LEVELS
 
     if value not in LEVELS:
-        raise ValueError(f"one of {', '.join(LEVELS)}")
+        raise ValueError(_("one of {choices}").format(choices=", ".join(LEVELS)))
     return str(value)
 
 
@@ -91,7 +92,7 @@ def _port(value: object) -> int:
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 65536:
-        raise ValueError("a port number 1..65535")
+        raise ValueError(_("a port number 1..65535"))
     return value
 
 
@@ -120,7 +121,8 @@ def read_file(path: Path) -> dict[str, object]:
     out: dict[str, object] = {}
     for key, value in data.items():
         if key not in SETTINGS:
-            print(f"wizard-tui: {path}: unknown setting {key!r} ignored", file=sys.stderr)
+            said = _("unknown setting {key!r} ignored").format(key=key)
+            print(f"wizard-tui: {path}: {said}", file=sys.stderr)
             continue
         out[key] = check(key, value, f"{path}: {key}")
     return out
@@ -140,7 +142,8 @@ def check(key: str, value: object, where: str) -> object:
     try:
         return SETTINGS[key][1](value)
     except ValueError as exc:
-        raise ConfigError(f"{where} must be {exc}, not {value!r}") from None
+        said = _("{where} must be {what}, not {value!r}").format(where=where, what=exc, value=value)
+        raise ConfigError(said) from None
 
 
 def defaults(

@@ -24,6 +24,7 @@ from netplay.signing import SigningKey
 
 from .cli import UserError
 from .game import RestrictLastBid
+from .i18n import _
 from .net.addresses import WILDCARDS, join_hint
 from .net.client import NetworkSession
 from .net.host import HostOptions
@@ -75,13 +76,15 @@ async def connect_session(session: NetworkSession, host: str, port: int) -> Netw
     try:
         await session.connect()
     except ServerError as exc:
-        raise UserError(f"the host said no: {exc.message}") from None
+        raise UserError(_("the host said no: {message}").format(message=exc.message)) from None
     except NetplayError as exc:
         # HostKeyChanged (printed in full: it is meant to be loud), a room password
         # refused or missing, a failed secure handshake, an unreadable known-hosts file.
         raise UserError(exc.message) from None
     except (OSError, TimeoutError) as exc:
-        raise UserError(f"cannot reach {host}:{port}: {exc}") from None
+        raise UserError(
+            _("cannot reach {host}:{port}: {exc}").format(host=host, port=port, exc=exc)
+        ) from None
     return session
 
 
@@ -173,7 +176,7 @@ async def _hosted_table(
             if resume is not None:
                 token = host.resume_token(host.server.identity.public_key)
                 if token is None:
-                    raise UserError("you had no seat in this game: resume it with --headless")
+                    raise UserError(_("you had no seat in this game: resume it with --headless"))
             session = await _connect(
                 local,
                 options.port,

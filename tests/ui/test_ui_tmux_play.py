@@ -90,11 +90,20 @@ class Player:
                 self.send("Enter")
             elif self.unchanged % 4 == 0:
                 self.send("Right", "Enter")
+        elif refused(screen, "Refused:") and self.unchanged % 4 == 3:
+            # A refusal from the host (now and then a card played the moment the bidding
+            # ended) is shown instead of the prompt until a key: move, so the prompt shows.
+            self.send("Right")
         return False
 
     def send(self, *keys: str) -> None:
         self.term.keys(*keys)
         self.sent += len(keys)
+
+
+def refused(screen: str, word: str) -> bool:
+    """The prompt line shows a refusal (it hides "Your turn" until a key is pressed)."""
+    return any(line.strip().startswith(word) for line in screen.splitlines())
 
 
 def play_by_keys(*players: Player) -> None:
@@ -214,11 +223,15 @@ def read_score_pad(term: Terminal) -> dict[int, list[tuple[int, int, int, int]]]
     wait_for(term, "Score pad")
     term.keys("Home")
     # The keys are read asynchronously: wait until the pad shows its first round's row (or
-    # give up and read what there is: the assertions then say what is missing).
+    # give up and read what there is: the assertions then say what is missing). The pad
+    # scrolls to its end once laid out, which can come after a Home pressed at once: press
+    # it again while the first row is not showing.
     first_row = re.compile(r"^\W*1\D\S*\s", re.MULTILINE)
-    for _ in range(50):
+    for attempt in range(50):
         if first_row.search("\n".join(ln.strip("│| ") for ln in term.screen().splitlines())):
             break
+        if attempt % 5 == 4:
+            term.keys("Home")
         time.sleep(0.1)
     rounds: dict[int, list[tuple[int, int, int, int]]] = {}
     last = ""

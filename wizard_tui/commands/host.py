@@ -10,6 +10,7 @@ from pathlib import Path
 from netplay import IdentityError, StaticIdentity
 
 from ..cli import UserError
+from ..i18n import _
 from ..net.addresses import join_hint
 from ..net.host import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions, WizardHost
 from ..net.hosting import hosting, wait_for_game
@@ -26,19 +27,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bind",
         default=None,
-        help="address to listen on (default: every IPv4 interface; a resumed game's own)",
+        help=_("address to listen on (default: every IPv4 interface; a resumed game's own)"),
     )
     parser.add_argument(
         "--port",
         type=int,
         default=None,
-        help=f"TCP port (default: {DEFAULT_PORT}; a resumed game's own)",
+        help=_("TCP port (default: {DEFAULT_PORT}; a resumed game's own)").format(
+            DEFAULT_PORT=DEFAULT_PORT
+        ),
     )
     parser.add_argument(
-        "--players", type=int, default=4, help="seats at the table, 3-6 (default: 4)"
+        "--players", type=int, default=4, help=_("seats at the table, 3-6 (default: 4)")
     )
     parser.add_argument(
-        "--bots", type=int, default=0, help="how many of the seats bots take (default: 0)"
+        "--bots", type=int, default=0, help=_("how many of the seats bots take (default: 0)")
     )
     options.add_bot_level(parser)
     options.add_name(parser)
@@ -48,43 +51,50 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--records",
         type=Path,
         default=None,
-        help="directory for game records (default: the user data directory)",
+        help=_("directory for game records (default: the user data directory)"),
     )
     parser.add_argument(
         "--headless",
         action="store_true",
-        help="host without a table of your own: the game starts when every seat is filled "
-        "and the command exits 0 when it ends",
+        help=_(
+            "host without a table of your own: the game starts when every "
+            "seat is filled and the command exits 0 when it ends"
+        ),
     )
     parser.add_argument(
         "--bot-delay",
         type=float,
         default=None,
-        help="seconds a bot waits before it acts (default: 0 headless, 0.6 with a table)",
+        help=_("seconds a bot waits before it acts (default: 0 headless, 0.6 with a table)"),
     )
     parser.add_argument(
         "--give-up-after",
         type=float,
         default=600.0,
-        help="headless: end with an error when a player stays disconnected this long (seconds)",
+        help=_("headless: end with an error when a player stays disconnected this long (seconds)"),
     )
     parser.add_argument(
         "--deal-step-timeout",
         type=float,
         default=DEFAULT_DEAL_STEP_TIMEOUT,
         metavar="SECONDS",
-        help="private deal: disconnect a player whose program does not send a deal message "
-        "it owes within this long, so a bot can take the seat over (0: wait forever; "
-        f"default: {DEFAULT_DEAL_STEP_TIMEOUT:g})",
+        help=_(
+            "private deal: disconnect a player whose program does not send a "
+            "deal message it owes within this long, so a bot can take the "
+            "seat over (0: wait forever; default: "
+            "{DEFAULT_DEAL_STEP_TIMEOUT:g})"
+        ).format(DEFAULT_DEAL_STEP_TIMEOUT=DEFAULT_DEAL_STEP_TIMEOUT),
     )
     parser.add_argument(
         "--turn-time",
         type=float,
         default=None,
         metavar="SECONDS",
-        help="a connected player on turn who has not decided within this long is marked "
-        "away and a bot decides for them until they press a key (default: no limit; 0: "
-        "none; a resumed game keeps its own)",
+        help=_(
+            "a connected player on turn who has not decided within this long "
+            "is marked away and a bot decides for them until they press a "
+            "key (default: no limit; 0: none; a resumed game keeps its own)"
+        ),
     )
     options.add_password(parser, host=True)
     resuming.add_arguments(parser)
@@ -102,17 +112,19 @@ def chosen_port(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     if not 3 <= args.players <= 6:
-        raise UserError("a table has 3 to 6 seats: use --players 3..6")
+        raise UserError(_("a table has 3 to 6 seats: use --players 3..6"))
     if not 0 <= args.bots <= args.players:
-        raise UserError(f"--bots must be between 0 and --players ({args.players})")
+        raise UserError(
+            _("--bots must be between 0 and --players ({players})").format(players=args.players)
+        )
     bind = args.bind if args.bind is not None else "0.0.0.0"
     port = chosen_port(args)
     if not 0 <= port < 65536:
-        raise UserError("--port must be 0..65535")
+        raise UserError(_("--port must be 0..65535"))
     if args.deal_step_timeout < 0:
-        raise UserError("--deal-step-timeout must be 0 seconds or more")
+        raise UserError(_("--deal-step-timeout must be 0 seconds or more"))
     if args.turn_time is not None and args.turn_time < 0:
-        raise UserError("--turn-time must be 0 seconds or more")
+        raise UserError(_("--turn-time must be 0 seconds or more"))
     if (problem := reach_options.check(args)) is not None:
         raise UserError(problem)
     if args.ssh_sessions is None:
@@ -135,7 +147,12 @@ def run(args: argparse.Namespace) -> int:
     password = options.room_password(args)
     if args.room_code:
         assert password is not None
-        print(f"room code: {password}  (players join with: --password {password})", flush=True)
+        print(
+            _("room code: {password}  (players join with: --password {password})").format(
+                password=password
+            ),
+            flush=True,
+        )
         args.room_code_made = password  # the host's own table shows it in its lobby
     resume = None
     if game is not None:
@@ -194,24 +211,40 @@ async def _run_headless(
             resume=resume,
         ) as host:
             port = host_options.port
-            print(f"wizard-tui host: listening on {bind}:{port}", flush=True)
+            print(
+                _("wizard-tui host: listening on {bind}:{port}").format(bind=bind, port=port),
+                flush=True,
+            )
             for address in host_options.addresses:
                 hint = join_hint(address, port, DEFAULT_PORT)
-                print(f"  friends join with:  wizard-tui join {hint}")
-            print(f"  host fingerprint:   {identity.fingerprint}")
-            print(f"  deal:               {host_options.deal}")  # (resumed: the journal's)
+                print(_("  friends join with:  wizard-tui join {hint}").format(hint=hint))
+            print(_("  host fingerprint:   {fingerprint}").format(fingerprint=identity.fingerprint))
+            print(
+                _("  deal:               {deal}").format(deal=host_options.deal)
+            )  # (resumed: the journal's)
             if host_options.turn_time is not None:
-                print(f"  turn time:          {host_options.turn_time:g} s, then a bot plays")
-            print("  (joining players see it too: it must match what they are shown)")
+                print(
+                    _("  turn time:          {turn_time:g} s, then a bot plays").format(
+                        turn_time=host_options.turn_time
+                    )
+                )
+            print(_("  (joining players see it too: it must match what they are shown)"))
             if password is not None:
-                print("  room password:      required")
+                print(_("  room password:      required"))
             if args.room_code:
-                print(f"  room code:          {password}")
+                print(_("  room code:          {password}").format(password=password))
             if resume is not None and host.table is not None:
                 gid, r = host.table.game_id.hex(), _round_in_play(host)
-                print(f"resumed game {gid[:8]} in round {r}: players reconnect by themselves")
+                print(
+                    _("resumed game {game} in round {r}: players reconnect by themselves").format(
+                        game=gid[:8], r=r
+                    )
+                )
             else:
-                print(f"waiting for {args.players - args.bots} player(s)...", flush=True)
+                print(
+                    _("waiting for {n} player(s)...").format(n=args.players - args.bots),
+                    flush=True,
+                )
             async with services.serving(
                 services.settings_from_args(args, bind),
                 game_port=port,
@@ -229,11 +262,20 @@ async def _run_headless(
                 ok = await wait_for_game(host, give_up_after=args.give_up_after)
             table = host.table
             if ok and table is not None:
-                print(f"game over: totals {table.game.totals}, winners {table.game.winners}")
+                print(
+                    _("game over: totals {totals}, winners {winners}").format(
+                        totals=table.game.totals, winners=table.game.winners
+                    )
+                )
                 if table.record_path is not None:
-                    print(f"record: {table.record_path}")
+                    print(_("record: {record_path}").format(record_path=table.record_path))
                 return 0
-            print(f"wizard-tui host: the game could not finish: {host.failed}", flush=True)
+            print(
+                _("wizard-tui host: the game could not finish: {failed}").format(
+                    failed=host.failed
+                ),
+                flush=True,
+            )
             return 1
     except OSError as exc:
         raise UserError(str(exc)) from None

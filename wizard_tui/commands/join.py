@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..bots import LEVELS, make_bot
 from ..cli import UserError
+from ..i18n import _
 from ..net.addresses import parse_target
 from ..net.bot_player import play_as_bot
 from ..net.client import NetworkSession
@@ -25,27 +26,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="HOST[:PORT]",
         nargs="?",
         default=None,
-        help=f"the host (default port {DEFAULT_PORT}); without it, look for tables "
-        "announced on the LAN and offer them",
+        help=_(
+            "the host (default port {DEFAULT_PORT}); without it, look for "
+            "tables announced on the LAN and offer them"
+        ).format(DEFAULT_PORT=DEFAULT_PORT),
     )
     options.add_name(parser)
     parser.add_argument(
         "--bot",
         choices=LEVELS,
         metavar="LEVEL",
-        help=f"play headless as a bot ({', '.join(LEVELS)}); exits 0 when the game ends "
-        "with every round verified",
+        help=_(
+            "play headless as a bot ({levels}); exits 0 when the game ends "
+            "with every round verified"
+        ).format(levels=", ".join(LEVELS)),
     )
     records = parser.add_mutually_exclusive_group()
     records.add_argument(
         "--records",
         type=Path,
         metavar="DIR",
-        help="where to write your own record of the game, after every round (default: "
-        "the user data directory's 'joined' folder)",
+        help=_(
+            "where to write your own record of the game, after every round "
+            "(default: the user data directory's 'joined' folder)"
+        ),
     )
     records.add_argument(
-        "--no-records", action="store_true", help="keep your record of the game in memory only"
+        "--no-records", action="store_true", help=_("keep your record of the game in memory only")
     )
     options.add_password(parser, host=False)
     options.add_table_looks(parser)
@@ -92,6 +99,11 @@ async def _run_bot(host: str, port: int, args: argparse.Namespace, password: str
         records_dir=joined_records(args),
     )
     await connect_session(session, host, port)
-    print(f"joined {host}:{port} as {args.name} (seat {session.seat})", flush=True)
+    print(
+        _("joined {host}:{port} as {name} (seat {seat})").format(
+            host=host, port=port, name=args.name, seat=session.seat
+        ),
+        flush=True,
+    )
     print(session.host_key_notice(), flush=True)
     return await play_as_bot(session, make_bot(args.bot, random.Random()))

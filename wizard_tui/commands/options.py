@@ -11,12 +11,13 @@ from netplay.pake import generate_room_code
 from ..bots import LEVELS
 from ..cli import UserError
 from ..game import RestrictLastBid
+from ..i18n import _
 from ..paths import login_name
 
 
 def add_name(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--name", default=login_name(), help="your name at the table (default: your login name)"
+        "--name", default=login_name(), help=_("your name at the table (default: your login name)")
     )
 
 
@@ -25,8 +26,10 @@ def add_rules(parser: argparse.ArgumentParser) -> None:
         "--restrict-last-bid",
         choices=[m.value for m in RestrictLastBid if m is not RestrictLastBid.NEVER],
         default=None,
-        help="the dealer may not make the bids add up to the round's tricks "
-        "(always, or from round 2 on); off by default",
+        help=_(
+            "the dealer may not make the bids add up to the round's tricks "
+            "(always, or from round 2 on); off by default"
+        ),
     )
 
 
@@ -35,10 +38,13 @@ def add_deal(parser: argparse.ArgumentParser) -> None:
         "--deal",
         choices=("private", "commit-reveal"),
         default="private",
-        help="how every round is dealt: private (docs/private-deal.md: every player shuffles "
-        "and locks the deck, and nobody, the host included, sees another player's cards; "
-        "the default) or commit-reveal (docs/fairness.md: nobody can stack the deck, but "
-        "the host's program computes every hand)",
+        help=_(
+            "how every round is dealt: private (docs/private-deal.md: every "
+            "player shuffles and locks the deck, and nobody, the host "
+            "included, sees another player's cards; the default) or "
+            "commit-reveal (docs/fairness.md: nobody can stack the deck, but "
+            "the host's program computes every hand)"
+        ),
     )
 
 
@@ -52,21 +58,23 @@ def add_bot_level(parser: argparse.ArgumentParser, default: str = "normal") -> N
         "--bot-level",
         choices=LEVELS,
         default=default,
-        help=f"how well bots play (default: {default})",
+        help=_("how well bots play (default: {default})").format(default=default),
     )
 
 
 def add_table_looks(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--ascii", action="store_true", help="draw suits as letters (for terminals without ♣♦♥♠)"
+        "--ascii", action="store_true", help=_("draw suits as letters (for terminals without ♣♦♥♠)")
     )
-    parser.add_argument("--bell", action="store_true", help="ring the terminal bell on your turn")
+    parser.add_argument(
+        "--bell", action="store_true", help=_("ring the terminal bell on your turn")
+    )
     parser.add_argument(
         "--theme",
         type=_theme,
         default=None,
         metavar="NAME",
-        help="a Textual colour theme, e.g. nord or ansi-dark (also the settings file's theme)",
+        help=_("a Textual colour theme, e.g. nord or ansi-dark (also the settings file's theme)"),
     )
     # The settings file's language (config.py): kept for the translations, no option yet.
     parser.set_defaults(language=None)
@@ -88,21 +96,30 @@ def add_password(parser: argparse.ArgumentParser, *, host: bool) -> None:
         "--password",
         metavar="PASSWORD",
         default=None,
-        help=f"the room password {what} (visible to other users of this computer in the "
-        "process list: prefer --password-prompt where that matters)",
+        help=_(
+            "the room password {what} (visible to other users of this "
+            "computer in the process list: prefer --password-prompt where "
+            "that matters)"
+        ).format(what=what),
     )
     if host:
         group.add_argument(
             "--room-code",
             action="store_true",
-            help="make up a room password: a random code of 8 letters and digits (about 40 "
-            "bits, strong by construction), printed for you to tell the players",
+            help=_(
+                "make up a room password: a random code of 8 letters and digits "
+                "(about 40 bits, strong by construction), printed for you to "
+                "tell the players"
+            ),
         )
     group.add_argument(
         "--password-prompt",
         action="store_true",
-        help="ask for the room password without echoing it; when input is not a terminal, "
-        "read it from the first line of standard input (for scripts)",
+        help=_(
+            "ask for the room password without echoing it; when input is not "
+            "a terminal, read it from the first line of standard input (for "
+            "scripts)"
+        ),
     )
 
 
@@ -114,7 +131,7 @@ def room_password(args: argparse.Namespace) -> str | None:
     if getattr(args, "password_prompt", False):
         try:
             if sys.stdin.isatty():
-                password = getpass.getpass("room password: ")
+                password = getpass.getpass(_("room password: "))
             else:
                 password = sys.stdin.readline().rstrip("\r\n")
         except EOFError:
@@ -124,5 +141,5 @@ def room_password(args: argparse.Namespace) -> str | None:
             return None
         password = args.password
     if not password.strip():
-        raise UserError("the room password is empty: give one, or leave out the option")
+        raise UserError(_("the room password is empty: give one, or leave out the option"))
     return password

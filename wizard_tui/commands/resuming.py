@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from ..cli import UserError
+from ..i18n import _
 from ..net.host import HostOptions
 from ..net.journal import JournalContents
 from ..net.protocol import DEFAULT_PORT
@@ -29,17 +30,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         const="",
         default=None,
         metavar="GAME_ID",
-        help="carry on an unfinished game exactly where it stopped (default: the most "
-        "recent one; an id prefix from wizard-tui games is enough); players' programs "
-        "reconnect by themselves",
+        help=_(
+            "carry on an unfinished game exactly where it stopped (default: "
+            "the most recent one; an id prefix from wizard-tui games is "
+            "enough); players' programs reconnect by themselves"
+        ),
     )
     parser.add_argument(
         "--takeover-after",
         type=float,
         default=None,  # resolved by takeover_after(): a resumed game keeps its own
         metavar="SECONDS",
-        help="a bot plays for a player who dropped after this long, until they are back "
-        f"(default: {DEFAULT_TAKEOVER:g}; a resumed game's own)",
+        help=_(
+            "a bot plays for a player who dropped after this long, until "
+            "they are back (default: {DEFAULT_TAKEOVER:g}; a resumed game's "
+            "own)"
+        ).format(DEFAULT_TAKEOVER=DEFAULT_TAKEOVER),
     )
 
 
@@ -53,7 +59,7 @@ def choose_game(args: argparse.Namespace, *, interactive: bool) -> SavedGame | N
     """The game to resume: the one ``--resume`` names, or (asked, when ``interactive``) the
     most recent unfinished one. Prints a hint when it does not ask."""
     if args.takeover_after is not None and args.takeover_after < 0:
-        raise UserError("--takeover-after must be 0 seconds or more")
+        raise UserError(_("--takeover-after must be 0 seconds or more"))
     directory = games_dir()
     if args.resume is not None:
         try:
@@ -68,14 +74,18 @@ def choose_game(args: argparse.Namespace, *, interactive: bool) -> SavedGame | N
     if interactive and sys.stdin.isatty():
         try:
             answer = input(
-                f"An unfinished game was found: {latest.describe()}{more}.\nResume it? [y/N] "
+                _("An unfinished game was found: {game}{more}.\nResume it? [y/N] ").format(
+                    game=latest.describe(), more=more
+                )
             )
         except EOFError:
             answer = ""
         return latest if answer.strip().lower() in ("y", "yes") else None
     print(
-        f"note: an unfinished game can be resumed ({latest.describe()}){more}:\n"
-        f"  wizard-tui host --resume {latest.game_id_hex[:8]}",
+        _(
+            "note: an unfinished game can be resumed ({game}){more}:\n  "
+            "wizard-tui host --resume {game_id}"
+        ).format(game=latest.describe(), more=more, game_id=latest.game_id_hex[:8]),
         flush=True,
     )
     return None
@@ -92,13 +102,17 @@ def apply_game(
         replay(contents.entries)  # refuse a journal that does not replay, before listening
     except RestoreError as exc:
         raise UserError(
-            f"game {game.game_id_hex[:8]} cannot be resumed: {exc} "
-            f"(its journal: {game.path}; wizard-tui games --forget {game.game_id_hex[:8]})"
+            _(
+                "game {game_id} cannot be resumed: {exc} (its journal: {path}; "
+                "wizard-tui games --forget {game_id})"
+            ).format(game_id=game.game_id_hex[:8], exc=exc, path=game.path)
         ) from None
     if header.password and password is None:
         raise UserError(
-            "this game had a room password: give it again (--password or --password-prompt), "
-            "or its players cannot reconnect"
+            _(
+                "this game had a room password: give it again (--password or "
+                "--password-prompt), or its players cannot reconnect"
+            )
         )
     if args.records is None and header.records_dir is not None:
         options.records_dir = Path(header.records_dir)

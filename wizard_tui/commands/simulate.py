@@ -12,65 +12,76 @@ from typing import TextIO
 
 from ..cli import UserError
 from ..game import RestrictLastBid
+from ..i18n import _
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--players", type=int, default=4, metavar="N", help="players per game, 3..6 (default 4)"
+        "--players", type=int, default=4, metavar="N", help=_("players per game, 3..6 (default 4)")
     )
     parser.add_argument(
         "--games",
         type=int,
         default=1,
         metavar="G",
-        help="games to play (default 1); with --duplicate, deal sets, each played N times",
+        help=_("games to play (default 1); with --duplicate, deal sets, each played N times"),
     )
     parser.add_argument(
         "--seed",
         metavar="S",
-        help="make the run reproducible: game ids, first dealers, deal seeds and the bots' "
-        "random choices all follow from S (bots that think against a clock may still vary); "
-        "without it, deals come from the secure generator",
+        help=_(
+            "make the run reproducible: game ids, first dealers, deal seeds "
+            "and the bots' random choices all follow from S (bots that think "
+            "against a clock may still vary); without it, deals come from "
+            "the secure generator"
+        ),
     )
     parser.add_argument(
         "--bots",
         default="random",
         metavar="LEVEL[,LEVEL...]",
-        help="one bot level for every seat, or one per seat (default random); a level may "
-        "carry options, as in hard:budget=0.3,samples=200",
+        help=_(
+            "one bot level for every seat, or one per seat (default random); "
+            "a level may carry options, as in hard:budget=0.3,samples=200"
+        ),
     )
     parser.add_argument(
         "--restrict-last-bid",
         choices=[m.value for m in RestrictLastBid],
         default=RestrictLastBid.NEVER.value,
-        help="when the dealer may not make the bids total the round number (default never)",
+        help=_("when the dealer may not make the bids total the round number (default never)"),
     )
     parser.add_argument(
-        "--records", type=Path, metavar="DIR", help="write each game's record into DIR"
+        "--records", type=Path, metavar="DIR", help=_("write each game's record into DIR")
     )
     parser.add_argument(
         "--duplicate",
         action="store_true",
-        help="replay every deal with the seats rotated, so every bot plays every hand",
+        help=_("replay every deal with the seats rotated, so every bot plays every hand"),
     )
     parser.add_argument(
         "--deal",
         choices=["commit-reveal", "private"],
         default="commit-reveal",
-        help="how every round is dealt: commit-reveal (docs/fairness.md, the default) or "
-        "private (docs/private-deal.md: every seat encrypts and shuffles, hands stay private; "
-        "slower, and records hold every signed message)",
+        help=_(
+            "how every round is dealt: commit-reveal (docs/fairness.md, the "
+            "default) or private (docs/private-deal.md: every seat encrypts "
+            "and shuffles, hands stay private; slower, and records hold "
+            "every signed message)"
+        ),
     )
     parser.add_argument(
-        "--json", action="store_true", help="print one JSON object instead of the table"
+        "--json", action="store_true", help=_("print one JSON object instead of the table")
     )
     parser.add_argument(
         "--jobs",
         type=int,
         default=None,
         metavar="N",
-        help="play games in N processes (default: one per core); a seeded run reports the "
-        "same with any N",
+        help=_(
+            "play games in N processes (default: one per core); a seeded run "
+            "reports the same with any N"
+        ),
     )
 
 
@@ -79,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
     from ..simulate import SimulationConfig, SimulationError, run_simulation
 
     if not 3 <= args.players <= 6:
-        raise UserError(f"--players must be 3 to 6, not {args.players}")
+        raise UserError(_("--players must be 3 to 6, not {players}").format(players=args.players))
     if args.games < 1:
-        raise UserError(f"--games must be at least 1, not {args.games}")
+        raise UserError(_("--games must be at least 1, not {games}").format(games=args.games))
     levels = split_levels(args.bots)
     for level in levels:
         try:
@@ -90,11 +101,13 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(str(exc)) from None
     jobs = default_jobs() if args.jobs is None else args.jobs
     if jobs < 1:
-        raise UserError(f"--jobs must be at least 1, not {jobs}")
+        raise UserError(_("--jobs must be at least 1, not {jobs}").format(jobs=jobs))
     if len(levels) not in (1, args.players):
         raise UserError(
-            f"--bots lists {len(levels)} levels for {args.players} players: "
-            "give one level for every seat, or one per seat"
+            _(
+                "--bots lists {n} levels for {players} players: give one "
+                "level for every seat, or one per seat"
+            ).format(n=len(levels), players=args.players)
         )
     config = SimulationConfig(
         players=args.players,
@@ -112,7 +125,11 @@ def run(args: argparse.Namespace) -> int:
     except SimulationError as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:
-        raise UserError(f"cannot write records to {args.records}: {exc.strerror or exc}") from None
+        raise UserError(
+            _("cannot write records to {records}: {error}").format(
+                records=args.records, error=exc.strerror or exc
+            )
+        ) from None
     finally:
         if bar is not None:
             bar.close()

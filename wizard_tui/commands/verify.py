@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from ..i18n import _
 from ..verify import expand_paths, verify_path
 
 
@@ -14,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "files",
         nargs="+",
         metavar="FILE",
-        help="game records (.json); a directory stands for the .json files in it",
+        help=_("game records (.json); a directory stands for the .json files in it"),
     )
 
 

@@ -29,7 +29,7 @@ VISITING_SEATS = "visiting-seats"  # in the host's data directory: the kept seat
 _NAME_PUNCTUATION = frozenset(" ._-'")
 # Only these of the visitor's variables reach the seat: LD_PRELOAD, PYTHONPATH and the
 # like must never come from a stranger.
-_PASSED_EXACT = frozenset({"LANG", "NO_COLOR", "COLORTERM", "TERM"})
+_PASSED_EXACT = frozenset({"LANG", "LANGUAGE", "NO_COLOR", "COLORTERM", "TERM"})
 
 
 def sanitise_name(text: str, fallback: str = "guest") -> str:

@@ -25,6 +25,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ..game import BidMade, Phase
+from ..i18n import N_, _
 from ..session import GameFinished, TableSession
 from . import narrate
 from .glyphs import Glyphs, glyphs_for
@@ -69,9 +70,9 @@ class WizardApp(TableApp):
     TITLE = "Wizard"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "request_quit", "Quit"),
+        Binding("q", "request_quit", N_("Quit")),
         # The host's table: hand the seat on turn to a bot (the turn time, docs/security.md).
-        Binding("I", "hand_to_bot", "Hand to bot", show=False),
+        Binding("I", "hand_to_bot", N_("Hand to bot"), show=False),
     ]
 
     # The server's view that the screens watch: reactives of ``TableApp`` (table_app.py).
@@ -129,7 +130,7 @@ class WizardApp(TableApp):
 
     def compose(self) -> ComposeResult:
         yield self.palette
-        yield Static("Connecting to the table...", id="connecting")
+        yield Static(_("Connecting to the table..."), id="connecting")
 
     def on_mount(self) -> None:
         self._net = self._read_session()
@@ -243,13 +244,16 @@ class WizardApp(TableApp):
         self.verifications = (*self.verifications, result)
         self._note(narrate.verified_line(result, self.glyphs))
         if not result.ok:
-            self.alarm = f"round {result.round}: {result.detail}"
+            self.alarm = _("round {round}: {detail}").format(
+                round=result.round, detail=narrate.failure_detail(result)
+            )
             if self.ring_bell:
                 self.bell()
 
     def on_refused(self, message: Refused) -> None:
         self.refusal = message.update
-        self._note(narrate.refused_line(message.update))
+        led = self.table.view.led_suit if self.table is not None else None
+        self._note(narrate.refused_line(message.update, led))
 
     def on_link_state_changed(self, message: LinkStateChanged) -> None:
         change = message.update
@@ -284,13 +288,13 @@ class WizardApp(TableApp):
         if table is None or hand is None or table.view.turn < 0:
             return
         if table.view.turn == table.view.seat:
-            self.notify("That is your own seat.", severity="warning")
+            self.notify(_("That is your own seat."), severity="warning")
             return
         hand(table.view.turn)
 
     def _send(self, intent: str, *args: object) -> None:
         if self.session is None:
-            self.notify("Not connected to a table yet.", severity="warning")
+            self.notify(_("Not connected to a table yet."), severity="warning")
             return
         getattr(self.session, intent)(*args)
 
@@ -364,7 +368,8 @@ class WizardApp(TableApp):
             if self.hosting and not self.solo:
                 from .screens.overlays import RESUME_COMMAND
 
-                self.farewell = f"The game was stopped. Carry it on with: {RESUME_COMMAND}"
+                said = _("The game was stopped. Carry it on with: {command}")
+                self.farewell = said.format(command=RESUME_COMMAND)
             self.run_worker(self.leave(), group="quit", exclusive=True)
 
     async def action_quit(self) -> None:

@@ -6,10 +6,12 @@ glyph here is wider than one cell: no emoji, no variation selectors.
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from dataclasses import dataclass
 
-from ..game import Suit, card_name
+from ..game import Suit, card_name, is_jester, is_wizard
+from ..i18n import _, pgettext
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,13 +33,18 @@ class Glyphs:
     arrows: str  # the left and right arrow keys, in hints
 
     def card(self, card: int) -> str:
+        """``13♠``, or the Wizard's and the Jester's letter in the language spoken."""
+        if is_wizard(card) or is_jester(card):
+            letter = wizard_letter() if is_wizard(card) else jester_letter()
+            return ascii_fold(letter) if self.ascii else letter
         return card_name(card, ascii_only=self.ascii)
 
     def suit(self, suit: Suit) -> str:
-        """``♥H hearts`` (symbol and letter), or ``H hearts`` in ASCII."""
+        """``♥H hearts`` (symbol and letter), or ``H hearts`` in ASCII; the suit's name in
+        the language spoken (the letters stay: they are the keys that name trump)."""
         if self.ascii:
-            return f"{suit.letter} {suit.label}"
-        return f"{suit.symbol}{suit.letter} {suit.label}"
+            return f"{suit.letter} {suit_name(suit)}"
+        return f"{suit.symbol}{suit.letter} {suit_name(suit)}"
 
     def suit_short(self, suit: Suit) -> str:
         return suit.letter if self.ascii else f"{suit.symbol}{suit.letter}"
@@ -81,7 +88,36 @@ ASCII = Glyphs(
 
 
 def glyphs_for(ascii_only: bool) -> Glyphs:
-    return ASCII if ascii_only else UNICODE
+    """The table for the terminal, in the language spoken now (the ASCII arrows are words)."""
+    return dataclasses.replace(ASCII, arrows=_("left/right")) if ascii_only else UNICODE
+
+
+def suit_name(suit: Suit) -> str:
+    """The suit's name in the language spoken (``suit.label`` stays the English one: the
+    styles and the wire use it)."""
+    names = (
+        pgettext("suit", "clubs"),
+        pgettext("suit", "diamonds"),
+        pgettext("suit", "hearts"),
+        pgettext("suit", "spades"),
+    )
+    return names[int(suit)]
+
+
+def wizard_letter() -> str:
+    # TRANSLATORS: the Wizard card's one-letter name on the table (Z for Zauberer...).
+    return pgettext("card", "W")
+
+
+def jester_letter() -> str:
+    # TRANSLATORS: the Jester card's one-letter name on the table (N for Narr...).
+    return pgettext("card", "J")
+
+
+def ascii_fold(text: str) -> str:
+    """``Č`` -> ``C``: accents dropped for ``--ascii`` (letters without one kept)."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return folded or "?"
 
 
 def clean(text: str, limit: int = 200) -> str:

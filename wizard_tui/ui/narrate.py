@@ -15,14 +15,17 @@ from ..game import (
     GameOver,
     RoundDealt,
     RoundScored,
+    Suit,
     TrickWon,
     TrumpChosen,
     is_jester,
     is_wizard,
     suit_of,
 )
+from ..i18n import _, join_names, ngettext
 from ..session import ActionRefused, ChatLine, LinkChanged, RoundVerified
-from .glyphs import Glyphs, clean
+from .glyphs import Glyphs, clean, suit_name
+from .refusals import refusal_text
 
 Segment = tuple[str, str]
 Line = tuple[Segment, ...]
@@ -39,50 +42,54 @@ def card_class(card: int) -> str:
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    return clean(names[seat], 24) if 0 <= seat < len(names) else f"seat {seat + 1}"
+    return clean(names[seat], 24) if 0 <= seat < len(names) else _("seat {n}").format(n=seat + 1)
 
 
 def event_line(event: Event, names: Sequence[str], g: Glyphs) -> Line | None:
     """One log line for an event, or None for events the table already shows (a card played)."""
     if isinstance(event, RoundDealt):
-        head: list[Segment] = [
-            (f"Round {event.round}: {_name(names, event.dealer)} deals. ", "text--accent")
-        ]
+        deals = _("Round {round}: {dealer} deals.").format(
+            round=event.round, dealer=_name(names, event.dealer)
+        )
+        head: list[Segment] = [(deals + " ", "text--accent")]
         card = event.trump_card
         if card is None:
-            head.append(("No trump card: all cards are dealt.", ""))
+            head.append((_("No trump card: all cards are dealt."), ""))
         elif event.dealer_chooses_trump:
-            head += [("A Wizard is turned up: the dealer names trump.", "")]
+            head += [(_("A Wizard is turned up: the dealer names trump."), "")]
         elif is_jester(card):
-            head += [("A Jester is turned up: no trump.", "")]
+            head += [(_("A Jester is turned up: no trump."), "")]
         else:
             assert event.trump_suit is not None
             head += [
-                ("Trump card ", ""),
+                (_("Trump card") + " ", ""),
                 (g.card(card), card_class(card)),
                 (": ", ""),
-                (event.trump_suit.label, f"card--{event.trump_suit.label}"),
+                (suit_name(event.trump_suit), f"card--{event.trump_suit.label}"),
                 (".", ""),
             ]
         return tuple(head)
     if isinstance(event, TrumpChosen):
+        # TRANSLATORS: "{suit}" is drawn as "♥H hearts".
+        before, _sep, after = _("{name} names {suit} as trump.").partition("{suit}")
         return (
-            (f"{_name(names, event.seat)} names ", ""),
+            (before.format(name=_name(names, event.seat)), ""),
             (g.suit(event.suit), f"card--{event.suit.label}"),
-            (" as trump.", ""),
+            (after.format(name=_name(names, event.seat)), ""),
         )
     if isinstance(event, BidMade | CardPlayed):
         return None  # shown in the seat panel and trick area; bids get one line when done
     if isinstance(event, TrickWon):
-        line: list[Segment] = [(f"Trick {event.trick + 1}: ", "text--muted")]
+        line: list[Segment] = [(_("Trick {n}:").format(n=event.trick + 1) + " ", "text--muted")]
         for i, (seat, card) in enumerate(event.plays):
             if i:
                 line.append((", ", "text--muted"))
             line += [(f"{_name(names, seat)} ", "text--muted"), (g.card(card), card_class(card))]
-        line.append((f" {g.winning} {_name(names, event.winner)} takes it.", "text--accent"))
+        takes = _("{name} takes it.").format(name=_name(names, event.winner))
+        line.append((f" {g.winning} {takes}", "text--accent"))
         return tuple(line)
     if isinstance(event, RoundScored):
-        line = [(f"Round {event.round} scored: ", "text--accent")]
+        line = [(_("Round {round} scored:").format(round=event.round) + " ", "text--accent")]
         for seat, (pts, total) in enumerate(zip(event.points, event.totals, strict=True)):
             if seat:
                 line.append((", ", ""))
@@ -93,15 +100,21 @@ def event_line(event: Event, names: Sequence[str], g: Glyphs) -> Line | None:
             ]
         return tuple(line)
     if isinstance(event, GameOver):
-        who = " and ".join(_name(names, s) for s in event.winners)
+        who = join_names([_name(names, s) for s in event.winners])
         best = max(event.totals) if event.totals else 0
-        return (
-            (
-                f"Game over: {who} {'wins' if len(event.winners) == 1 else 'win'} "
-                f"with {best} points.",
-                "text--accent",
-            ),
-        )
+        if len(event.winners) == 1:
+            said = ngettext(
+                "Game over: {who} wins with {n} point.",
+                "Game over: {who} wins with {n} points.",
+                best,
+            )
+        else:
+            said = ngettext(
+                "Game over: {who} win with {n} point.",
+                "Game over: {who} win with {n} points.",
+                best,
+            )
+        return ((said.format(who=who, n=best), "text--accent"),)
     return None
 
 
@@ -109,8 +122,12 @@ def bids_line(bids: Sequence[int | None], tricks: int, names: Sequence[str]) -> 
     """All the bids of a round, once the last is made."""
     made = ", ".join(f"{_name(names, s)} {b}" for s, b in enumerate(bids) if b is not None)
     total = sum(b for b in bids if b is not None)
-    plural = "" if tricks == 1 else "s"
-    return ((f"Bids: {made} ({total} bid for {tricks} trick{plural}).", ""),)
+    said = ngettext(
+        "Bids: {made} ({total} bid for {n} trick).",
+        "Bids: {made} ({total} bid for {n} tricks).",
+        tricks,
+    )
+    return ((said.format(made=made, total=total, n=tricks), ""),)
 
 
 def chat_line(chat: ChatLine) -> Line:
@@ -120,32 +137,43 @@ def chat_line(chat: ChatLine) -> Line:
     return ((f"<{clean(chat.name, 24)}> ", "text--accent"), (text, ""))
 
 
-def _detail(v: RoundVerified) -> str:
-    """The check's detail without the round it names again ("round 3: deal verified")."""
+def verified_line(v: RoundVerified, g: Glyphs) -> Line:
+    if v.ok and not v.checked:  # played by a bot of the host's while we were away
+        text = _("Round {round} not checked: dealt while you were away").format(round=v.round)
+        return ((text, "text--muted"),)
+    if v.ok:
+        return ((f"{g.ok} {verified_text(v)}", "text--ok"),)
+    alarm = _("ALARM, round {round}:").format(round=v.round)
+    return ((f"{g.alarm} {alarm} {failure_detail(v)}", "text--error"),)
+
+
+def verified_text(v: RoundVerified) -> str:
+    """A check that passed, in the language spoken (the client's English detail says only
+    how it was checked)."""
+    if "earlier run" in v.detail:
+        return _("Round {round}: checked by an earlier run of this program").format(round=v.round)
+    return _("Round {round}: deal verified").format(round=v.round)
+
+
+def failure_detail(v: RoundVerified) -> str:
+    """What failed, without the round it names again: the English text the client built
+    (the checks in ``wizard_tui/net`` and ``verify`` name what failed in English only)."""
     text = clean(v.detail)
     prefix = f"round {v.round}: "
     return text[len(prefix) :] if text.lower().startswith(prefix) else text
 
 
-def verified_line(v: RoundVerified, g: Glyphs) -> Line:
-    if v.ok and not v.checked:  # played by a bot of the host's while we were away
-        return ((f"Round {v.round} not checked: {_detail(v)}", "text--muted"),)
-    if v.ok:
-        detail = _detail(v)
-        if detail.lower() in ("verified", "deal verified", ""):
-            return ((f"{g.ok} Round {v.round}: deal verified", "text--ok"),)
-        return ((f"{g.ok} Round {v.round} verified: {detail}", "text--ok"),)
-    return ((f"{g.alarm} ALARM, round {v.round}: {_detail(v)}", "text--error"),)
-
-
-def refused_line(r: ActionRefused) -> Line:
-    return ((f"The host refused that: {clean(r.message)}", "text--error"),)
+def refused_line(r: ActionRefused, led: Suit | None = None) -> Line:
+    said = _("The host refused that: {reason}").format(reason=refusal_text(r, led))
+    return ((said, "text--error"),)
 
 
 def link_line(change: LinkChanged) -> Line:
     detail = f" ({clean(change.detail)})" if change.detail else ""
     if change.state == "connected":
-        return ((f"Connected to the table.{detail}", "text--ok"),)
+        return ((_("Connected to the table.") + detail, "text--ok"),)
     if change.state == "reconnecting":
-        return ((f"Lost the connection; reconnecting{detail}.", "text--error"),)
-    return ((f"The connection is closed{detail}.", "text--error"),)
+        return (
+            (_("Lost the connection; reconnecting{detail}.").format(detail=detail), "text--error"),
+        )
+    return ((_("The connection is closed{detail}.").format(detail=detail), "text--error"),)

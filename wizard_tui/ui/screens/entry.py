@@ -16,6 +16,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from ...i18n import N_, _
+
 
 class EntryScreen(ModalScreen[tuple[str, str | None]]):
     DEFAULT_CSS = """
@@ -26,7 +28,7 @@ class EntryScreen(ModalScreen[tuple[str, str | None]]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+c", "app.quit", "Quit", show=False),
+        Binding("ctrl+c", "app.quit", N_("Quit"), show=False),
     ]
 
     def __init__(self, *, need_password: bool, error: str = "", name: str = "") -> None:
@@ -38,15 +40,15 @@ class EntryScreen(ModalScreen[tuple[str, str | None]]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog") as box:
-            box.border_title = "Take a seat"
-            yield Static("Your name at the table:")
+            box.border_title = _("Take a seat")
+            yield Static(_("Your name at the table:"))
             yield Input(value=self.initial_name, max_length=24, id="entry-name")
             if self.need_password:
-                yield Static("Room password:")
+                yield Static(_("Room password:"))
                 yield Input(password=True, max_length=128, id="entry-password")
             if self.error:
                 yield Static(self.error, classes="hint", id="entry-error")
-            yield Static("Enter: sit down", classes="hint")
+            yield Static(_("Enter: sit down"), classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#entry-name", Input).focus()

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
+from ...i18n import N_, _, join_names
 from ...session import GameFinished
 from ..glyphs import clean
 from ..messages import AskRematch
@@ -42,21 +43,27 @@ class Standings(CardWidget):
         out = Text(no_wrap=True, overflow="ellipsis", end="")
         winners = [clean(self.names[s], 24) for s in f.winners if s < len(self.names)]
         if self.me in f.winners:
-            title = "You win!" if len(f.winners) == 1 else "You share the win!"
+            title = _("You win!") if len(f.winners) == 1 else _("You share the win!")
+        elif len(winners) == 1:
+            title = _("{names} wins.").format(names=join_names(winners))
         else:
-            title = " and ".join(winners) + (" wins." if len(winners) == 1 else " share the win.")
-        out.append(f"Game over. {title}\n\n", accent)
+            title = _("{names} share the win.").format(names=join_names(winners))
+        out.append(_("Game over.") + f" {title}\n\n", accent)
         order = sorted(range(len(f.totals)), key=lambda s: (-f.totals[s], s))
         place = 0
         for rank, seat in enumerate(order):
             if rank == 0 or f.totals[seat] != f.totals[order[rank - 1]]:
                 place = rank + 1
-            name = clean(self.names[seat], 24) if seat < len(self.names) else f"seat {seat + 1}"
+            name = (
+                clean(self.names[seat], 24)
+                if seat < len(self.names)
+                else _("seat {n}").format(n=seat + 1)
+            )
             line = Text(f" {place}. ")
-            line.append(self.fit(name + (" (you)" if seat == self.me else ""), 22))
+            line.append(self.fit(name + (" " + _("(you)") if seat == self.me else ""), 22))
             line.append(f"{f.totals[seat]:>6}")
             if seat in f.winners:
-                line.append("  winner", accent)
+                line.append("  " + _("winner"), accent)
                 line.stylize(self.style("seat--turn"))
             out.append_text(line)
             out.append("\n")
@@ -64,19 +71,19 @@ class Standings(CardWidget):
             # The path in full, folded to the column: it is what the player copies.
             width = max(20, self.content_size.width or 44)
             path = clean(f.record_path, 200)
-            out.append("\nThe game record is saved in\n", muted)
+            out.append("\n" + _("The game record is saved in") + "\n", muted)
             for start in range(0, len(path), width):
                 out.append(path[start : start + width] + "\n", muted)
         out.append("\n")
         if self.rematch_asked:
-            out.append("Rematch asked; waiting for the others.", muted)
+            out.append(_("Rematch asked; waiting for the others."), muted)
         else:
             out.append("r", accent)
-            out.append(": rematch   ")
+            out.append(": " + _("rematch") + "   ")
             out.append("s", accent)
-            out.append(": score pad   ")
+            out.append(": " + _("score pad") + "   ")
             out.append("q", accent)
-            out.append(": quit")
+            out.append(": " + _("quit"))
         return out
 
 
@@ -85,10 +92,10 @@ class FinalScreen(Screen):
         app = getters.app(TableApp)
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "rematch", "Rematch"),
-        Binding("s", "scores", "Scores"),
-        Binding("c", "app.chat", "Chat"),
-        Binding("question_mark,f1", "app.help", "Help", key_display="?"),
+        Binding("r", "rematch", N_("Rematch")),
+        Binding("s", "scores", N_("Scores")),
+        Binding("c", "app.chat", N_("Chat")),
+        Binding("question_mark,f1", "app.help", N_("Help"), key_display="?"),
     ]
 
     def __init__(self, finished: GameFinished, names: tuple[str, ...], me: int) -> None:
@@ -117,7 +124,7 @@ class FinalScreen(Screen):
         table = self.app.table
         if table is not None:
             self.chart.show(tuple(s.name for s in table.seats), table.view.history)
-        self.chart.border_title = "Totals by round"
+        self.chart.border_title = _("Totals by round")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":

@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 
+from ...i18n import N_, _
 from ...reach.qr import qr_lines
 from ...session import LobbyUpdate
 from ..glyphs import clean
@@ -30,10 +31,25 @@ if TYPE_CHECKING:
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 LAST_BID_RULES = ("never", "always", "after-round-1")
 RULE_WORDS = {
-    "never": "off",
-    "always": "bids may not add up",
-    "after-round-1": "from round 2",
+    "never": N_("off"),
+    "always": N_("bids may not add up"),
+    "after-round-1": N_("from round 2"),
 }
+# The settings' codes (the wire's) in words: bot levels and last-bid rules.
+SETTING_WORDS = {
+    "random": N_("random"),
+    "easy": N_("easy"),
+    "normal": N_("normal"),
+    "hard": N_("hard"),
+    "never": N_("never"),
+    "always": N_("always"),
+    "after-round-1": N_("after round 1"),
+}
+
+
+def setting_word(code: str) -> str:
+    known = SETTING_WORDS.get(code)
+    return _(known) if known is not None else clean(code, 24)
 
 
 def _next(options: tuple[str, ...], current: str) -> str:
@@ -65,71 +81,87 @@ class LobbyView(CardWidget):
             return out
         accent, muted = self.style("text--accent"), self.style("text--muted")
         filled = sum(s is not None for s in u.seats)
-        role = "host" if u.is_host else "guest"
         me = u.seats[u.my_seat] if u.my_seat is not None else None
-        who = f"you are {clean(me.name, 24)} ({role})" if me is not None else "watching"
-        out.append(f"Wizard lobby {g.dot} {who}\n", self.style("seat--me"))
-        out.append(f"Seats: {filled} of {len(u.seats)} taken", accent)
+        if me is None:
+            who = _("watching")
+        elif u.is_host:
+            who = _("you are {name} (host)").format(name=clean(me.name, 24))
+        else:
+            who = _("you are {name} (guest)").format(name=clean(me.name, 24))
+        out.append(_("Wizard lobby") + f" {g.dot} {who}\n", self.style("seat--me"))
+        taken = _("Seats: {n} of {of} taken").format(n=filled, of=len(u.seats))
+        out.append(taken, accent)
         if None not in u.seats:
-            out.append("  Table full", self.style("text--ok"))
+            out.append("  " + _("Table full"), self.style("text--ok"))
             if len(u.seats) < 6 and u.is_host:
-                out.append(" (a adds a seat)", muted)
+                out.append(" " + _("(a adds a seat)"), muted)
         elif filled < 3:
-            out.append(" (a game needs 3 to 6 players)", muted)
+            out.append(" " + _("(a game needs 3 to 6 players)"), muted)
         out.append("\n")
         for i, seat in enumerate(u.seats):
             chosen = u.is_host and i == self.cursor
             out.append(f"{g.turn if chosen else ' '}{i + 1}  ", accent if chosen else "")
             if seat is None:
-                out.append("(empty)\n", muted)
+                out.append(_("(empty)") + "\n", muted)
                 continue
             name = clean(seat.name, 24)
             out.append(self.fit(name, 24), self.style("seat--me") if i == u.my_seat else "")
             tags = []
             if i == u.my_seat:
-                tags.append("you")
+                tags.append(_("you"))
             if seat.kind == "bot":
                 level = u.levels[i] if i < len(u.levels) else None
-                tags.append(f"bot, {level}" if level else "bot")
-            out.append(f" {', '.join(tags):<12}", muted)
+                tags.append(
+                    _("bot, {level}").format(level=setting_word(level)) if level else _("bot")
+                )
+            # Padded by cells: a translated tag may be longer in characters than in cells.
+            out.append(" " + self.fit(", ".join(tags), 12), muted)
             if seat.kind == "human":
-                link = g.online if seat.connected else f"{g.offline} away"
+                link = g.online if seat.connected else f"{g.offline} " + _("away")
                 out.append(link, self.style("text--ok" if seat.connected else "text--error"))
             out.append("\n")
         if u.bot_level or u.restrict_last_bid:
-            out.append("Bots: ", accent)
-            out.append(u.bot_level or "?")
-            out.append(f"   {g.dot} Last bid restricted: ", accent)
+            out.append(_("Bots:") + " ", accent)
+            out.append(setting_word(u.bot_level) if u.bot_level else "?")
+            out.append(f"   {g.dot} " + _("Last bid restricted:") + " ", accent)
             rule = u.restrict_last_bid
-            out.append(f"{rule} ({RULE_WORDS.get(rule, '')})\n" if rule != "never" else "no\n")
+            words = _(RULE_WORDS[rule]) if rule in RULE_WORDS else ""
+            said = f"{setting_word(rule)} ({words})" if rule != "never" else _("no")
+            out.append(said + "\n")
         if u.addresses:
-            out.append("Friends join with: ", accent)
+            out.append(_("Friends join with:") + " ", accent)
             join = getattr(self.app, "join_command", None) or _address_and_port
             out.append(f"{clean(join(u.addresses[0], u.port), 76)}\n")
             for address in u.addresses[1:3]:
-                out.append(f"  or {clean(join(address, u.port), 72)}\n", muted)
+                said = _("or {way}").format(way=clean(join(address, u.port), 72))
+                out.append(f"  {said}\n", muted)
             for line in getattr(self.app, "reach_lines", ()):  # SSH, browser (reach/)
-                out.append(f"  or {clean(line, 72)}\n", muted)
+                out.append("  " + _("or {way}").format(way=clean(line, 72)) + "\n", muted)
             if getattr(self.app, "web_url", None):
                 out.append("b", accent)
-                out.append(" shows the browser address as a QR code for phones\n", muted)
+                said = _("shows the browser address as a QR code for phones")
+                out.append(f" {said}\n", muted)
         if u.fingerprint and not getattr(self.app, "solo", False):
             # The host's key as this table's handshake proved it: compared aloud, it
             # catches a man in the middle (docs/security.md).
-            out.append("Host fingerprint: ", accent)
+            out.append(_("Host fingerprint:") + " ", accent)
             out.append(clean(u.fingerprint, 24))
-            tip = "joining players must see the same" if u.is_host else "the host shows the same?"
+            tip = (
+                _("joining players must see the same")
+                if u.is_host
+                else _("the host shows the same?")
+            )
             out.append(f"  ({tip})\n", muted)
         if u.is_host:
             if u.can_start:
                 out.append("Enter", accent)
-                out.append(" starts (bots fill empty seats)   ")
+                out.append(" " + _("starts (bots fill empty seats)") + "   ")
             else:
-                out.append("The game can start once 3 seats are taken.   ", muted)
+                out.append(_("The game can start once 3 seats are taken.") + "   ", muted)
             out.append("?", accent)
-            out.append(" lobby keys")
+            out.append(" " + _("lobby keys"))
         else:
-            out.append("Waiting for the host to start the game.", muted)
+            out.append(_("Waiting for the host to start the game."), muted)
         return out
 
 
@@ -138,18 +170,18 @@ class LobbyScreen(Screen):
         app = getters.app(TableApp)
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,g", "start", "Start", key_display="⏎"),
-        Binding("a", "add_bot", "Bot+"),
-        Binding("x,delete", "remove_bot", "Bot-", key_display="x"),
-        Binding("l", "bot_level", "Level"),
-        Binding("minus", "seats(-1)", "Seats", key_display="-+"),
-        Binding("plus,equals_sign", "seats(1)", "Seats", show=False),
-        Binding("r", "rule", "Rule"),
-        Binding("up,k", "seat(-1)", "Seat", show=False),
-        Binding("down,j", "seat(1)", "Seat", show=False),
-        Binding("c", "chat", "Chat"),
-        Binding("b", "qr_code", "QR", show=False),
-        Binding("question_mark,f1", "app.help", "Help", key_display="?"),
+        Binding("enter,g", "start", N_("Start"), key_display="⏎"),
+        Binding("a", "add_bot", N_("Bot+")),
+        Binding("x,delete", "remove_bot", N_("Bot-"), key_display="x"),
+        Binding("l", "bot_level", N_("Level")),
+        Binding("minus", "seats(-1)", N_("Seats"), key_display="-+"),
+        Binding("plus,equals_sign", "seats(1)", N_("Seats"), show=False),
+        Binding("r", "rule", N_("Rule")),
+        Binding("up,k", "seat(-1)", N_("Seat"), show=False),
+        Binding("down,j", "seat(1)", N_("Seat"), show=False),
+        Binding("c", "chat", N_("Chat")),
+        Binding("b", "qr_code", N_("QR"), show=False),
+        Binding("question_mark,f1", "app.help", N_("Help"), key_display="?"),
     ]
 
     AUTO_FOCUS = None
@@ -269,7 +301,7 @@ class LobbyScreen(Screen):
             return
         code = qr_lines(url)
         if code is None:
-            self.notify("A QR code needs the web extra (pip install 'wizard-tui[web]').")
+            self.notify(_("A QR code needs the web extra (pip install 'wizard-tui[web]')."))
             return
         self.app.push_screen(QrScreen(url, code))
 
@@ -279,4 +311,4 @@ def _settings_of(update: LobbyUpdate) -> tuple[int, str, str]:
 
 
 def _address_and_port(address: str, port: int) -> str:
-    return f"{address}  port {port}"
+    return _("{address}  port {port}").format(address=address, port=port)

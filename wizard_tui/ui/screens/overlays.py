@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -14,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from ...game import Phase
+from ...i18n import N_, _
 from ...session import TableUpdate
 from ..widgets.fulllog import FullLog
 from ..widgets.scorepad import ScorePad
@@ -31,14 +33,14 @@ class ScoreScreen(ModalScreen[None]):
         app = getters.app(TableApp)
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s,enter,escape", "close", "Close", key_display="s"),
-        Binding("q", "app.request_quit", "Quit", show=False),
-        Binding("up,k", "scroll(-1)", "Up", show=False),
-        Binding("down,j", "scroll(1)", "Down", show=False),
-        Binding("pageup", "scroll(-10)", "Page up", show=False),
-        Binding("pagedown,space", "scroll(10)", "Page down", show=False),
-        Binding("home", "scroll(-1000)", "Top", show=False),
-        Binding("end", "scroll(1000)", "End", show=False),
+        Binding("s,enter,escape", "close", N_("Close"), key_display="s"),
+        Binding("q", "app.request_quit", N_("Quit"), show=False),
+        Binding("up,k", "scroll(-1)", N_("Up"), show=False),
+        Binding("down,j", "scroll(1)", N_("Down"), show=False),
+        Binding("pageup", "scroll(-10)", N_("Page up"), show=False),
+        Binding("pagedown,space", "scroll(10)", N_("Page down"), show=False),
+        Binding("home", "scroll(-1000)", N_("Top"), show=False),
+        Binding("end", "scroll(1000)", N_("End"), show=False),
     ]
 
     def action_scroll(self, lines: int) -> None:
@@ -47,11 +49,11 @@ class ScoreScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet") as box:
-            box.border_title = "Score pad"
+            box.border_title = _("Score pad")
             yield ScorePad(part="head", id="pad-head")
             with VerticalScroll(id="pad-scroll"):
                 yield ScorePad(part="body")
-            yield Static("up/down, PgUp/PgDn scroll; s, Enter or Esc: back", classes="hint")
+            yield Static(_("up/down, PgUp/PgDn scroll; s, Enter or Esc: back"), classes="hint")
 
     def on_mount(self) -> None:
         self.watch(self.app, "table", self._sync)
@@ -68,8 +70,8 @@ class ScoreScreen(ModalScreen[None]):
 
 class LastTrickScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("t,enter,escape", "close", "Close", key_display="t"),
-        Binding("q", "app.request_quit", "Quit", show=False),
+        Binding("t,enter,escape", "close", N_("Close"), key_display="t"),
+        Binding("q", "app.request_quit", N_("Quit"), show=False),
     ]
 
     def __init__(self, update: TableUpdate) -> None:
@@ -78,9 +80,9 @@ class LastTrickScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog") as box:
-            box.border_title = "Last trick"
+            box.border_title = _("Last trick")
             yield TrickView(show_names=True)
-            yield Static("t, Enter or Esc: back", classes="hint")
+            yield Static(_("t, Enter or Esc: back"), classes="hint")
 
     def on_mount(self) -> None:
         found = last_trick(self.update)
@@ -107,21 +109,23 @@ class LastTrickScreen(ModalScreen[None]):
 
 
 KEYS = (
-    ("{arrows}, h l", "move along your hand"),
-    ("Enter, Space", "play the selected card (dimmed cards may not be played now)"),
-    ("b", "bring back the bid or trump panel if you put it aside"),
-    ("0-9, Enter", "bid, in the bid panel ({arrows} work too; x hides it)"),
-    ("c d h s", "name trump, when you deal and a Wizard is turned up"),
-    ("s", "score pad: bid, tricks, points and total for every round"),
-    ("t", "the last trick"),
-    ("v, F2", "view the whole log (the table shows the latest lines)"),
-    ("c", "chat (Enter sends, Esc or an empty line cancels)"),
-    ("?, F1", "this help"),
-    ("q", "quit (asks first during a game); Ctrl+Q quits at once"),
-    ("mouse", "click a card to select it, click it again to play it"),
+    ("{arrows}, h l", N_("move along your hand")),
+    ("Enter, Space", N_("play the selected card (dimmed cards may not be played now)")),
+    ("b", N_("bring back the bid or trump panel if you put it aside")),
+    ("0-9, Enter", N_("bid, in the bid panel ({arrows} work too; x hides it)")),
+    ("c d h s", N_("name trump, when you deal and a Wizard is turned up")),
+    ("s", N_("score pad: bid, tricks, points and total for every round")),
+    ("t", N_("the last trick")),
+    ("v, F2", N_("view the whole log (the table shows the latest lines)")),
+    ("c", N_("chat (Enter sends, Esc or an empty line cancels)")),
+    ("?, F1", N_("this help")),
+    ("q", N_("quit (asks first during a game); Ctrl+Q quits at once")),
+    (N_("mouse"), N_("click a card to select it, click it again to play it")),
 )
 
-RULES = """\
+# TRANSLATORS: the rules in short, in the help; keep each line within 72 characters.
+RULES = N_(
+    """\
 60 cards: 1 to 13 in four suits, 4 Wizards (W, above everything) and
 4 Jesters (J, below everything). Round r deals r cards to each player;
 the next card is turned up for trump (a Jester: no trump; a Wizard:
@@ -133,54 +137,63 @@ led suit (only Jesters: the first Jester).
 Exactly your bid scores 20 + 10 per trick; otherwise you lose 10 for
 every trick over or under. A table may restrict the last bid so that
 the bids cannot add up to the number of tricks."""
+)
 
-SYMBOLS = """\
+# TRANSLATORS: keep each line within 72 characters; the letters C D H S are the keys.
+SYMBOLS = N_(
+    """\
 {turn} whose turn    D the dealer    {winning} the card winning the trick
 Suits by symbol or letter as well as colour: C clubs, D diamonds,
 H hearts, S spades. --ascii draws letters only."""
+)
+
+LOBBY_NOTE = N_(
+    "The last-bid rule: the dealer may not bid so that the bids add up to the\n"
+    "number of tricks. Bots fill the empty seats when the game starts.\n"
+    "A guest only chats and waits for the host to start."
+)
 
 
 LOBBY_KEYS = (
-    ("up/down, j k", "choose a seat"),
-    ("a", "add a bot (in an empty seat, or a new seat up to 6)"),
-    ("x", "take the chosen seat's bot out (or the last bot)"),
-    ("l", "the bots' level: random, easy, normal, hard"),
-    ("- +", "fewer or more seats (3 to 6; people keep theirs)"),
-    ("r", "the last-bid rule: never, always, after round 1"),
-    ("Enter, g", "start the game (once 3 seats are taken)"),
-    ("c", "chat"),
-    ("b", "the browser address as a QR code (host --web)"),
-    ("?, F1", "this help"),
-    ("q", "quit"),
+    (N_("up/down, j k"), N_("choose a seat")),
+    ("a", N_("add a bot (in an empty seat, or a new seat up to 6)")),
+    ("x", N_("take the chosen seat's bot out (or the last bot)")),
+    ("l", N_("the bots' level: random, easy, normal, hard")),
+    ("- +", N_("fewer or more seats (3 to 6; people keep theirs)")),
+    ("r", N_("the last-bid rule: never, always, after round 1")),
+    ("Enter, g", N_("start the game (once 3 seats are taken)")),
+    ("c", N_("chat")),
+    ("b", N_("the browser address as a QR code (host --web)")),
+    ("?, F1", N_("this help")),
+    ("q", N_("quit")),
 )
+
+
+def _key_lines(out: Text, keys: tuple[tuple[str, str], ...], arrows: str = "") -> None:
+    """Each key and what it does, the keys in a column (padded by cells, not characters)."""
+    shown = [(_(k).format(arrows=arrows), _(what).format(arrows=arrows)) for k, what in keys]
+    width = max(cell_len(k) for k, _what in shown) + 2
+    for key, what in shown:
+        out.append("  " + key + " " * (width - cell_len(key)), "bold")
+        out.append(what + "\n")
 
 
 def lobby_help_text() -> Text:
     out = Text()
-    out.append("Lobby keys (the host)\n", "bold")
-    width = max(len(k) for k, _ in LOBBY_KEYS) + 2
-    for keys, what in LOBBY_KEYS:
-        out.append(f"  {keys:<{width}}", "bold")
-        out.append(what + "\n")
-    out.append(
-        "\nThe last-bid rule: the dealer may not bid so that the bids add up to the\n"
-        "number of tricks. Bots fill the empty seats when the game starts.\n"
-        "A guest only chats and waits for the host to start."
-    )
+    out.append(_("Lobby keys (the host)") + "\n", "bold")
+    _key_lines(out, LOBBY_KEYS)
+    out.append("\n" + _(LOBBY_NOTE))
     return out
 
 
 def help_text(arrows: str, turn: str, winning: str) -> Text:
     out = Text()
-    out.append("Keys\n", "bold")
-    width = max(len(k.format(arrows=arrows)) for k, _ in KEYS) + 2
-    for keys, what in KEYS:
-        out.append(f"  {keys.format(arrows=arrows):<{width}}", "bold")
-        out.append(what.format(arrows=arrows) + "\n")
-    out.append("\nWizard in short\n", "bold")
-    out.append(RULES + "\n")
-    out.append("\nSymbols\n", "bold")
-    out.append(SYMBOLS.format(turn=turn, winning=winning))
+    out.append(_("Keys") + "\n", "bold")
+    _key_lines(out, KEYS, arrows)
+    out.append("\n" + _("Wizard in short") + "\n", "bold")
+    out.append(_(RULES) + "\n")
+    out.append("\n" + _("Symbols") + "\n", "bold")
+    out.append(_(SYMBOLS).format(turn=turn, winning=winning))
     return out
 
 
@@ -189,8 +202,8 @@ class HelpScreen(ModalScreen[None]):
         app = getters.app(TableApp)
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1,enter,escape", "close", "Close", key_display="?"),
-        Binding("q", "app.request_quit", "Quit", show=False),
+        Binding("question_mark,f1,enter,escape", "close", N_("Close"), key_display="?"),
+        Binding("q", "app.request_quit", N_("Quit"), show=False),
     ]
 
     def __init__(self, lobby: bool = False) -> None:
@@ -200,11 +213,11 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         g = self.app.glyphs
         with Vertical(id="sheet") as box:
-            box.border_title = "Lobby help" if self.lobby else "Help"
+            box.border_title = _("Lobby help") if self.lobby else _("Help")
             with VerticalScroll():
                 text = lobby_help_text() if self.lobby else help_text(g.arrows, g.turn, g.winning)
                 yield Static(text)
-            yield Static("?, Enter or Esc: back", classes="hint")
+            yield Static(_("?, Enter or Esc: back"), classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -214,19 +227,19 @@ class LogScreen(ModalScreen[None]):
     """The whole log, scrollable (the table shows only the latest lines)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("v,f2,enter,escape", "close", "Close", key_display="v"),
-        Binding("up,k", "scroll(-1)", "Up", show=False),
-        Binding("down,j", "scroll(1)", "Down", show=False),
-        Binding("pageup,b", "scroll(-10)", "Page up", show=False),
-        Binding("pagedown,space", "scroll(10)", "Page down", show=False),
-        Binding("q", "app.request_quit", "Quit", show=False),
+        Binding("v,f2,enter,escape", "close", N_("Close"), key_display="v"),
+        Binding("up,k", "scroll(-1)", N_("Up"), show=False),
+        Binding("down,j", "scroll(1)", N_("Down"), show=False),
+        Binding("pageup,b", "scroll(-10)", N_("Page up"), show=False),
+        Binding("pagedown,space", "scroll(10)", N_("Page down"), show=False),
+        Binding("q", "app.request_quit", N_("Quit"), show=False),
     ]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet") as box:
-            box.border_title = "Log"
+            box.border_title = _("Log")
             yield FullLog()
-            yield Static("up/down, PgUp/PgDn scroll; v, Enter or Esc: back", classes="hint")
+            yield Static(_("up/down, PgUp/PgDn scroll; v, Enter or Esc: back"), classes="hint")
 
     def action_scroll(self, lines: int) -> None:
         log = self.query_one(FullLog)
@@ -239,10 +252,10 @@ class LogScreen(ModalScreen[None]):
 class ChatScreen(ModalScreen[str | None]):
     """A one-line chat input at the bottom. Enter sends; Enter on an empty line or Esc cancels."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def compose(self) -> ComposeResult:
-        chat = Input(placeholder="Say something; Enter sends", max_length=200, compact=True)
+        chat = Input(placeholder=_("Say something; Enter sends"), max_length=200, compact=True)
         chat.cursor_blink = False
         with Vertical(id="chat-box"):
             yield chat
@@ -261,25 +274,26 @@ RESUME_COMMAND = "wizard-tui host --resume"
 
 class QuitScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,q", "answer(True)", "Leave"),
-        Binding("n,escape", "answer(False)", "Stay", key_display="n"),
+        Binding("y,q", "answer(True)", N_("Leave")),
+        Binding("n,escape", "answer(False)", N_("Stay"), key_display="n"),
     ]
 
     def compose(self) -> ComposeResult:
         app = self.app
         if getattr(app, "solo", False):
-            what = "This program runs the game: leaving ends it."
+            what = _("This program runs the game: leaving ends it.")
         elif getattr(app, "hosting", False):
             what = (
-                "You are the host: leaving stops the game for everyone.\n"
-                f"Carry it on later with: {RESUME_COMMAND}"
+                _("You are the host: leaving stops the game for everyone.")
+                + "\n"
+                + _("Carry it on later with: {command}").format(command=RESUME_COMMAND)
             )
         else:
-            what = "The game goes on without you (a bot may take your seat)."
+            what = _("The game goes on without you (a bot may take your seat).")
         with Vertical(id="dialog") as box:
-            box.border_title = "Leave the game?"
+            box.border_title = _("Leave the game?")
             yield Static(what)
-            yield Static("y or q: leave      n or Esc: stay", classes="hint")
+            yield Static(_("y or q: leave      n or Esc: stay"), classes="hint")
 
     def action_answer(self, leave: bool) -> None:
         self.dismiss(leave)

@@ -13,11 +13,13 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ...i18n import N_, _
+
 
 class QrScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("b,enter,escape", "close", "Close", key_display="b"),
-        Binding("q", "app.request_quit", "Quit", show=False),
+        Binding("b,enter,escape", "close", N_("Close"), key_display="b"),
+        Binding("q", "app.request_quit", N_("Quit"), show=False),
     ]
 
     def __init__(self, url: str, code: Sequence[str]) -> None:
@@ -27,11 +29,11 @@ class QrScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="qr-sheet") as box:
-            box.border_title = "Join in a browser"
+            box.border_title = _("Join in a browser")
             # Black on white whatever the theme: a scanner wants dark modules on light.
             yield Static(Text("\n".join(self.code), style="#000000 on #ffffff"), id="qr-code")
             yield Static(Text(self.url), id="qr-url")
-            yield Static("b, Enter or Esc: back", classes="hint")
+            yield Static(_("b, Enter or Esc: back"), classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -16,9 +16,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 
 from ...game import GameOver, Phase, RoundScored, SeatView, Suit, TrickWon
+from ...i18n import N_, _
 from ...session import ActionRefused, TableUpdate
-from ..glyphs import clean
+from ..glyphs import clean, suit_name
 from ..messages import MakeBid, PickTrump, PlayCard
+from ..refusals import refusal_text
 from ..widgets.banner import Banner
 from ..widgets.decisions import BidPanel, DecisionPanel, TrumpPanel
 from ..widgets.hand import HandView
@@ -36,7 +38,12 @@ if TYPE_CHECKING:
 
     from ..table_app import TableApp
 
-_VERB = {Phase.BID: "bid", Phase.PLAY: "play", Phase.CHOOSE_TRUMP: "name trump"}
+# What the player on turn is waiting to do, in the prompt ("Waiting for Ann to bid").
+_WAITING = {
+    Phase.BID: N_("Waiting for {name} to bid"),
+    Phase.PLAY: N_("Waiting for {name} to play"),
+    Phase.CHOOSE_TRUMP: N_("Waiting for {name} to name trump"),
+}
 
 
 class SidePanel(VerticalScroll, can_focus=False):
@@ -62,23 +69,23 @@ class TableScreen(Screen, inherit_bindings=False):
     # While a bid/trump panel is open, check_action routes the keys to it (it is modal);
     # bindings sharing a key are told apart by check_action, the first enabled one wins.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", "Card", key_display="←→"),
-        Binding("right", "move(1)", "Card", show=False),
-        Binding("left,down,j,minus", "step(-1)", "Change", key_display="←→"),
-        Binding("right,up,k,plus", "step(1)", "Change", show=False),
+        Binding("left", "move(-1)", N_("Card"), key_display="←→"),
+        Binding("right", "move(1)", N_("Card"), show=False),
+        Binding("left,down,j,minus", "step(-1)", N_("Change"), key_display="←→"),
+        Binding("right,up,k,plus", "step(1)", N_("Change"), show=False),
         # h and l move too, except in the trump panel, where h names hearts.
         Binding("h", "nudge(-1)", show=False),
         Binding("l", "nudge(1)", show=False),
-        Binding("enter,space,x,escape", "go_on", "Go on", key_display="⏎"),
-        Binding("enter,space", "play", "Play", key_display="⏎"),
-        Binding("enter,space", "submit", "Choose", key_display="⏎"),
-        Binding("x,escape", "aside", "Hide", key_display="x"),
-        Binding("b", "decide", "Decide"),
-        Binding("t", "last_trick", "Trick"),
-        Binding("s", "scores", "Scores"),
-        Binding("v,f2", "log", "Log", show=False),
-        Binding("c", "chat", "Chat"),
-        Binding("question_mark,f1", "app.help", "Help", key_display="?"),
+        Binding("enter,space,x,escape", "go_on", N_("Go on"), key_display="⏎"),
+        Binding("enter,space", "play", N_("Play"), key_display="⏎"),
+        Binding("enter,space", "submit", N_("Choose"), key_display="⏎"),
+        Binding("x,escape", "aside", N_("Hide"), key_display="x"),
+        Binding("b", "decide", N_("Decide")),
+        Binding("t", "last_trick", N_("Trick")),
+        Binding("s", "scores", N_("Scores")),
+        Binding("v,f2", "log", N_("Log"), show=False),
+        Binding("c", "chat", N_("Chat")),
+        Binding("question_mark,f1", "app.help", N_("Help"), key_display="?"),
         Binding("backspace", "clear", show=False),
         *(Binding(str(d), f"digit({d})", show=False) for d in range(10)),
         *(Binding(s.letter.lower(), f"pick({int(s)})", show=False) for s in Suit),
@@ -137,7 +144,7 @@ class TableScreen(Screen, inherit_bindings=False):
                 yield self._prompt
                 yield self._hand
             # The side score pad is mounted once the screen is wide enough to show it.
-            self._side.border_title = "Score pad"
+            self._side.border_title = _("Score pad")
             yield self._side
         yield KeyBar()
 
@@ -265,7 +272,8 @@ class TableScreen(Screen, inherit_bindings=False):
             return
         self._pending = None
         self._sync_panels()  # (it says the prompt afresh: the warning comes after)
-        self._prompt.warn(f"Refused: {clean(refusal.message)}")
+        led = self.view.led_suit if self.view is not None else None
+        self._prompt.warn(_("Refused: {reason}").format(reason=refusal_text(refusal, led)))
         self._refresh_keys()
 
     def _show_prompt(self, keep_error: bool = False) -> None:
@@ -276,32 +284,41 @@ class TableScreen(Screen, inherit_bindings=False):
             return
         view = self.view
         if self.app.link != "connected":
-            prompt.say("Not connected: waiting for the host")
+            prompt.say(_("Not connected: waiting for the host"))
             return
         if view is None:
-            prompt.say("Waiting for the deal")
+            prompt.say(_("Waiting for the deal"))
             return
         g = self.app.glyphs
-        mine = view.my_turn and view.phase in _VERB
+        mine = view.my_turn and view.phase in _WAITING
         if self._summary.is_open:
-            then = "; then your bid" if mine else ""
-            prompt.say(f"Round scored: Enter goes on{then}", urgent=mine)
+            said = _("Round scored: Enter goes on; then your bid") if mine else ""
+            prompt.say(said or _("Round scored: Enter goes on"), urgent=mine)
         elif mine and self._pending is not None:
-            prompt.say("Sent; waiting for the host")
+            prompt.say(_("Sent; waiting for the host"))
         elif mine and view.phase is Phase.PLAY:
-            prompt.say(f"Your turn: play a card ({g.arrows} choose, Enter plays)", urgent=True)
+            said = _("Your turn: play a card ({arrows} choose, Enter plays)")
+            prompt.say(said.format(arrows=g.arrows), urgent=True)
         elif mine and view.phase is Phase.BID:
-            hint = "" if self.open_panel else " (b opens the bid panel)"
-            prompt.say(f"Your turn: bid{hint}", urgent=True)
+            said = (
+                _("Your turn: bid")
+                if self.open_panel
+                else _("Your turn: bid (b opens the bid panel)")
+            )
+            prompt.say(said, urgent=True)
         elif mine:
-            hint = "" if self.open_panel else " (b opens the panel)"
-            prompt.say(f"Your turn: name trump{hint}", urgent=True)
-        elif view.phase in _VERB and view.turn >= 0:
-            prompt.say(f"Waiting for {self._seat_name(view.turn)} to {_VERB[view.phase]}")
+            said = (
+                _("Your turn: name trump")
+                if self.open_panel
+                else _("Your turn: name trump (b opens the panel)")
+            )
+            prompt.say(said, urgent=True)
+        elif view.phase in _WAITING and view.turn >= 0:
+            prompt.say(_(_WAITING[view.phase]).format(name=self._seat_name(view.turn)))
         elif view.phase is Phase.GAME_OVER:
-            prompt.say("The game is over")
+            prompt.say(_("The game is over"))
         else:
-            prompt.say("Waiting for the next deal")
+            prompt.say(_("Waiting for the next deal"))
 
     # ------------------------------------------------------------------ the round summary
 
@@ -516,9 +533,9 @@ class TableScreen(Screen, inherit_bindings=False):
     def _why_not(self, card: int, view: SeatView) -> str:
         name = self.app.glyphs.card(card)
         if view.led_suit is not None:
-            suit = view.led_suit.label
-            return f"You must follow {suit}: play {suit}, a Wizard or a Jester, not {name}."
-        return f"{name} cannot be played now."
+            said = _("You must follow {suit}: play {suit}, a Wizard or a Jester, not {card}.")
+            return said.format(suit=suit_name(view.led_suit), card=name)
+        return _("{card} cannot be played now.").format(card=name)
 
     def action_decide(self) -> None:
         self._put_aside = None

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from ...i18n import _
 from ..glyphs import clean
 from .base import CardWidget
 
@@ -45,18 +46,26 @@ class Banner(CardWidget):
             width, height = app.size
             need_w, need_h = MIN_SIZE
             return [
-                f"The terminal is too small: {width}x{height}.",
-                f"The table needs at least {need_w}x{need_h}; please make it larger.",
+                _("The terminal is too small: {width}x{height}.").format(
+                    width=width, height=height
+                ),
+                _("The table needs at least {width}x{height}; please make it larger.").format(
+                    width=need_w, height=need_h
+                ),
             ]
         detail = f": {clean(app.link_detail, 100)}" if app.link_detail else ""
         if app.ended is not None:
-            lines.append(f"{g.offline} The session has ended{app.ended}. Press q to quit.")
+            said = _("The session has ended{detail}. Press q to quit.").format(detail=app.ended)
+            lines.append(f"{g.offline} {said}")
         elif app.link == "reconnecting":
-            lines.append(f"{g.offline} Connection lost{detail}. Reconnecting...")
+            said = _("Connection lost{detail}. Reconnecting...").format(detail=detail)
+            lines.append(f"{g.offline} {said}")
         elif app.link == "closed":
-            lines.append(f"{g.offline} Disconnected from the table{detail}. Press q to quit.")
+            said = _("Disconnected from the table{detail}. Press q to quit.").format(detail=detail)
+            lines.append(f"{g.offline} {said}")
         if app.alarm:
-            lines.append(f"{g.alarm} VERIFICATION ALARM: {clean(app.alarm, 200)}")
+            said = _("VERIFICATION ALARM: {what}").format(what=clean(app.alarm, 200))
+            lines.append(f"{g.alarm} {said}")
         return lines
 
     def render(self) -> Text:

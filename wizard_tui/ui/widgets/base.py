@@ -122,3 +122,9 @@ def fit(text: str, width: int, more: str = "…") -> str:
     if cell_len(text) > width:
         return set_cell_size(text, width - 1) + more
     return set_cell_size(text, width)
+
+
+def rjust(text: str, width: int) -> str:
+    """``text`` right-aligned to ``width`` cells (``str.rjust`` counts characters, and a
+    translated word may hold a wide or combining one); longer text is left as it is."""
+    return " " * max(0, width - cell_len(text)) + text

@@ -10,8 +10,9 @@ from __future__ import annotations
 from rich.text import Text
 
 from ...game import RoundResult
+from ...i18n import _
 from ..glyphs import clean
-from .base import CardWidget
+from .base import CardWidget, fit
 
 SEAT_STYLES = (
     "card--clubs",
@@ -49,7 +50,7 @@ class TotalsChart(CardWidget):
         stands after each round, ``*`` where two or more meet, ``.`` on the zero line."""
         rounds = len(self.history)
         letters = seat_letters(self.names)
-        grid = [[" "] * width for _ in range(height)]
+        grid = [[" "] * width for _row in range(height)]
         if not rounds or width < 2 or height < 2:
             return grid
         totals = [r.totals for r in self.history]
@@ -77,7 +78,7 @@ class TotalsChart(CardWidget):
     def render(self) -> Text:
         out = Text(no_wrap=True, overflow="crop", end="")
         if not self.history:
-            out.append("No rounds to chart.", self.style("text--muted"))
+            out.append(_("No rounds to chart."), self.style("text--muted"))
             return out
         width, height = self.content_size.width, max(6, self.content_size.height)
         label_width = 6
@@ -101,7 +102,9 @@ class TotalsChart(CardWidget):
         out.append(" " * label_width + axis + "\n", muted)
         last = str(len(self.history))
         inner = max(0, width - label_width - 1 - len(last))
-        out.append(" " * label_width + "1" + "round".center(inner)[:inner] + last + "\n", muted)
+        out.append(
+            " " * label_width + "1" + fit(_("round").center(inner), inner, "") + last + "\n", muted
+        )
         for i, (letter, name) in enumerate(zip(letters, self.names, strict=True)):
             if i:
                 out.append("  ")

@@ -25,6 +25,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from ...game import SUITS, SeatView, Suit
+from ...i18n import _
 from ..glyphs import UNICODE, Glyphs, clean
 from .choices import Choice, ChoiceStrip
 
@@ -33,10 +34,8 @@ def forbidden_reason(view: SeatView) -> str:
     """Why the restricted last bid rules out ``view.forbidden_bid`` (empty if nothing is)."""
     if view.forbidden_bid is None:
         return ""
-    return (
-        f"You may not bid {view.forbidden_bid}: the bids would add up to {view.round}, "
-        "the number of tricks."
-    )
+    said = _("You may not bid {bid}: the bids would add up to {n}, the number of tricks.")
+    return said.format(bid=view.forbidden_bid, n=view.round)
 
 
 class DecisionPanel(Vertical):
@@ -113,15 +112,19 @@ class BidPanel(DecisionPanel):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="choice-row"):
-            yield Static("Tricks you will take:", classes="label")
+            yield Static(_("Tricks you will take:"), classes="label")
             yield ChoiceStrip(id="bids")
         yield Static(id="so-far")
         yield Static(id="why")
 
     def fill(self, view: SeatView) -> None:
         g = self.glyphs
-        self.border_title = f"Your bid {g.dot} round {view.round} of {view.num_rounds}"
-        self.border_subtitle = f"0-9 or {g.arrows} choose {g.dot} Enter bid {g.dot} x hide"
+        self.border_title = _("Your bid {dot} round {round} of {rounds}").format(
+            dot=g.dot, round=view.round, rounds=view.num_rounds
+        )
+        self.border_subtitle = _("0-9 or {arrows} choose {dot} Enter bid {dot} x hide").format(
+            arrows=g.arrows, dot=g.dot
+        )
         self.typed = ""
         legal = set(view.legal_bids)
         shown = legal | ({view.forbidden_bid} if view.forbidden_bid is not None else set())
@@ -136,12 +139,14 @@ class BidPanel(DecisionPanel):
     def _bids_so_far(self, view: SeatView) -> str:
         made = [(s, b) for s, b in enumerate(view.bids) if b is not None]
         if not made:
-            return "You bid first."
+            return _("You bid first.")
         parts = ", ".join(
             f"{clean(self.names[s], 14) if s < len(self.names) else s} {b}" for s, b in made
         )
         total = sum(b for _, b in made)
-        return f"Bids so far: {parts} (total {total} of {view.round})"
+        return _("Bids so far: {bids} (total {total} of {n})").format(
+            bids=parts, total=total, n=view.round
+        )
 
     def _explain(self, refused: bool = False) -> None:
         why = self.query_one("#why", Static)
@@ -196,15 +201,19 @@ class TrumpPanel(DecisionPanel):
 
     def compose(self) -> ComposeResult:
         yield Static(
-            "A Wizard was turned up and you are the dealer: name the trump suit.",
+            _("A Wizard was turned up and you are the dealer: name the trump suit."),
             id="question",
         )
         yield ChoiceStrip(id="suits")
 
     def fill(self, view: SeatView) -> None:
         g = self.glyphs
-        self.border_title = f"Choose trump {g.dot} round {view.round}"
-        self.border_subtitle = f"c d h s choose {g.dot} {g.arrows} then Enter {g.dot} x hide"
+        self.border_title = _("Choose trump {dot} round {round}").format(
+            dot=g.dot, round=view.round
+        )
+        self.border_subtitle = _("c d h s choose {dot} {arrows} then Enter {dot} x hide").format(
+            dot=g.dot, arrows=g.arrows
+        )
         self.query_one(ChoiceStrip).offer(
             tuple(Choice(g.suit(s), True, f"card--{s.label}") for s in SUITS), 0
         )

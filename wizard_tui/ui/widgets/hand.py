@@ -14,6 +14,7 @@ from textual import events
 from textual.message import Message
 
 from ...game import Suit, hand_order, is_trump, suit_of
+from ...i18n import _
 from .lines import LinesWidget
 from .trumpcard import WIDTH as TRUMP_WIDTH
 from .trumpcard import TrumpCard
@@ -112,7 +113,7 @@ class HandView(LinesWidget):
     def _card_rows(self, width: int) -> list[Text]:
         g = self.glyphs
         if not self.cards:
-            return [Text(), Text("(no cards)", self.style("text--muted")), Text()]
+            return [Text(), Text(_("(no cards)"), self.style("text--muted")), Text()]
         per_line = self._per_line(width)
         muted = self.style("text--muted")
         lines: list[Text] = []
@@ -153,7 +154,7 @@ class HandView(LinesWidget):
             # The trump group says so in words ("H trump") under two cards or more.
             run = [i for i in range(len(chunk)) if suit_of(chunk[i]) == suit]
             span = SLOT * len(run) - 1
-            word = f"{suit.letter} trump" if len(run) > 1 else suit.letter
+            word = f"{suit.letter} " + _("trump") if len(run) > 1 else suit.letter
             label = (word + rule * span)[:span]
             k = offset - run[0]
             cell = (

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual import events
 from textual.screen import Screen
 
+from ...i18n import _
 from .lines import LinesWidget
 
 
@@ -48,7 +49,8 @@ class KeyBar(LinesWidget):
                 continue
             seen.add(ident)
             items.append(
-                (binding.key, self.app.get_key_display(binding), binding.description, enabled)
+                # The description was marked with N_ (BINDINGS are made at import time).
+                (binding.key, self.app.get_key_display(binding), _(binding.description), enabled)
             )
         return items
 

@@ -7,8 +7,9 @@ from rich.text import Text
 from textual.reactive import reactive
 
 from ...game import RoundResult
+from ...i18n import _
 from ..glyphs import clean
-from .base import CardWidget
+from .base import CardWidget, fit, rjust
 
 ROUND_COL = 4
 FULL = 19  # " Bid Won  Pts Total" per player
@@ -89,16 +90,12 @@ class ScorePad(CardWidget):
             shown = clean(name, 30)
             if len(shown) > col - 1:
                 shown = self.fit(shown, col - 1)
-            out.append(shown.rjust(col - 1) + " ", accent)
+            out.append(rjust(shown, col - 1) + " ", accent)
         out.append("\n")
-        caption = {
-            "full": " Bid Won  Pts Total",
-            "two": "bid/won  pts",
-            "totals": "total",
-        }[mode]
-        out.append("Rnd ", muted)
-        for _ in self.names:
-            out.append(caption.rjust(col - 1)[-(col - 1) :] + " ", muted)
+        caption = captions(mode)
+        out.append(fit(_("Rnd"), ROUND_COL - 1, "") + " ", muted)
+        for _name in self.names:
+            out.append(rjust(caption, col - 1)[-(col - 1) :] + " ", muted)
         for result in self.history:
             out.append("\n")
             out.append_text(self._round_label(result.round))
@@ -135,5 +132,26 @@ class ScorePad(CardWidget):
                 out.append(cell.ljust(col), muted)
         if mode == "totals":
             out.append("\n")
-            out.append("s: the full pad", muted)
+            out.append(_("s: the full pad"), muted)
         return out
+
+
+def captions(mode: str) -> str:
+    """The column captions over each player, in the language spoken, each cut to its
+    column ("Bid" to 3 cells, "Pts" to 4...), so a longer word never shifts the numbers."""
+    if mode == "full":
+        return (
+            rjust(_cut(_("Bid"), 3), 4)
+            + rjust(_cut(_("Won"), 3), 4)
+            + rjust(_cut(_("Pts"), 4), 5)
+            + rjust(_cut(_("Total"), 5), 6)
+        )
+    if mode == "two":
+        # TRANSLATORS: the score pad's narrow caption: the bid and the tricks won (7 cells).
+        return fit(_("bid/won"), 7, "") + rjust(_cut(_("pts"), 4), 5)
+    return _cut(_("total"), 6)
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` cut to ``width`` cells, not padded."""
+    return fit(text, width, "").rstrip()

@@ -9,11 +9,14 @@ from __future__ import annotations
 import math
 import time
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.timer import Timer
 
+from ...i18n import _
 from ...session import SeatInfo
 from ..glyphs import clean
+from .base import rjust
 from .lines import LinesWidget
 
 
@@ -60,14 +63,16 @@ class SeatsPanel(LinesWidget):
         if index in self._deadlines:
             left = max(0, math.ceil(self._deadlines[index] - time.monotonic()))
             if seat.connected:  # on turn with a turn time; at 0 it is away (a bot decides)
-                return ("away: bot" if left == 0 else f"bot in {left}s"), "text--error"
+                said = _("away: bot") if left == 0 else _("bot in {n}s").format(n=left)
+                return said, "text--error"
             if left == 0:  # takeover_in 0: a bot plays the seat until its player is back
-                return f"{g.offline} bot plays", "text--error"
-            return f"{g.offline} bot {'' if short else 'in '}{left}s", "text--error"
+                return f"{g.offline} " + _("bot plays"), "text--error"
+            said = _("bot {n}s") if short else _("bot in {n}s")
+            return f"{g.offline} " + said.format(n=left), "text--error"
         if not seat.connected:
-            return f"{g.offline} away", "text--error"
+            return f"{g.offline} " + _("away"), "text--error"
         if seat.kind == "bot":
-            return "bot", "text--muted"
+            return _("bot"), "text--muted"
         return g.online, "text--ok"
 
     @staticmethod
@@ -76,25 +81,31 @@ class SeatsPanel(LinesWidget):
         if bid is None:
             return ""
         if won < bid:
-            return f"-{bid - won}" if short else f"need {bid - won}"
+            return f"-{bid - won}" if short else _("need {n}").format(n=bid - won)
         if won == bid:
-            return "=" if short else "on bid"
-        return f"+{won - bid}" if short else f"over {won - bid}"
+            return "=" if short else _("on bid")
+        return f"+{won - bid}" if short else _("over {n}").format(n=won - bid)
+
+    def _need_room(self) -> int:
+        samples = (self.need_text(11, 2, False), self.need_text(2, 2, False))
+        widest = max(cell_len(t) for t in (*samples, self.need_text(2, 11, False)))
+        return min(10, max(7, widest + 1))
 
     def build(self, width: int) -> list[Text]:
         g = self.glyphs
         short = width < 46  # narrow terminals: the short forms, so the names keep room
-        need_width = 3 if short else 7
+        # The need column fits this language's words ("need 9", "chybí 9"), up to 10 cells.
+        need_width = 3 if short else self._need_room()
         score_width = 5 if short else 6
         fixed = 2 + 2 + 6 + need_width + score_width + 1
         link_width = max(0, min(9 if short else 12, width - fixed - 6))
         name_width = max(4, width - fixed - link_width)
-        head = "Tricks".rjust(6) + "".rjust(need_width) + "Score".rjust(score_width)
-        header = "  " + self.fit("Player", name_width) + "  " + head
+        head = rjust(_("Tricks"), 6) + "".rjust(need_width) + rjust(_("Score"), score_width)
+        header = "  " + self.fit(_("Player"), name_width) + "  " + head
         lines = [Text(header, self.style("text--muted"))]
         for i, seat in enumerate(self.seats):
             on_turn = i == self.turn
-            you = "" if short else " (you)"
+            you = "" if short else " " + _("(you)")
             name = clean(seat.name, 40) + (you if i == self.me else "")
             bid = self.bids[i] if i < len(self.bids) else None
             won = self.won[i] if i < len(self.won) else 0
@@ -111,8 +122,8 @@ class SeatsPanel(LinesWidget):
             tricks = f"{won}/{g.dash if bid is None else bid}" if bid is not None else ""
             line.append(f"{tricks:>6}")
             need = self.need_text(bid, won, short)
-            need_style = "text--ok" if need in ("=", "on bid") else "text--muted"
-            line.append(f" {need:<{need_width - 1}}", self.style(need_style))
+            need_style = "text--ok" if bid is not None and won == bid else "text--muted"
+            line.append(" " + self.fit(need, need_width - 1), self.style(need_style))
             line.append(f"{total:>{score_width}} ")
             link, link_style = self._link(i, seat, short)
             line.append(self.fit(link, link_width), self.style(link_style))

@@ -6,7 +6,9 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from ...game import Phase, SeatView, is_jester, is_wizard
+from ...i18n import _
 from ...session import RoundVerified
+from ..glyphs import suit_name
 from .lines import LinesWidget
 
 _KEEP = object()
@@ -31,24 +33,24 @@ class StatusLine(LinesWidget):
         self.redraw()
 
     def _trump(self, view: SeatView) -> Text:
-        out = Text("Trump ")
+        out = Text(_("Trump") + " ")
         card, suit = view.trump_card, view.trump_suit
         if card is None:
-            out.append("none", self.style("text--muted"))
-            out.append(" (all cards dealt)")
+            out.append(_("none"), self.style("text--muted"))
+            out.append(" " + _("(all cards dealt)"))
             return out
         out.append_text(self.card_text(card))
         if is_jester(card):
-            out.append(": no trump")
+            out.append(": " + _("no trump"))
         elif is_wizard(card):
             if suit is None:
-                out.append(": the dealer names it")
+                out.append(": " + _("dealer names it"))
             else:
-                out.append(", dealer chose ")
+                out.append(", " + _("dealer chose") + " ")
                 out.append_text(self.suit_text(suit))
         elif suit is not None:
             out.append(" (")
-            out.append(suit.label, self.style(f"card--{suit.label}"))
+            out.append(suit_name(suit), self.style(f"card--{suit.label}"))
             out.append(")")
         return out
 
@@ -59,28 +61,37 @@ class StatusLine(LinesWidget):
         if view is not None and view.phase is Phase.DEAL and view.round < view.num_rounds:
             # Between rounds (and right after a --resume): the next round, not the last
             # one's trump and dealer, until it is dealt.
-            left.append(f"Round {view.round + 1} of {view.num_rounds}", self.style("text--accent"))
-            left.append(f" {g.dot} dealing", self.style("text--muted"))
+            said = _("Round {round} of {rounds}").format(
+                round=view.round + 1, rounds=view.num_rounds
+            )
+            left.append(said, self.style("text--accent"))
+            left.append(f" {g.dot} " + _("dealing"), self.style("text--muted"))
         elif view is not None and view.round > 0:
-            left.append(f"Round {view.round} of {view.num_rounds}", self.style("text--accent"))
+            said = _("Round {round} of {rounds}").format(round=view.round, rounds=view.num_rounds)
+            left.append(said, self.style("text--accent"))
             left.append(f" {g.dot} ")
             left.append_text(self._trump(view))
             bid_sum = sum(b for b in view.bids if b is not None)
-            left.append(f" {g.dot} bids {bid_sum}/{view.round}")
+            bids = _("bids {sum}/{tricks}").format(sum=bid_sum, tricks=view.round)
+            left.append(f" {g.dot} {bids}")
         right = Text()
         if self.verified is not None:
             v = self.verified
             if v.ok and not v.checked:
-                right.append(f"r{v.round} not checked", self.style("text--muted"))
+                right.append(
+                    _("r{round} not checked").format(round=v.round), self.style("text--muted")
+                )
             elif v.ok:
-                right.append(f"{g.ok} r{v.round} verified", self.style("text--ok"))
+                said = _("r{round} verified").format(round=v.round)
+                right.append(f"{g.ok} {said}", self.style("text--ok"))
             else:
-                right.append(f"{g.alarm} r{v.round} FAILED", self.style("text--error"))
+                said = _("r{round} FAILED").format(round=v.round)
+                right.append(f"{g.alarm} {said}", self.style("text--error"))
             right.append("  ")
         if self.link == "connected":
-            right.append(f"{g.online} online", self.style("text--ok"))
+            right.append(f"{g.online} " + _("online"), self.style("text--ok"))
         else:
-            right.append(f"{g.offline} {self.link}", self.style("text--error"))
+            right.append(f"{g.offline} {link_word(self.link)}", self.style("text--error"))
         # The right side (verification, link) always shows: the left gives way.
         room = width - cell_len(right.plain) - 1
         if cell_len(left.plain) > room:
@@ -90,6 +101,12 @@ class StatusLine(LinesWidget):
         left.append(" " * max(1, space))
         left.append_text(right)
         return [left]
+
+
+def link_word(state: str) -> str:
+    """The link's state (a code from the session) in the language spoken."""
+    words = {"reconnecting": _("reconnecting"), "closed": _("closed"), "connected": _("online")}
+    return words.get(state, state)
 
 
 class PromptLine(LinesWidget):

@@ -10,7 +10,9 @@ from rich.text import Text
 from textual.timer import Timer
 
 from ...game import RoundScored
+from ...i18n import _, join_names
 from ..glyphs import clean
+from .base import fit
 from .lines import LinesWidget
 
 HOLD_SECONDS = 8.0
@@ -43,8 +45,12 @@ class RoundSummary(LinesWidget):
     ) -> None:
         seconds = HOLD_SECONDS if seconds is None else seconds
         self.scored, self.names, self.me, self.of = scored, names, me, of
-        self.border_title = f"Round {scored.round} of {of} scored" if of else "Round scored"
-        self.border_subtitle = "Enter: go on"
+        self.border_title = (
+            _("Round {round} of {rounds} scored").format(round=scored.round, rounds=of)
+            if of
+            else _("Round scored")
+        )
+        self.border_subtitle = _("Enter: go on")
         self.display = True
         if self._timer is not None:
             self._timer.stop()
@@ -61,15 +67,21 @@ class RoundSummary(LinesWidget):
             self.on_close()
 
     def _seat_name(self, seat: int) -> str:
-        name = clean(self.names[seat], 24) if seat < len(self.names) else f"seat {seat + 1}"
-        return name + (" (you)" if seat == self.me else "")
+        name = (
+            clean(self.names[seat], 24)
+            if seat < len(self.names)
+            else _("seat {n}").format(n=seat + 1)
+        )
+        return name + (" " + _("(you)") if seat == self.me else "")
 
     @staticmethod
     def outcome(bid: int, won: int) -> str:
         """In words, not colour alone: made it, or missed by how many (over or under)."""
         if won == bid:
-            return "made it"
-        return f"{abs(won - bid)} {'over' if won > bid else 'under'}"
+            return _("made it")
+        if won > bid:
+            return _("{n} over").format(n=won - bid)
+        return _("{n} under").format(n=bid - won)
 
     def build(self, width: int) -> list[Text]:
         s = self.scored
@@ -84,15 +96,14 @@ class RoundSummary(LinesWidget):
         ):
             me = self.style("seat--me") if seat == self.me else ""
             line = Text(self.fit(self._seat_name(seat), name_width), me)
-            line.append(f" bid {bid:>2} took {won:>2}  ")
+            line.append(" " + _("bid {bid:>2} took {won:>2}").format(bid=bid, won=won) + "  ")
             made = won == bid
-            line.append(f"{self.outcome(bid, won):<9}", ok if made else bad)
+            line.append(fit(self.outcome(bid, won), 9, self.glyphs.more), ok if made else bad)
             line.append(f"{pts:>+5}", ok if pts > 0 else bad)
             line.append(f"{total:>6}", accent)
             lines.append(line)
         best = max(s.totals) if s.totals else 0
         leaders = [self._seat_name(i) for i, t in enumerate(s.totals) if t == best]
-        verb = "leads" if len(leaders) == 1 else "lead"
-        names = leaders[0] if len(leaders) == 1 else f"{', '.join(leaders[:-1])} and {leaders[-1]}"
-        lines.append(Text(f"{names} {verb} with {best}", accent))
+        said = _("{names} leads with {n}") if len(leaders) == 1 else _("{names} lead with {n}")
+        lines.append(Text(said.format(names=join_names(leaders), n=best), accent))
         return lines

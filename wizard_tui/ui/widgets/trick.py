@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.timer import Timer
 
 from ...game import Phase, Suit
-from ..glyphs import clean
+from ...i18n import _
+from ..glyphs import clean, suit_name
 from .base import fit
 from .lines import LinesWidget
 
@@ -71,27 +73,31 @@ class TrickView(LinesWidget):
         title: Text | str
         if t.done:
             winner = t.names[t.winner] if t.winner is not None and t.winner < len(t.names) else "?"
-            title = f"Trick {t.number} of {t.of}: {clean(winner, 20)}"  # ◀ below says so
+            name = clean(winner, 20)
+            title = _("Trick {n} of {of}: {name}").format(n=t.number, of=t.of, name=name)
+            if cell_len(title) > width:  # narrow: "Trick 2/5: Ann" keeps the name whole
+                title = _("Trick {n}/{of}: {name}").format(n=t.number, of=t.of, name=name)
             return Text(fit(title, width, g.more).rstrip(), accent)
         if t.phase is Phase.PLAY:
-            full = f"Trick {t.number} of {t.of}"
-            if t.led is not None and len(full) + 4 + len(t.led.label) > width:
-                full = f"Trick {t.number}/{t.of}"  # narrow: the led suit keeps its room
+            full = _("Trick {n} of {of}").format(n=t.number, of=t.of)
+            if t.led is not None and cell_len(full) + 5 + cell_len(suit_name(t.led)) > width:
+                # narrow: the led suit keeps its room
+                full = _("Trick {n}/{of}").format(n=t.number, of=t.of)
             title = Text(full, accent)
             if t.led is not None:
                 # "Trick 2 of 5 · ♥ hearts": the led suit, by shape and name, once.
                 title.append(f" {g.dot} ")
                 shown = t.led.letter if g.ascii else t.led.symbol
-                title.append(f"{shown} {t.led.label}", self.style(f"card--{t.led.label}"))
+                title.append(f"{shown} {suit_name(t.led)}", self.style(f"card--{t.led.label}"))
             elif t.plays:
-                title.append(f" {g.dot} no suit")
+                title.append(f" {g.dot} " + _("no suit"))
             return title
         return Text(
             {
-                Phase.BID: "Bidding",
-                Phase.CHOOSE_TRUMP: "The dealer names trump",
-                Phase.DEAL: "Between rounds",
-                Phase.GAME_OVER: "Game over",
+                Phase.BID: _("Bidding"),
+                Phase.CHOOSE_TRUMP: _("The dealer names trump"),
+                Phase.DEAL: _("Between rounds"),
+                Phase.GAME_OVER: _("Game over"),
             }.get(t.phase, ""),
             self.style("text--muted"),
         )
@@ -107,7 +113,7 @@ class TrickView(LinesWidget):
         leader = t.plays[0][0] if t.plays else -1
         name_width = 0
         if self.show_names and t.names:
-            name_width = min(14, max(len(clean(n, 14)) for n in t.names)) + 1
+            name_width = min(14, max(cell_len(clean(n, 14)) for n in t.names)) + 1
         for seat in range(t.players):
             line = Text(" ")
             if name_width:
@@ -116,15 +122,15 @@ class TrickView(LinesWidget):
             card = played.get(seat)
             if card is None:
                 waiting = not t.done and t.phase is Phase.PLAY and seat == t.turn
-                line.append(" " * 4 + ("to play" if waiting else ""), muted)
+                line.append(" " * 4 + (_("to play") if waiting else ""), muted)
                 lines.append(line)
                 continue
             winning = seat == t.winner
             line.append_text(self.card_text(card, *(["card--winning"] if winning else []), width=3))
             if seat == leader:
-                line.append(" led", muted)
+                line.append(" " + _("led"), muted)
             if winning:
-                note = "takes it" if t.done else "winning"
+                note = _("takes it") if t.done else _("winning")
                 line.append(f" {g.winning} {note}", self.style("text--accent"))
             lines.append(line)
         return lines

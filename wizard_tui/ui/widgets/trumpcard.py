@@ -8,6 +8,8 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from ...game import Phase, Suit, is_jester, is_wizard
+from ...i18n import _
+from ..glyphs import suit_name
 from .base import CardWidget
 
 BOX_INNER = 5  # " 10♦ ": a card name of at most three cells, a space each side
@@ -38,16 +40,18 @@ class TrumpCard:
     def _words(self, w: CardWidget) -> tuple[Text, Text, Text]:
         muted = w.style("text--muted")
         card, suit = self.card, self.suit
+        # TRANSLATORS: three short lines beside the turned-up card (13 cells at most each).
+        trump = Text(_("Trump"), muted)
         if card is None:
-            return Text("Trump", muted), Text("none: all"), Text("cards dealt", muted)
+            return trump, Text(_("none: all")), Text(_("cards dealt"), muted)
         if is_jester(card):
-            return Text("Trump", muted), Text("none"), Text("(a Jester)", muted)
+            return trump, Text(_("none")), Text(_("(a Jester)"), muted)
         if suit is None:
-            return Text("Trump", muted), Text("the dealer"), Text("names it", muted)
+            return trump, Text(_("the dealer")), Text(_("names it"), muted)
         shown = suit.letter if w.glyphs.ascii else suit.symbol
-        named = Text(f"{shown} {suit.label}", w.style(f"card--{suit.label}", "seat--me"))
-        note = Text("dealer's pick", muted) if is_wizard(card) else Text()
-        return Text("Trump", muted), named, note
+        named = Text(f"{shown} {suit_name(suit)}", w.style(f"card--{suit.label}", "seat--me"))
+        note = Text(_("dealer's pick"), muted) if is_wizard(card) else Text()
+        return trump, named, note
 
     def rows(self, w: CardWidget) -> list[Text]:
         if not self.dealt:
@@ -67,5 +71,6 @@ class TrumpCard:
         rows = [Text(top, frame), middle, Text(bottom, frame)]
         for row, words in zip(rows, self._words(w), strict=True):
             row.append(" ")
+            words.truncate(WIDTH - BOX_INNER - 3)  # a longer translation is cut, not wrapped
             row.append_text(words)
         return rows
