@@ -128,7 +128,7 @@ async def test_a_program_cut_off_by_deal_timeout_may_come_back(tmp_path: Path) -
         assert [s.code for s in silent.links if s.state == "closed"] == [p.DEAL_TIMEOUT]
         back = NetworkSession(
             "127.0.0.1", options.port, name="back", limits=silent.client.limits,
-            identity=silent.client.identity, signing_key=silent.private.signing_key,
+            identity=silent.client.identity, signing_key=silent.settings.signing_key,
         )  # fmt: skip
         back.client.token = silent.client.token
         await back.connect()
