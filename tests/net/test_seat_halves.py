@@ -33,6 +33,7 @@ from wizard_tui.game import (
 from wizard_tui.net.deals import COMMIT_REVEAL, PRIVATE, find_deal_kind
 from wizard_tui.net.deals.commit_reveal.seat import CommitRevealSeat
 from wizard_tui.net.deals.private.seat import PrivateSeatHalf
+from wizard_tui.net.deals.private.voids import CLEAN
 from wizard_tui.net.deals.seat_half import SeatHalf, SeatSettings
 from wizard_tui.net.round_check import RoundChecker, RoundViews
 from wizard_tui.private_deal import round_setup
@@ -301,7 +302,6 @@ def test_a_void_closes_the_attempt_and_the_next_one_is_dealt_afresh() -> None:
     assert table.half.deal is not None
     table.port.views.note(seat_view(_play_round(_deck_of(table)), ME))
     assert table.port.views.last(1) is not None and table.half.voided_attempts == 0
-    table.port.on_send = lambda msg: None  # the host relays nothing of a voided attempt
     table.half.on_message(
         {
             "t": "void",
@@ -318,6 +318,9 @@ def test_a_void_closes_the_attempt_and_the_next_one_is_dealt_afresh() -> None:
     assert table.half.voided_attempts == 1
     assert ("host", "round 1 is void: the host restarted") in table.port.notes
     assert len(_reveals(table.port)) == 1  # asked to: its keys show the attempt was honest
+    assert report.our_code is None  # not before every seat's keys are in
+    table.reveal_others()
+    assert (report.our_code, report.our_culprit) == (CLEAN, None)  # our own verdict
     assert table.half.play_fields(table.half.deal.hand[0]) is None  # type: ignore[index]
     secrets = table.port.settings.secrets
     assert (1, 0) in secrets.deleted  # type: ignore[union-attr]

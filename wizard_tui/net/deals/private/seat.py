@@ -15,27 +15,20 @@ import logging
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from netplay.mental import RELAY, DealFault, DealSetup, RoundFailed, RoundVerified, Verifier
+from netplay.mental import RELAY, DealFault, DealSetup, RoundVerified, Verifier
 from netplay.mental.protocol import decode_body
 from netplay.signing import Envelope, SigningKey
 
 from ....game import (
-    Bid,
-    ChooseTrump,
     GameConfig,
     Phase,
-    Play,
-    PlayerAction,
     RoundResult,
     SeatView,
-    actions_to_wire,
     dealer_of,
-    is_wizard,
-    left_of,
     score,
     void_charge,
 )
-from ....game.hidden import Revoke, replay_round, view_with_hand
+from ....game.hidden import view_with_hand
 from ....private_deal import opened_deck, round_setup
 from ....record import (
     PRIVATE_PROTOCOL,
@@ -43,9 +36,7 @@ from ....record import (
     VOIDED,
     GameRecorder,
     PlayerEntry,
-    PrivateDealRecord,
     RecordError,
-    Redeal,
 )
 from ....session import RoundVerified as RoundChecked
 from ....verify import check_voided_attempt
@@ -53,6 +44,7 @@ from ... import protocol as p
 from ...wire_check import a_list, an_int, byte_strings, expect, int_in
 from ..seat_half import SeatHalf, SeatPort, SecretKeeper
 from .client_deal import ClientDeal, VoidReport
+from .voids import attempt_actions, our_verdict, void_record
 
 log = logging.getLogger("wizard_tui.private_seat")
 
@@ -340,11 +332,8 @@ class PrivateSeatHalf(SeatHalf):
     def _attempt_actions(self, r: int) -> tuple[tuple[str, int, int], ...]:
         """The trump choice and bids of round ``r``'s attempt in progress, as the record's
         ``actions`` (from the last view of it)."""
-        view = self.port.views.last(r)
-        if view is None:
-            return ()
         trump_card = self.deal.trump_card if self.deal is not None else None
-        return tuple(tuple(a) for a in actions_to_wire(_trump_and_bids(view, trump_card)))
+        return attempt_actions(self.port.views.last(r), trump_card)
 
     def _record_void(self, deal: ClientDeal) -> None:
         """A voided attempt this program took part in, for its own record: its own
@@ -359,29 +348,7 @@ class PrivateSeatHalf(SeatHalf):
         checker = self.port.checker
         if own is None or report is None or checker is None:
             return
-        verdict = deal.verdict
-        fault, culprit, evidence = report.code, None, None
-        if isinstance(verdict, RoundFailed):
-            fault, culprit = verdict.fault.code, verdict.fault.culprit
-            evidence = verdict.fault.evidence
-        elif report.evidence is not None and deal.fault is not None:
-            fault, culprit, evidence = deal.fault.code, deal.fault.culprit, report.evidence
-        elif (
-            isinstance(verdict, RoundVerified)
-            and report.culprit is not None
-            and (report.our_code, report.our_culprit) == (report.code, report.culprit)
-        ):
-            culprit = report.culprit  # a revoke: the replay of the attempt shows it
-        redeal = Redeal(
-            deal.round,
-            deal.attempt,
-            report.reason,
-            private_deal=PrivateDealRecord(deal.setup, tuple(deal.transcript)),
-            fault=fault,
-            culprit=culprit,
-            evidence=evidence,
-            actions=report.actions,
-        )
+        redeal = void_record(deal, report)
         try:
             check_voided_attempt(redeal, checker.replica, deal.round)
         except RecordError as exc:
@@ -412,33 +379,11 @@ class PrivateSeatHalf(SeatHalf):
         )
         if report is None or report.our_code is not None:
             return
-        verdict = deal.verdict
-        if deal.fault is not None:
-            report.our_code, report.our_culprit = deal.fault.code, deal.fault.culprit
-        elif isinstance(verdict, RoundFailed):
-            report.our_code, report.our_culprit = verdict.fault.code, verdict.fault.culprit
-        elif isinstance(verdict, RoundVerified):
-            revoke = self._find_revoke(deal, verdict)
-            if revoke is not None:
-                report.our_code, report.our_culprit = revoke.code, revoke.seat
-            else:
-                report.our_code = "clean"
-
-    def _find_revoke(self, deal: ClientDeal, verdict: RoundVerified) -> Revoke | None:
-        """Replay the voided attempt as we saw it, with its real deck."""
-        checker, view = self.port.checker, self.port.views.last(deal.round)
-        if checker is None or view is None or checker.replica.round != deal.round - 1:
-            return None
-        actions = _trump_and_bids(view, deal.trump_card)
-        actions.extend(Play(seat, card) for seat, card in deal.plays())
-        deck = tuple(i for i in verdict.items if i is not None)
-        try:
-            replay_round(checker.replica, deck, actions)
-        except Revoke as revoke:
-            return revoke
-        except Exception:  # an unfinished round, or a view we cannot use: no finding
-            return None
-        return None
+        checker = self.port.checker
+        replica = checker.replica if checker is not None else None
+        verdict = our_verdict(deal, replica, self.port.views.last(deal.round))
+        if verdict is not None:
+            report.our_code, report.our_culprit = verdict
 
     # -- the round's end -----------------------------------------------------------------------
 
@@ -677,21 +622,6 @@ class PrivateSeatHalf(SeatHalf):
             if envelope is not None:
                 port.send(p.deal_msg(r, attempt, envelope.to_wire()))
         self.settle()
-
-
-def _trump_and_bids(view: SeatView, trump_card: int | None) -> list[PlayerAction]:
-    """An attempt's trump choice (a Wizard turned up) and the bids made, in the order they
-    were made, from the last view of it."""
-    actions: list[PlayerAction] = []
-    dealer, n = view.dealer, view.players
-    if trump_card is not None and is_wizard(trump_card) and view.trump_suit is not None:
-        actions.append(ChooseTrump(dealer, view.trump_suit))
-    for i in range(n):
-        seat = left_of(dealer + i, n)
-        bid = view.bids[seat]
-        if bid is not None:
-            actions.append(Bid(seat, bid))
-    return actions
 
 
 _NOT_OPENED = "the plays announced are not the cards their players opened"
