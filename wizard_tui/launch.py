@@ -27,6 +27,7 @@ from .game import RestrictLastBid
 from .i18n import _
 from .net.addresses import WILDCARDS, join_hint
 from .net.client import NetworkSession
+from .net.deals.private.round_secrets import SecretStore
 from .net.host import HostOptions
 from .net.hosting import hosting
 from .net.journal import JournalContents
@@ -37,7 +38,6 @@ from .net.keys import (
     load_signing_key,
     round_secrets_dir,
 )
-from .net.private_client import SecretStore
 from .net.protocol import DEFAULT_PORT
 from .paths import default_joined_records_dir, default_records_dir
 from .reach import services

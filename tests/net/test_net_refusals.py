@@ -93,7 +93,7 @@ class RiggedSession(NetworkSession):
         super().__init__(*args, **kwargs)
         self._rig = rig
         self._round_announced = 0
-        self._new_seed = self._draw
+        self.settings.new_seed = self._draw
 
     def _handle(self, msg: dict[str, Any]) -> None:
         if msg.get("t") == "round":

@@ -188,7 +188,7 @@ class EarlySeeder(CapturingSession):
     def _handle(self, msg: dict[str, Any]) -> None:
         super()._handle(msg)
         if msg["t"] == "round" and msg["round"] == 1:
-            exchange = self._exchanges[1]
+            exchange = self.seat_half.exchange(1)  # type: ignore[attr-defined]
             assert exchange.phase is ExchangePhase.COMMITTING
             self.client.send(seed_msg(1, exchange._seed))  # around ClientRound's own guard
         elif msg["t"] == "refused":

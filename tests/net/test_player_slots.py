@@ -9,8 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+from wizard_tui.net.deals.private.round_secrets import STALE_SECONDS, SecretStore
 from wizard_tui.net.keys import PLAYERS_DIR, claim_player_dir, load_identity, load_signing_key
-from wizard_tui.net.private_client import STALE_SECONDS, SecretStore
 
 CLAIM = "import sys; from pathlib import Path; from wizard_tui.net.keys import claim_player_dir; "
 

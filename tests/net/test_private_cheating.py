@@ -27,8 +27,11 @@ from netplay.signing import Envelope
 from wizard_tui.game import Phase, card_name, is_jester, is_wizard, suit_of
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.deals import DealKind
+from wizard_tui.net.deals.private.client_deal import ClientDeal
+from wizard_tui.net.deals.private.seat import PrivateSeatHalf
+from wizard_tui.net.deals.seat_half import SeatHalf
 from wizard_tui.net.host import HostOptions, WizardHost
-from wizard_tui.net.private_client import ClientDeal
 
 FROM_ROUND = 2
 CHEATER = 1  # the client seat that cheats (seat 3 is the host's bot)
@@ -40,7 +43,7 @@ class Cheater(NetworkSession):
     cheated_in: tuple[int, int] | None = None
 
     def play(self, card: int) -> None:
-        view, deal = self.view, self.private.deal
+        view, deal = self.view, self.seat_half.deal  # type: ignore[attr-defined]
         if (
             self.cheated_in is None
             and view is not None
@@ -115,9 +118,11 @@ class CheatsInThePass(NetworkSession):
 
     cheated_in: tuple[int, int] | None = None
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        new_deal = self.private._new_deal
+    def _new_seat_half(self, kind: DealKind) -> SeatHalf:
+        half = super()._new_seat_half(kind)
+        if not isinstance(half, PrivateSeatHalf):
+            return half
+        new_deal = half._new_deal
 
         def make(*a: Any, **k: Any) -> ClientDeal:
             deal = new_deal(*a, **k)
@@ -125,7 +130,8 @@ class CheatsInThePass(NetworkSession):
                 self._rig(deal)
             return deal
 
-        self.private._new_deal = make  # type: ignore[method-assign]
+        half._new_deal = make  # type: ignore[method-assign]
+        return half
 
     def _rig(self, deal: ClientDeal) -> None:
         player = deal.player
@@ -211,7 +217,7 @@ async def test_a_cheating_player_is_caught_and_named(tmp_path: Path, case: str) 
     assert (void.round, void.attempt) == (r, attempt)
     assert void.fault in codes and void.culprit == CHEATER, (void.fault, void.culprit, void.reason)
     for seat in (0, 2):  # the honest clients reached the same verdict by themselves
-        (report,) = sessions[seat].private.voids
+        (report,) = sessions[seat].seat_half.voids  # type: ignore[attr-defined]
         assert (report.round, report.attempt) == (r, attempt)
         assert report.our_code in codes and report.our_culprit == CHEATER, report
     # Dealt again, the round was played and verified by everyone, and so was the next one.
@@ -261,10 +267,10 @@ async def test_a_cheating_relay_is_caught_and_blamed(tmp_path: Path) -> None:
         sessions = await seat_sessions(options.port, 3)
         await play_until(host, sessions, lambda: _dealt_again_and_played(host), seed=5)
     assert isinstance(host, AltersARelayedPass) and host.altered is not None
-    (fault,) = sessions[0].private.faults
+    (fault,) = sessions[0].seat_half.faults  # type: ignore[attr-defined]
     assert fault.code == "bad_signature" and fault.culprit == RELAY
     for session in sessions:  # everyone heard seat 0 stop the attempt, blaming the relay
-        (report,) = session.private.voids
+        (report,) = session.seat_half.voids  # type: ignore[attr-defined]
         assert (report.round, report.attempt) == host.altered
         assert report.code == "bad_signature" and "blaming the relay" in report.reason
     assert_partial_game_verified(host, sessions)
@@ -286,7 +292,7 @@ class SendsJunk(NetworkSession):
         super()._handle(msg)
         if msg["t"] == "refused":
             self.refusals.append(str(msg.get("code")))
-        view, deal = self.view, self.private.deal
+        view, deal = self.view, self.seat_half.deal  # type: ignore[attr-defined]
         if (
             msg["t"] != "state"
             or self.done

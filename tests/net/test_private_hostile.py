@@ -27,9 +27,12 @@ from netplay.signing import Envelope, signature_input
 from wizard_tui.game import Phase, score, void_charge
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.deals import DealKind
+from wizard_tui.net.deals.private.client_deal import ClientDeal
+from wizard_tui.net.deals.private.seat import PrivateSeatHalf
+from wizard_tui.net.deals.seat_half import SeatHalf
 from wizard_tui.net.host import HostOptions, WizardHost
 from wizard_tui.net.journal import journal_path, read_journal
-from wizard_tui.net.private_client import ClientDeal
 from wizard_tui.net.private_host import MAX_CHARGES
 from wizard_tui.net.restore import replay
 from wizard_tui.record import RecordError
@@ -56,10 +59,14 @@ class Hostile(NetworkSession):
     every = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
         self.attacked: list[tuple[int, int]] = []
         self.refusals: list[str] = []
-        private = self.private
+        super().__init__(*args, **kwargs)
+
+    def _new_seat_half(self, kind: DealKind) -> SeatHalf:
+        private = super()._new_seat_half(kind)
+        if not isinstance(private, PrivateSeatHalf):
+            return private
         honest_reveal, honest_settle = private._reveal, private.settle
 
         def reveal(deal: ClientDeal) -> None:
@@ -78,6 +85,7 @@ class Hostile(NetworkSession):
 
         private._reveal = reveal  # type: ignore[method-assign]
         private.settle = settle  # type: ignore[method-assign]
+        return private
 
     def _due(self, deal: ClientDeal) -> bool:
         right_round = deal.round >= ROUND if self.every else deal.round == ROUND
@@ -92,7 +100,7 @@ class Hostile(NetworkSession):
         super()._handle(msg)
         if msg["t"] == "refused":
             self.refusals.append(f"{msg.get('code')}: {msg.get('message')}")
-        view, deal = self.view, self.private.deal
+        view, deal = self.view, self.seat_half.deal  # type: ignore[attr-defined]
         if msg["t"] != "state" or view is None or deal is None or deal.hand is None:
             return
         if view.round != deal.round or not self._due(deal):

@@ -21,8 +21,8 @@ from test_net_reconnect import DropMidTrick, DroppingSession
 
 from wizard_tui.game import SeatView
 from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.deals.private.round_secrets import SecretStore
 from wizard_tui.net.host import HostOptions
-from wizard_tui.net.private_client import SecretStore
 from wizard_tui.net.private_host import LOST_KEYS
 from wizard_tui.record import RecordError
 from wizard_tui.verify import verify_document, verify_path
@@ -87,7 +87,7 @@ class ForgetfulSession(DropMidTrick):
 
     def _handle(self, msg: dict[str, Any]) -> None:
         if msg["t"] == "snapshot":
-            self.private.deal = None  # the keys lived in memory only
+            self.seat_half.deal = None  # type: ignore[attr-defined]  # the keys lived in memory only
         super()._handle(msg)
 
 
@@ -105,7 +105,7 @@ async def test_lost_keys_void_the_round_and_it_is_dealt_again(tmp_path: Path) ->
     r = forgetful.dropped_view.round
     for session in (forgetful, *others):
         # Every seat was told, with the reason, and dealt the round again.
-        assert [(v.round, v.attempt, v.code) for v in session.private.voids] == [(r, 0, LOST_KEYS)]
+        assert [(v.round, v.attempt, v.code) for v in session.seat_half.voids]  # type: ignore[attr-defined] == [(r, 0, LOST_KEYS)]
     rounds = [(m["round"], m.get("attempt")) for m in forgetful.received if m["t"] == "round"]
     assert rounds.count((r, 0)) == rounds.count((r, 1)) == 1
     record = host.table.recorder.record()  # type: ignore[union-attr]
@@ -138,8 +138,8 @@ class RestartedSession(DropMidTrick):
 
     def _handle(self, msg: dict[str, Any]) -> None:
         if msg["t"] == "snapshot":
-            self.private.deal = None
-            store = self.private.store
+            self.seat_half.deal = None  # type: ignore[attr-defined]
+            store = self.settings.secrets
             assert store is not None and self.game_id is not None
             self.kept = sorted(p.name for p in store.directory.iterdir())
             self.modes = {oct(p.stat().st_mode & 0o777) for p in store.directory.iterdir()}
@@ -286,7 +286,7 @@ async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path
             options.port,
             name="another name",
             identity=leaver.client.identity,
-            signing_key=leaver.private.signing_key,
+            signing_key=leaver.settings.signing_key,
         )
         await returner.connect()
         assert returner.seat == leaver.seat == 0

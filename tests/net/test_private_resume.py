@@ -38,10 +38,10 @@ from test_private_reconnect import LeavesMidTrick
 from netplay import StaticIdentity
 from netplay.signing import SigningKey
 from wizard_tui.game import Phase
+from wizard_tui.net.deals.private.round_secrets import SecretStore
 from wizard_tui.net.host import HostOptions, WizardHost
 from wizard_tui.net.hosting import hosting
 from wizard_tui.net.journal import journal_path, read_journal
-from wizard_tui.net.private_client import SecretStore
 from wizard_tui.net.private_host import LOST_KEYS
 from wizard_tui.net.restore import RestoreError, replay
 from wizard_tui.record import read_record
@@ -125,7 +125,7 @@ async def test_private_host_stopped_mid_round_resumes_and_redeals(tmp_path: Path
         assert [(m["round"], m["attempt"], m["code"]) for m in _voids(session)] == [
             (*cut, LOST_KEYS)
         ]
-        assert [(v.round, v.attempt) for v in session.private.voids] == [cut]
+        assert [(v.round, v.attempt) for v in session.seat_half.voids] == [cut]  # type: ignore[attr-defined]
     for store in stores:
         assert not list(store.directory.iterdir())  # every round's secret deleted
     record = read_record(host.table.record_path)  # type: ignore[arg-type]

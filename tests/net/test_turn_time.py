@@ -60,7 +60,7 @@ async def walks_away(session: NetworkSession, back: asyncio.Event) -> None:
         if not view.my_turn or view.phase not in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
             continue
         key = (view.round, view.phase, view.bids, len(view.tricks), len(view.trick))
-        key = (*key, len(session.private.voids))
+        key = (*key, session.voided_attempts)
         if key == answered:
             continue
         answered = key

@@ -13,7 +13,7 @@ import logging
 import random
 
 from ..bots import Bot, make_bot
-from ..game import Bid, ChooseTrump, Phase, Play, SeatView
+from ..game import Phase, PlayerAction, SeatView
 from ..session import SeatInfo
 
 log = logging.getLogger("wizard_tui.away_player")
@@ -42,7 +42,7 @@ class AwayPlayer:
         same position (a move sent for it may have been refused or overtaken)."""
         self._answered = None
 
-    def move(self, view: SeatView, attempt: int) -> Bid | Play | ChooseTrump | None:
+    def move(self, view: SeatView, attempt: int) -> PlayerAction | None:
         """The move for ``view`` if it is this seat's decision and not answered yet."""
         if not view.my_turn or view.phase not in _DECIDING:
             return None
@@ -53,7 +53,7 @@ class AwayPlayer:
         if self._bot is None:
             self._bot = make_bot(self.level, random.Random())
         try:
-            return self._bot.decide(view)  # type: ignore[return-value]
+            return self._bot.decide(view)
         except Exception:  # a bug in a bot must not end this program's handling
             log.exception("the bot deciding for this away seat failed")
             return None

@@ -31,7 +31,7 @@ async def play_as_bot(session: NetworkSession, bot: Bot, *, quiet: bool = False)
             view = update.view
             if view.my_turn and view.phase in _ACTING_PHASES:
                 # A voided deal repeats the round's decisions: count the voids too.
-                key = (*_decision_key(view), len(session.private.voids))
+                key = (*_decision_key(view), session.voided_attempts)
                 if key == answered:
                     continue
                 answered = key

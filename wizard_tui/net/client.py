@@ -1,9 +1,9 @@
 """The network side of a table: a ``TableSession`` that talks to a Wizard host.
 
-It turns the host's messages into typed session updates, takes part in each round's
-commit-reveal deal on its own (drawing its seed, checking its commitment, sending the
-seed only once every commitment is out), and checks every finished round itself with
-a ``RoundChecker``. Intents are queued, never awaited. The Textual table, the headless
+It turns the host's messages into typed session updates, queues the player's intents (never
+awaited), and keeps the player's own record and round checks. How each round's cards reach
+the seat is the deal kind's seat half (``deals/seat_half.py``), chosen by the deal the host
+names: it sees this session only through a ``SeatPort``. The Textual table, the headless
 network bot and the tests all use this one class.
 
 The connection is encrypted and authenticated (netplay's Noise XX): ``identity`` is this
@@ -23,16 +23,26 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from netplay import Client, KnownHosts, Limits, LinkState, StaticIdentity
-from netplay.commit_reveal import ClientRound, CommitRevealError
 from netplay.errors import ProtocolError
 from netplay.fairdeal import new_seed as default_new_seed
 from netplay.signing import SigningKey
 
-from ..game import Bid, ChooseTrump, GameConfig, Play, RestrictLastBid, RoundResult, SeatView, Suit
-from ..record import PRIVATE_PROTOCOL, GameRecorder, PlayerEntry
+from ..game import (
+    Bid,
+    ChooseTrump,
+    GameConfig,
+    Play,
+    RestrictLastBid,
+    RoundResult,
+    SeatView,
+    Suit,
+    rounds_for,
+)
+from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
+from ..record import GAME_ID_BYTES, GameRecorder, PlayerEntry
 from ..session import (
     ActionRefused,
     ChatLine,
@@ -46,11 +56,11 @@ from ..session import (
 )
 from . import protocol as p
 from .away_player import AwayPlayer, is_away
+from .deals import COMMIT_REVEAL, DealKind, find_deal_kind
+from .deals.seat_half import SeatHalf, SeatSettings, SecretKeeper
 from .own_record import OwnRecord
-from .private_client import SecretStore
-from .private_session import PrivateSeat
-from .round_check import RoundChecker, cards_shown
-from .takeover import AwayRound
+from .round_check import RoundChecker, RoundViews
+from .wire_check import a_dict, a_list, bytes_of, expect, strings
 
 log = logging.getLogger("wizard_tui.client")
 
@@ -70,7 +80,7 @@ class NetworkSession:
         password: str | None = None,
         server_key: bytes | None = None,
         signing_key: SigningKey | None = None,
-        secret_store: SecretStore | None = None,
+        secret_store: SecretKeeper | None = None,
         records_dir: Path | None = None,
     ) -> None:
         # host_key: the secret that makes this table the host's own (claim_host);
@@ -93,7 +103,9 @@ class NetworkSession:
         )
         self.name = name
         self._host_key = host_key
-        self._new_seed = new_seed
+        # What the player brings to every deal: a seed source, the signing key of the private
+        # deal (persistent for a real player: wizard_tui.net.keys), where round secrets go.
+        self.settings = SeatSettings(new_seed, signing_key or SigningKey.generate(), secret_store)
         self._updates: _Mailbox[SessionUpdate | None] = _Mailbox()
         # The game as this client knows it.
         self.seat: int | None = None
@@ -104,25 +116,36 @@ class NetworkSession:
         self._seats_wire: list[Any] | None = None  # what ``seats`` was parsed from
         self.view: SeatView | None = None
         self._views = p.ViewReader()  # checks each state's view, the round's tricks once
+        self._round_views = RoundViews()  # what each round showed: its check's evidence
         self.history: list[RoundResult] = []
         self.checker: RoundChecker | None = None
         self.recorder: GameRecorder | None = None
         self.verifications: list[RoundVerified] = []
         self.finished: GameFinished | None = None
-        self._exchanges: dict[int, ClientRound] = {}
-        self._commitments: dict[int, list[bytes]] = {}  # the vectors we accepted, by round
-        # Rounds the host dealt for this seat while a bot held it (takeover.py), and those
-        # of them whose commitments are still to come.
-        self._away: dict[int, AwayRound] = {}
-        self._away_pending: set[int] = set()
-        self._round_views: dict[int, SeatView] = {}
-        # Per round, each view whose cards or trump card differed from the view before it.
-        self._dealt_views: dict[int, list[SeatView]] = {}
-        self._last_shown: tuple[int, frozenset[int], int | None] | None = None
-        # The private deal (docs/private-deal.md): this player's signing key (persistent
-        # for a real player: wizard_tui.net.keys) and its part in each round.
-        self.private = PrivateSeat(self, signing_key or SigningKey.generate(), secret_store)
+        self._port = _SessionPort(
+            self, self._round_views, emit=self._emit, verified=self._verification
+        )
+        # The deal's seat half: commit-reveal (what a host that names no deal deals) until
+        # the host's lobby or game names another.
+        self._kind: DealKind = COMMIT_REVEAL
+        self.seat_half: SeatHalf = self._new_seat_half(COMMIT_REVEAL)
         self._away_player = AwayPlayer()
+
+    def _new_seat_half(self, kind: DealKind) -> SeatHalf:
+        """The seat half of ``kind`` for this session (a test's subclass may wrap it)."""
+        half: SeatHalf = kind.seat(self._port)
+        return half
+
+    def _seat_half_for(self, name: Any) -> SeatHalf | None:
+        """The seat half of the deal the host named (None: commit-reveal, as hosts before
+        private games named none); None for a deal this program does not know."""
+        kind = _known_kind(name)
+        if kind is None:
+            return None
+        if kind is not self._kind:
+            self._kind = kind
+            self.seat_half = self._new_seat_half(kind)
+        return self.seat_half
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -187,9 +210,13 @@ class NetworkSession:
         """True when every finished round of the game was checked and found right."""
         if self.config is None or self.finished is None:
             return False
-        rounds = 60 // self.config.players
         ok = [v for v in self.verifications if v.ok]
-        return len(ok) == rounds and len(ok) == len(self.verifications)
+        return len(ok) == rounds_for(self.config.players) and len(ok) == len(self.verifications)
+
+    @property
+    def voided_attempts(self) -> int:
+        """Deals of this game voided so far: a decision's position moves on with each."""
+        return self.seat_half.voided_attempts
 
     # ------------------------------------------------------------------ intents
 
@@ -199,15 +226,14 @@ class NetworkSession:
 
     def play(self, card: int, *, auto: bool = False) -> None:
         if self.view is not None:
+            fields = self.seat_half.play_fields(card)
+            if fields is None:
+                self._emit(ActionRefused("card_not_in_hand", "that card is not in your hand"))
+                return
             msg = _auto(p.play_msg(self.view.seat, self.view.round, card), auto)
-            if self.private.active:
-                opened = self.private.open_card(card)  # the card's key goes with it (K4)
-                if opened is None:
-                    self._emit(ActionRefused("card_not_in_hand", "that card is not in your hand"))
-                    return
-                msg["open"] = opened
+            msg.update(fields)
             self.client.send(msg)
-            self.private.settle()  # our last card of the round: our reveal follows it
+            self.seat_half.after_play()
 
     def choose_trump(self, suit: Suit, *, auto: bool = False) -> None:
         if self.view is not None:
@@ -228,15 +254,15 @@ class NetworkSession:
         return is_away(self.seats, self.seat)
 
     def _play_if_away(self) -> None:
-        # A private deal: only this program knows the hand, so it decides for its away
-        # player (away_player.py); commit-reveal: the host's bot does.
+        # Where only this program knows the hand (the seat half says so), it decides for its
+        # away player (away_player.py); else the host's bot does.
         view = self.view
-        if view is None or not self.private.active:
+        if view is None or not self.seat_half.plays_for_away_player:
             return
         if not self.away:
             self._away_player.forget()
             return
-        action = self._away_player.move(view, len(self.private.voids))
+        action = self._away_player.move(view, self.seat_half.voided_attempts)
         if isinstance(action, Play):
             self.play(action.card, auto=True)
         elif isinstance(action, Bid):
@@ -290,11 +316,17 @@ class NetworkSession:
             self._emit(ActionRefused(exc.code, exc.message))
 
     def _handle(self, msg: dict[str, Any]) -> None:
-        handler = _HANDLERS.get(msg.get("t"))  # type: ignore[arg-type]
-        if handler is None:
-            log.debug("ignoring message %r", msg.get("t"))
+        kind = msg.get("t")
+        if type(kind) is not str:
+            log.debug("ignoring a message without a type")
             return
-        handler(self, msg)
+        handler = self._HANDLERS.get(kind)
+        if handler is not None:
+            handler(self, msg)
+        elif kind in self.seat_half.messages:
+            self.seat_half.on_message(msg)
+        else:
+            log.debug("ignoring message %r", kind)
 
     def _on_welcome(self, msg: dict[str, Any]) -> None:
         seat = msg.get("seat")
@@ -309,19 +341,18 @@ class NetworkSession:
             self.client.send({"t": "claim_host", "key": self._host_key})
 
     def _on_lobby(self, msg: dict[str, Any]) -> None:
-        if msg.get("deal") == p.DEAL_PRIVATE:
-            self.private.lobby()  # our signing key, once
-        seats = msg.get("seats")
-        p._expect(type(seats) is list and len(seats) <= 6, "lobby seats")
-        you = msg.get("you")
-        addresses = msg.get("addresses")
-        p._expect(type(addresses) is list and all(type(a) is str for a in addresses), "addresses")
+        half = self._seat_half_for(msg.get("deal"))
+        if half is not None:
+            half.lobby()  # what the deal needs before the game (a private deal's signing key)
+        seats = a_list(msg.get("seats"), "lobby seats", max_len=MAX_PLAYERS)
+        you, port = msg.get("you"), msg.get("port")
+        addresses = strings(msg.get("addresses"), "addresses")
         self._emit(
             LobbyUpdate(
                 seats=tuple(p.seat_info_from_wire(s) for s in seats),
                 my_seat=you if type(you) is int else None,
                 addresses=tuple(addresses),
-                port=msg.get("port") if type(msg.get("port")) is int else 0,
+                port=port if type(port) is int else 0,
                 is_host=msg.get("host") is True,
                 can_start=msg.get("can_start") is True,
                 fingerprint=self.host_fingerprint or "",
@@ -330,15 +361,17 @@ class NetworkSession:
         )
 
     def _on_game(self, msg: dict[str, Any]) -> None:
-        game_id = msg.get("game_id")
-        p._expect(type(game_id) is bytes and len(game_id) == 16, "game id")
-        players = msg.get("players")
-        p._expect(type(players) is list and 3 <= len(players) <= 6, "players")
+        game_id = bytes_of(msg.get("game_id"), GAME_ID_BYTES, "game id")
+        players = a_list(msg.get("players"), "players", max_len=MAX_PLAYERS)
+        expect(len(players) >= MIN_PLAYERS, "players")
         try:
             entries = [PlayerEntry(str(pl["name"]), pl["kind"]) for pl in players]
             config = GameConfig(len(entries), msg["first_dealer"], RestrictLastBid(msg["restrict"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise ProtocolError("bad_message", f"the host sent a malformed game: {exc}") from None
+        half = self._seat_half_for(msg.get("deal"))
+        if half is None:
+            raise ProtocolError("bad_message", "the host's game names a deal this program lacks")
         you = msg.get("you")
         if type(you) is int and 0 <= you < len(entries):
             self.seat = you
@@ -346,31 +379,15 @@ class NetworkSession:
         self.history = []
         self.verifications = []
         self.finished = None
-        self._exchanges.clear()
-        self._commitments.clear()
-        self._away.clear()
-        self._away_pending.clear()
         self._round_views.clear()
-        self._dealt_views.clear()
-        self._last_shown = None
         self.view = None
         self._views = p.ViewReader()
-        self.private.game(msg, len(entries))
+        half.game(msg)
         if self.seat is not None:
             self.checker = RoundChecker(config, self.seat)
-            if self.private.active:
-                recorder = GameRecorder(
-                    game_id,
-                    entries,
-                    config,
-                    protocol=PRIVATE_PROTOCOL,
-                    signing_keys=self.private.signing_keys,
-                )
-            else:
-                recorder = GameRecorder(game_id, entries, config)
             # An earlier run of this program may have recorded this game: carry its file on.
             self.own = OwnRecord.open(
-                recorder,
+                half.recorder(game_id, entries, config),
                 config,
                 self.seat,
                 self.records_dir,
@@ -378,63 +395,27 @@ class NetworkSession:
                 on_error=lambda text: self._emit(ChatLine(None, "record", text)),
             )
             self.recorder = self.own.recorder
+        half.started()
 
     def _on_round(self, msg: dict[str, Any]) -> None:
         r = msg.get("round")
-        p._expect(type(r) is int and 1 <= r <= 20, "round number")
-        if self.private.active:
-            self.private.round(msg)
-            return
-        self._start_exchange(r)
-
-    def _start_exchange(self, r: int) -> ClientRound | None:
-        if self.game_id is None or self.config is None or self.seat is None:
-            return None
-        exchange = self._exchanges.get(r)
-        if exchange is None:
-            exchange = ClientRound(
-                self.game_id, r, self.seat, self.config.players, new_seed=self._new_seed
-            )
-            self._exchanges[r] = exchange
-        self.client.send(exchange.commit_message())
-        return exchange
-
-    def _on_commitments(self, msg: dict[str, Any]) -> None:
-        r = msg.get("round")
-        exchange = self._exchanges.get(r)  # type: ignore[arg-type]
-        if exchange is None:
-            if r in self._away_pending:
-                self._away_round(r, msg.get("commitments"))  # type: ignore[arg-type]
-            return
-        try:
-            exchange.receive_commitments(msg)
-        except CommitRevealError as exc:
-            # The host changed our commitment or sent a bad vector: never reveal into it.
-            self._verification(RoundVerified(exchange.round, False, exc.message))
-            return
-        self._commitments[exchange.round] = list(msg["commitments"])
-        self.client.send(exchange.seed_message())
+        expect(type(r) is int and 1 <= r <= p.MAX_ROUND, "round number")
+        self.seat_half.round(msg)
 
     def _on_state(self, msg: dict[str, Any]) -> None:
         view = self._views.read(msg.get("view"), tuple(self.history))
         self._set_seats(msg.get("seats"))
-        events_wire = msg.get("events")
-        p._expect(type(events_wire) is list, "events")
+        events_wire = a_list(msg.get("events"), "events")
         events = [p.event_from_wire(e, view.players) for e in events_wire]
         self.seat = view.seat
-        view = self.private.merge(view)  # our own hand, which only we know
+        view = self.seat_half.view_for_table(view)  # a private deal: our own hand
         self.view = view
-        if view.round >= 1:
-            self._round_views[view.round] = view
-            shown = _deal_shown(view)
-            if shown != self._last_shown:
-                self._last_shown = shown
-                self._dealt_views.setdefault(view.round, []).append(view)
+        self._round_views.note(view)
         self._emit(TableUpdate(view, self.seats, tuple(filter(None, events))))
         self._play_if_away()
 
     def _set_seats(self, seats: Any) -> None:
-        p._expect(type(seats) is list, "seats")
+        expect(type(seats) is list, "seats")
         if seats != self._seats_wire:  # the same in nearly every state: parse it once
             self.seats = tuple(s for s in map(p.seat_info_from_wire, seats) if s is not None)
             self._seats_wire = seats
@@ -449,52 +430,8 @@ class NetworkSession:
         if self.config is None:
             return
         result, seeds = p.result_from_wire(msg.get("result"), self.config.players)
-        if self.private.active:
-            self.history.append(result)
-            self.private.round_end(result, charges=p.charges_from_wire(msg.get("charges"), result))
-            if self.view is not None:
-                self.view = _with_history(self.view, tuple(self.history))
-            return
-        self._check_round(result, seeds)
-
-    def _check_round(self, result: RoundResult, seeds: list[bytes]) -> None:
         self.history.append(result)
-        away = self._away.get(result.round)
-        if self.checker is not None:
-            outcome = self.checker.check(
-                away or self._exchanges.get(result.round),  # type: ignore[arg-type]
-                result,
-                seeds,
-                self._round_views.get(result.round),
-                self._dealt_views.get(result.round, ()),
-            )
-            detail = outcome.detail
-            checked = True
-            if outcome.ok and self.own is not None and result.round in self.own.earlier:
-                # Not away: this program restarted, and its last run checked the round
-                # live and recorded it (own_record.py). It stays checked.
-                detail = (
-                    f"round {outcome.round}: checked by an earlier run of this program "
-                    "(it is in your record)"
-                )
-            elif away is not None:
-                detail += f" (dealt while you were away: {away.how})"
-                # No seed of ours is in this deal and its commitments reached us only with
-                # or after it, so they prove nothing: consistent is all it can be, never
-                # "checked" (docs/protocol.md, Seat takeover). A mismatch is still a failure.
-                checked = not outcome.ok
-                if outcome.ok:
-                    detail = (
-                        f"round {outcome.round}: dealt while you were away ({away.how}): "
-                        "its commitments came after the deal, so the deal is not checked; "
-                        "the hands, plays and scores are consistent"
-                    )
-            self._verification(RoundVerified(outcome.round, outcome.ok, detail, checked))
-            # Recorded as published, verified or not (a failure is in the record too, and
-            # ``verify`` then finds it again); not without the commitments we saw.
-            commitments = self._commitments.get(result.round)
-            if commitments is not None:
-                self.record_round(result.round, lambda r: r.add_round(result, commitments, seeds))
+        self.seat_half.round_end(result, seeds, msg)
         if self.view is not None:
             self.view = _with_history(self.view, tuple(self.history))
 
@@ -503,19 +440,9 @@ class NetworkSession:
         if not result.ok and self.recorder is not None:
             # docs/fairness.md: a failure is shown to the player and written to the record.
             self.recorder.add_verification_failure(result.round, self.seat, result.detail)
-            self.save_record()
+            if self.own is not None:
+                self.own.save()
         self._emit(result)
-
-    def record_round(self, round_number: int, add: Callable[[GameRecorder], None]) -> None:
-        """Add a finished commit-reveal round to this player's own record (``add(recorder)``)
-        and write it; rounds run 1, 2, 3... (own_record.py)."""
-        if self.own is not None:
-            self.own.commit_reveal_round(round_number, add)
-
-    def save_record(self) -> None:
-        """Write this player's own record (atomically), once it has a round."""
-        if self.own is not None:
-            self.own.save()
 
     def _on_refused(self, msg: dict[str, Any]) -> None:
         self._emit(ActionRefused(str(msg.get("code", "?"))[:64], str(msg.get("message", ""))[:300]))
@@ -532,9 +459,8 @@ class NetworkSession:
             self._emit(ChatLine(seat if type(seat) is int else None, name[:64], text[: p.MAX_CHAT]))
 
     def _on_game_over(self, msg: dict[str, Any]) -> None:
-        totals = msg.get("totals")
-        winners = msg.get("winners")
-        p._expect(type(totals) is list and type(winners) is list, "game over")
+        totals = a_list(msg.get("totals"), "game over")
+        winners = a_list(msg.get("winners"), "game over")
         record = msg.get("record")
         self.finished = GameFinished(
             tuple(int(t) for t in totals),
@@ -548,117 +474,100 @@ class NetworkSession:
         self._emit(self.finished)
 
     def _on_snapshot(self, msg: dict[str, Any]) -> None:
-        game = msg.get("game")
-        p._expect(type(game) is dict, "snapshot game")
+        game = a_dict(msg.get("game"), "snapshot game")
         if self.game_id != game.get("game_id"):
             self._on_game(game)  # a new client, or the host started a rematch meanwhile
         assert self.config is not None
         if self.own is not None:
             self.own.reconnected()  # a record part cut off with the link is asked again
-        history = msg.get("history")
-        p._expect(type(history) is list, "snapshot history")
+        history = a_list(msg.get("history"), "snapshot history")
         for wire in history[len(self.history) :]:
             result, seeds = p.result_from_wire(wire, self.config.players)
-            if self.private.active:
-                self.history.append(result)
-                if self.own is not None and result.round in self.own.earlier:
-                    self.private.earlier_round(result)  # this program's last run checked it
-                else:
-                    self.private.round_end(result, away=True)  # it ended while we were away
-                continue
+            self.history.append(result)
             earlier = self.own is not None and result.round in self.own.earlier
-            self._missed_round(result.round, wire, earlier)
-            self._check_round(result, seeds)
+            self.seat_half.missed_round(result, seeds, wire, earlier)
+        if self.view is not None:
+            self.view = _with_history(self.view, tuple(self.history))
         if msg.get("view") is not None:
             self._on_state({"view": msg["view"], "seats": msg.get("seats"), "events": []})
-        deal = msg.get("deal")
-        if self.private.active:
-            self.private.snapshot(deal)
-            return
-        if type(deal) is dict and type(deal.get("round")) is int:
-            r = deal["round"]
-            p._expect(1 <= r <= p.MAX_ROUND, "snapshot deal round")
-            if deal.get("drawn") is True:  # a bot held our seat when this round was dealt
-                self._exchanges.pop(r, None)
-                self._away_pending.add(r)
-                if deal.get("commitments") is not None:
-                    self._on_commitments(
-                        {"t": "commitments", "round": r, "commitments": deal["commitments"]}
-                    )
-                return
-            exchange = self._exchanges.get(r)
-            if exchange is None:
-                if deal.get("committed") is not True:
-                    # The round began while we were away: draw a seed and commit now.
-                    self._start_exchange(r)
-                elif deal.get("commitments") is not None and deal.get("seed_received") is True:
-                    # An earlier run of this program dealt it (this one restarted and came
-                    # back by its key): replay it as a round dealt away (not checked).
-                    self._away_round(r, deal["commitments"], AwayRound.EARLIER_RUN)
-                return  # else our seed for it is lost: the host must redeal
-            if deal.get("committed") is not True:
-                self.client.send(exchange.commit_message())
-            elif deal.get("commitments") is not None and deal.get("seed_received") is not True:
-                if deal["round"] not in self._commitments:
-                    self._on_commitments(
-                        {
-                            "t": "commitments",
-                            "round": deal["round"],
-                            "commitments": deal["commitments"],
-                        }
-                    )
-                else:
-                    self.client.send(exchange.seed_message())
+        self.seat_half.snapshot(msg.get("deal"))
 
-    # -- rounds dealt while this seat was away (takeover.py) ----------------------------------
+    # The host's messages every session handles; a deal's own go to its seat half.
+    _HANDLERS: ClassVar[dict[str, Callable[[NetworkSession, dict[str, Any]], None]]] = {
+        "welcome": _on_welcome,
+        "lobby": _on_lobby,
+        "game": _on_game,
+        "round": _on_round,
+        "state": _on_state,
+        "seats": _on_seats,
+        "round_end": _on_round_end,
+        "refused": _on_refused,
+        "error": _on_error,
+        "chat": _on_chat,
+        "game_over": _on_game_over,
+        "snapshot": _on_snapshot,
+        "record_part": lambda session, msg: session.own.on_part(msg) if session.own else None,
+    }
 
-    def _on_redeal(self, msg: dict[str, Any]) -> None:
-        """The host threw a deal away (a seat that had to reveal was taken over): forget our
-        seed for it, so the new deal gets a fresh one, and keep the discarded deal."""
-        r = msg.get("round")
-        if type(r) is not int:
-            return
-        self._exchanges.pop(r, None)
-        self._commitments.pop(r, None)
-        commitments, seeds = msg.get("commitments"), msg.get("seeds")
-        if (
-            self.recorder is not None
-            and type(commitments) is list
-            and type(seeds) is list
-            and len(commitments) == len(seeds) == len(self.recorder.players)
-            and all(type(c) is bytes and len(c) == 32 for c in commitments)
-            and all(s is None or (type(s) is bytes and len(s) == 32) for s in seeds)
-        ):
-            reason = msg.get("reason")
-            self.recorder.add_redeal(r, commitments, seeds, reason if type(reason) is str else "")
-            self.save_record()
 
-    def _missed_round(self, r: int, wire: dict[str, Any], earlier: bool = False) -> None:
-        """A round that ended while we were away: if our program took no part in its deal
-        (no seed of ours, or the host redealt it), check it with its commitments.
-        ``earlier``: an earlier run of this program played it (it is in our record)."""
-        commitments = wire.get("commitments")
-        if r in self._away or type(commitments) is not list or self.seat is None:
-            return
-        exchange = self._exchanges.get(r)
-        if exchange is None or (
-            len(commitments) > self.seat and commitments[self.seat] != exchange.commitment
-        ):
-            self._exchanges.pop(r, None)
-            self._away_round(r, commitments, AwayRound.EARLIER_RUN if earlier else AwayRound.DRAWN)
+class _SessionPort:
+    """The ``SeatPort`` a session gives its seat half: the session's public facts, and what
+    the half may do (the session's own emit and verification, handed over as callables)."""
 
-    def _away_round(self, r: int, commitments: Any, how: str = AwayRound.DRAWN) -> None:
-        if self.game_id is None or self.config is None:
-            return
-        p._expect(
-            type(commitments) is list
-            and len(commitments) == self.config.players
-            and all(type(c) is bytes and len(c) == 32 for c in commitments),
-            "commitments",
-        )
-        self._away_pending.discard(r)
-        self._away[r] = AwayRound(self.game_id, r, commitments, how)
-        self._commitments[r] = list(commitments)
+    def __init__(
+        self,
+        session: NetworkSession,
+        views: RoundViews,
+        *,
+        emit: Callable[[SessionUpdate], None],
+        verified: Callable[[RoundVerified], None],
+    ) -> None:
+        self._session = session
+        self._emit = emit
+        self._verified = verified
+        self.views = views
+
+    @property
+    def settings(self) -> SeatSettings:
+        return self._session.settings
+
+    @property
+    def seat(self) -> int | None:
+        return self._session.seat
+
+    @property
+    def game_id(self) -> bytes | None:
+        return self._session.game_id
+
+    @property
+    def config(self) -> GameConfig | None:
+        return self._session.config
+
+    @property
+    def checker(self) -> RoundChecker | None:
+        return self._session.checker
+
+    @property
+    def own(self) -> OwnRecord | None:
+        return self._session.own
+
+    @property
+    def shown(self) -> SeatView | None:
+        return self._session.view
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self._session.client.send(msg)
+
+    def note(self, name: str, text: str) -> None:
+        self._emit(ChatLine(None, name, text))
+
+    def verified(self, result: RoundVerified) -> None:
+        self._verified(result)
+
+    def show(self, view: SeatView) -> None:
+        session = self._session
+        session.view = view
+        self._emit(TableUpdate(view=view, seats=session.seats))
 
 
 T = TypeVar("T")
@@ -698,10 +607,6 @@ def _auto(msg: dict[str, Any], auto: bool) -> dict[str, Any]:
     return msg
 
 
-def _deal_shown(view: SeatView) -> tuple[int, frozenset[int], int | None]:
-    return view.round, cards_shown(view), view.trump_card
-
-
 def _lobby_settings(msg: dict[str, Any], seats: int) -> dict[str, Any]:
     """The lobby's settings and bots' levels, where the host sent them well formed."""
     settings = msg.get("settings")
@@ -717,27 +622,16 @@ def _lobby_settings(msg: dict[str, Any], seats: int) -> dict[str, Any]:
     }
 
 
+def _known_kind(name: Any) -> DealKind | None:
+    """The deal the host named: commit-reveal if it named none (hosts before private games
+    did not), None if this program does not know it."""
+    if name is None:
+        return COMMIT_REVEAL
+    try:
+        return find_deal_kind(name) if type(name) is str else None
+    except KeyError:
+        return None
+
+
 def _with_history(view: SeatView, history: tuple[RoundResult, ...]) -> SeatView:
     return replace(view, history=history)
-
-
-_HANDLERS: dict[str, Callable[[NetworkSession, dict[str, Any]], None]] = {
-    "welcome": NetworkSession._on_welcome,
-    "lobby": NetworkSession._on_lobby,
-    "game": NetworkSession._on_game,
-    "round": NetworkSession._on_round,
-    "commitments": NetworkSession._on_commitments,
-    "redeal": NetworkSession._on_redeal,
-    "state": NetworkSession._on_state,
-    "seats": NetworkSession._on_seats,
-    "round_end": NetworkSession._on_round_end,
-    "refused": NetworkSession._on_refused,
-    "error": NetworkSession._on_error,
-    "chat": NetworkSession._on_chat,
-    "game_over": NetworkSession._on_game_over,
-    "snapshot": NetworkSession._on_snapshot,
-    "deal": lambda session, msg: session.private.on_deal(msg),
-    "transcript": lambda session, msg: session.private.on_transcript(msg),
-    "void": lambda session, msg: session.private.on_void(msg),
-    "record_part": lambda session, msg: session.own.on_part(msg) if session.own else None,
-}

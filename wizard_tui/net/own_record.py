@@ -26,6 +26,7 @@ from netplay.signing import Envelope
 
 from ..game import GameConfig, RoundResult
 from ..record import (
+    PRIVATE_PROTOCOL,
     Charge,
     GameRecord,
     GameRecorder,
@@ -67,7 +68,9 @@ class OwnRecord:
         self._send = send
         self._on_error = on_error
         self.earlier: set[int] = set()  # rounds an earlier run of this program recorded
-        self._private = recorder.protocol != "commit-reveal-v1"
+        # The record's private form (record-format.md): its rounds are put together in order
+        # from this seat's own and the host's parts; else each round is added as checked.
+        self._private = recorder.protocol == PRIVATE_PROTOCOL
         self._name = own_record_name(recorder.game_id, seat)
         # Private rounds: what this program checked, what it saw voided, what the host sent.
         self._own_rounds: dict[int, tuple[RoundResult, DealSetup, list[Envelope]]] = {}

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from netplay.commit_reveal import ClientRound, CommitRevealError
+from netplay.commit_reveal import CommitRevealError
 from netplay.fairdeal import shuffle_order
 
 from ..deal import deal_from_deck
 from ..game import (
+    DECK_SIZE,
     Bid,
     ChooseTrump,
     Game,
@@ -27,8 +29,17 @@ from ..game import (
     RoundResult,
     SeatView,
     card_name,
+    dealer_of,
     is_wizard,
+    left_of,
 )
+
+
+class SeedReveal(Protocol):
+    """A round's commit-reveal state on this seat: netplay's ``ClientRound``, or the
+    ``AwayRound`` of a round dealt while the seat was away."""
+
+    def check_reveal(self, seeds: Sequence[bytes]) -> bytes: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +56,11 @@ def _deck_of(claimed: RoundResult, players: int, dealer: int) -> list[int] | Non
     hands = claimed.hands
     if len(hands) != players or any(len(hand) != r for hand in hands):
         return None
-    deck = [hands[(dealer + 1 + j) % players][j // players] for j in range(players * r)]
+    deck = [hands[left_of(dealer + j, players)][j // players] for j in range(players * r)]
     if claimed.trump_card is not None:
         deck.append(claimed.trump_card)
-    deck.extend(sorted(set(range(60)) - set(deck)))
-    return deck if sorted(deck) == list(range(60)) else None
+    deck.extend(sorted(set(range(DECK_SIZE)) - set(deck)))
+    return deck if sorted(deck) == list(range(DECK_SIZE)) else None
 
 
 def cards_shown(view: SeatView) -> frozenset[int]:
@@ -70,6 +81,43 @@ def cards_shown(view: SeatView) -> frozenset[int]:
     return frozenset(mine)
 
 
+class RoundViews:
+    """The views of each round this seat was shown, as the evidence its check compares with
+    the deck: the last one, and every one whose cards or trump card differed from the view
+    before it (a host could show a wrong card while bids are made and put it right later)."""
+
+    def __init__(self) -> None:
+        self._last: dict[int, SeatView] = {}
+        self._dealt: dict[int, list[SeatView]] = {}
+        self._shown: tuple[int, frozenset[int], int | None] | None = None
+
+    def note(self, view: SeatView) -> None:
+        if view.round < 1:
+            return
+        self._last[view.round] = view
+        shown = (view.round, cards_shown(view), view.trump_card)
+        if shown != self._shown:
+            self._shown = shown
+            self._dealt.setdefault(view.round, []).append(view)
+
+    def last(self, r: int) -> SeatView | None:
+        return self._last.get(r)
+
+    def dealt(self, r: int) -> list[SeatView]:
+        return self._dealt.get(r, [])
+
+    def forget(self, r: int) -> None:
+        """Round ``r`` is dealt again: what the last deal showed is no evidence about it."""
+        self._last.pop(r, None)
+        self._dealt.pop(r, None)
+        self._shown = None
+
+    def clear(self) -> None:
+        self._last.clear()
+        self._dealt.clear()
+        self._shown = None
+
+
 class RoundChecker:
     """Verifies rounds in order against a replica of the game."""
 
@@ -81,7 +129,7 @@ class RoundChecker:
 
     def check(
         self,
-        exchange: ClientRound | None,
+        exchange: SeedReveal | None,
         claimed: RoundResult,
         seeds: Sequence[bytes],
         observed: SeatView | None,
@@ -101,7 +149,9 @@ class RoundChecker:
             combined = exchange.check_reveal(seeds)
         except CommitRevealError as exc:
             return fail(exc.message.removeprefix(f"round {r}: "))
-        return self._check_deck(shuffle_order(combined, 60), claimed, observed, earlier, fail)
+        return self._check_deck(
+            shuffle_order(combined, DECK_SIZE), claimed, observed, earlier, fail
+        )
 
     def _failing(self, r: int) -> Callable[[str], CheckResult]:
         """``fail(detail)``: round ``r`` failed, and no later round can be checked."""
@@ -128,7 +178,7 @@ class RoundChecker:
         earlier: Sequence[SeatView] = (),
     ) -> CheckResult:
         """The same check for a round whose deck is known otherwise: a private deal's
-        final deck, opened with every seat's revealed keys (``private_client.py``)."""
+        final deck, opened with every seat's revealed keys (``deals/private/seat.py``)."""
         r = claimed.round
         fail = self._failing(r)
         if (refused := self._refusal(r)) is not None:
@@ -144,9 +194,7 @@ class RoundChecker:
         fail = self._failing(r)
         if (refused := self._refusal(r)) is not None:
             return refused
-        deck = _deck_of(
-            claimed, self.config.players, (self.replica.dealer + 1) % self.config.players
-        )
+        deck = _deck_of(claimed, self.config.players, self._dealer(r))
         if deck is None:
             return fail("the host's record of the hands is not one deal of the deck")
         return self._check_deck(deck, claimed, None, (), fail)
@@ -161,7 +209,7 @@ class RoundChecker:
     ) -> CheckResult:
         r = claimed.round
         n = self.config.players
-        dealer = (self.replica.dealer + 1) % n
+        dealer = self._dealer(r)
         dealt = deal_from_deck(deck, n, r, dealer)
         if claimed.dealer != dealer:
             return fail(f"the host says seat {claimed.dealer} dealt; it was seat {dealer}'s deal")
@@ -182,6 +230,9 @@ class RoundChecker:
             if problem:
                 return fail(problem)
         return self._replay(deck, claimed, fail)
+
+    def _dealer(self, r: int) -> int:
+        return dealer_of(self.config.first_dealer, r, self.config.players)
 
     def _compare_dealt(
         self, seen: SeatView, my_hand: tuple[int, ...], trump_card: int | None
@@ -225,7 +276,7 @@ class RoundChecker:
             if len(claimed.bids) != n:
                 return fail("the host's record does not hold one bid per seat")
             for i in range(n):
-                seat = (game.dealer + 1 + i) % n
+                seat = left_of(game.dealer + i, n)
                 game.apply(Bid(seat, claimed.bids[seat]))
             for t, trick in enumerate(claimed.tricks, start=1):
                 if trick.leader != game.turn:

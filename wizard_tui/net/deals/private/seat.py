@@ -1,7 +1,661 @@
-"""The seat half of the private deal. (Being moved here from the session by the redesign.)"""
+"""The seat half of the private deal: this player's seat in every round (``docs/private-deal.md``).
+
+The session hands the messages of the private deal here (``docs/protocol.md``, "A privately
+dealt round"): the signing key in the lobby, each round's ``ClientDeal``, the relayed
+envelopes, the transcript after a reconnect, voids, and the round-end check. The host's views
+carry no hand in a private game: ``view_for_table`` puts this player's own hand, and its legal
+cards, into every view before the table or a bot sees it; only this program knows the hand,
+so it also decides for its player while the seat is away.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import logging
+from dataclasses import replace
+from typing import Any, ClassVar
 
-class PrivateSeatHalf:
-    """Placeholder until the session's redesign fills it in."""
+from netplay.mental import RELAY, DealFault, DealSetup, RoundVerified, Verifier
+from netplay.mental.protocol import decode_body
+from netplay.signing import Envelope, SigningKey
+
+from ....game import (
+    GameConfig,
+    Phase,
+    RoundResult,
+    SeatView,
+    dealer_of,
+    score,
+    void_charge,
+)
+from ....game.hidden import view_with_hand
+from ....private_deal import opened_deck, round_setup
+from ....record import (
+    PRIVATE_PROTOCOL,
+    UNREVEALED,
+    VOIDED,
+    GameRecorder,
+    PlayerEntry,
+    RecordError,
+)
+from ....session import RoundVerified as RoundChecked
+from ....verify import check_voided_attempt
+from ... import protocol as p
+from ...wire_check import a_list, an_int, byte_strings, expect, int_in
+from ..seat_half import SeatHalf, SeatPort, SecretKeeper
+from .client_deal import ClientDeal, VoidReport
+from .voids import attempt_actions, our_verdict, void_record
+
+log = logging.getLogger("wizard_tui.private_seat")
+
+
+class PrivateSeatHalf(SeatHalf):
+    """This player's part in a privately dealt game; see the module docstring."""
+
+    messages: ClassVar[frozenset[str]] = frozenset({"deal", "transcript", "void"})
+    plays_for_away_player: ClassVar[bool] = True
+
+    def __init__(self, port: SeatPort) -> None:
+        super().__init__(port)
+        self.signing_keys: tuple[bytes, ...] = ()
+        self.deal: ClientDeal | None = None
+        self.voids: list[VoidReport] = []
+        self.faults: list[Any] = []  # DealFaults our own checks found inside a round
+        self._sent_key = False
+        self._pruned = False  # stale round secrets deleted (once per run)
+        self._pending: tuple[int, int, list[Envelope], bool] | None = None  # a transcript
+        self._pending_keys: tuple[bytes, ...] = ()  # the signing keys of its attempt
+        self._reported: set[tuple[int, int]] = set()
+        self._raw_view: SeatView | None = None
+        self._stood_in: set[int] = set()  # rounds a bot of the host played for us
+        # The attempt a bot of the host plays for us as we come back: followed envelope by
+        # envelope, like any seat's view, so that the round can be checked all the same.
+        self._watch: Verifier | None = None
+        # The views we put our own hand into: only they show what we were dealt (a view of
+        # the host's, before our hand opened, shows nothing of it).
+        self._merged: dict[int, SeatView] = {}  # by id; holding them keeps the ids unique
+
+    @property
+    def signing_key(self) -> SigningKey:
+        return self.port.settings.signing_key
+
+    @property
+    def store(self) -> SecretKeeper | None:
+        return self.port.settings.secrets
+
+    @property
+    def voided_attempts(self) -> int:
+        return len(self.voids)
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("t")
+        if kind == "deal":
+            self.on_deal(msg)
+        elif kind == "transcript":
+            self.on_transcript(msg)
+        else:
+            self.on_void(msg)
+
+    # -- lobby and game ---------------------------------------------------------------------
+
+    def lobby(self) -> None:
+        if not self._sent_key:
+            self._sent_key = True
+            self.port.send({"t": "sign_key", "key": self.signing_key.public_key})
+
+    def game(self, msg: dict[str, Any]) -> None:
+        self.deal, self.voids, self.faults = None, [], []
+        self._pending, self._reported, self._merged = None, set(), {}
+        self._stood_in, self._watch = set(), None
+        config = self.port.config
+        players = config.players if config is not None else 0
+        self.signing_keys = tuple(byte_strings(msg.get("signing_keys"), players, "signing keys"))
+
+    def recorder(
+        self, game_id: bytes, players: list[PlayerEntry], config: GameConfig
+    ) -> GameRecorder:
+        return GameRecorder(
+            game_id, players, config, protocol=PRIVATE_PROTOCOL, signing_keys=self.signing_keys
+        )
+
+    def started(self) -> None:
+        seat = self.port.seat
+        keys = self.signing_keys
+        if seat is not None and 0 <= seat < len(keys) and keys[seat] != self.signing_key.public_key:
+            # Whoever holds the key the host announced could sign our seat's messages.
+            self._report(0, "the host announced another signing key for your seat")
+
+    # -- a round ----------------------------------------------------------------------------
+
+    def round(self, msg: dict[str, Any]) -> None:
+        port = self.port
+        r: int = msg["round"]
+        attempt = int_in(msg.get("attempt", 0), 0, 0xFFFF, "attempt")
+        if port.config is None or port.seat is None or port.game_id is None:
+            return
+        deal = self.deal
+        if deal is not None and (deal.round, deal.attempt) == (r, attempt):
+            return  # told twice
+        if deal is not None and deal.voided:
+            self._record_void(deal)  # before its views are forgotten
+        self._forget_views(r, attempt)
+        keys = self._attempt_keys(msg.get("signing_keys"))
+        if not self._ours(keys, r):
+            return
+        self.deal = self._new_deal(r, attempt, msg.get("dealer"), keys)
+        self.deal.start()
+        self.settle()
+
+    def _attempt_keys(self, wire: Any) -> tuple[bytes, ...]:
+        """The signing keys of an attempt: the game's, or as the host announced them (a bot
+        of the host's plays a seat whose player left)."""
+        if wire is None:
+            return self.signing_keys
+        return tuple(byte_strings(wire, len(self.signing_keys), "signing keys"))
+
+    def _ours(self, keys: tuple[bytes, ...], r: int) -> bool:
+        """Whether we take part in this attempt: a bot of the host plays our seat when the
+        host announced another key for it (we were away); we are back from the next one."""
+        seat = self.port.seat
+        if seat is None or keys[seat] == self.signing_key.public_key:
+            return True
+        if self.deal is not None:
+            if self.deal.voided:
+                self._record_void(self.deal)
+            self._forget(self.deal)  # that attempt is over for us
+        self.deal = None
+        self._stood_in.add(r)
+        self.port.note("host", f"round {r}: a bot plays your seat until this deal is over")
+        return False
+
+    def _forget_views(self, r: int, attempt: int) -> None:
+        """A new attempt of round ``r``: what the voided one showed is no evidence about it."""
+        if attempt > 0:
+            self.port.views.forget(r)
+
+    def _new_deal(
+        self,
+        r: int,
+        attempt: int,
+        dealer: Any,
+        keys: tuple[bytes, ...],
+        secret: bytes | None = None,
+    ) -> ClientDeal:
+        port = self.port
+        config, seat, game_id = port.config, port.seat, port.game_id
+        assert config is not None and seat is not None and game_id is not None
+        n = config.players
+        expected = dealer_of(config.first_dealer, r, n)
+        expect(dealer is None or dealer == expected, "dealer")
+        setup = round_setup(game_id, r, n, expected, keys, attempt)
+        deal = ClientDeal(setup, seat, self.signing_key, secret)
+        if self.store is not None:
+            if secret is None:
+                self.store.save(game_id, r, attempt, deal.secret)
+            if not self._pruned:  # this run's first deal: what earlier runs left is stale
+                self._pruned = True
+                self.store.prune((game_id, r, attempt))
+        return deal
+
+    def on_deal(self, msg: dict[str, Any]) -> None:
+        watch = self._watch
+        if watch is not None and (msg.get("round"), msg.get("attempt")) == _attempt_of(watch.setup):
+            self._watch_receive(Envelope.from_wire(msg.get("env")))
+            return
+        deal = self.deal
+        if deal is None or (msg.get("round"), msg.get("attempt")) != (deal.round, deal.attempt):
+            return  # a voided attempt's last words
+        deal.receive(Envelope.from_wire(msg.get("env")))
+        self.settle()
+
+    def play_fields(self, card: int) -> dict[str, Any] | None:
+        opened = self.open_card(card)  # the card's key goes with it (K4)
+        return None if opened is None else {"open": opened}
+
+    def after_play(self) -> None:
+        self.settle()  # our last card of the round: our reveal follows it
+
+    def open_card(self, card: int) -> dict[str, Any] | None:
+        """The wire form of the open envelope that plays ``card``; None if we cannot."""
+        deal = self.deal
+        if deal is None or deal.voided or deal.fault is not None or self._pending is not None:
+            return None  # (a transcript still arriving: the view after it asks again)
+        try:
+            return deal.play(card).to_wire()
+        except (ValueError, DealFault):  # (our own view refuses it: we revealed, say)
+            return None
+
+    def settle(self) -> None:
+        """Send what the deal owes, report a failed check, reveal when the round is done."""
+        deal = self.deal
+        if deal is None:
+            return
+        send = self.port.send
+        for envelope in deal.outbox:
+            send(p.deal_msg(deal.round, deal.attempt, envelope.to_wire()))
+        deal.outbox = []
+        key = (deal.round, deal.attempt)
+        problem = deal.fault or deal.suspect
+        if problem is not None and deal.voided:
+            self._reported.add(key)  # the host voided it already
+        if problem is not None and key not in self._reported and not deal.voided:
+            self._reported.add(key)
+            culprit = getattr(problem, "culprit", None)
+            if deal.fault is not None:
+                self.faults.append(deal.fault)
+            blame = "" if culprit is None else f" (blame: {_who(culprit)})"
+            self.port.note("deal", f"round {deal.round}: {problem.code}{blame}: stopping it")
+            send(
+                {
+                    "t": "abort",
+                    "round": deal.round,
+                    "attempt": deal.attempt,
+                    "code": problem.code,
+                    "culprit": culprit,
+                }
+            )
+        if deal.all_played and not deal.revealed and not deal.voided:
+            self._reveal(deal)
+        if deal.voided and (deal.verdict is not None or deal.fault is not None):
+            self._judge(deal)
+        self._refresh_view(deal)
+
+    def _reveal(self, deal: ClientDeal) -> None:
+        envelope = deal.reveal()
+        if envelope is not None:
+            self.port.send(p.deal_msg(deal.round, deal.attempt, envelope.to_wire()))
+            self.settle()
+
+    def _refresh_view(self, deal: ClientDeal) -> None:
+        """Our hand just opened after the host's view arrived (a reconnect): show it."""
+        view, shown = self._raw_view, self.port.shown
+        if (
+            view is not None
+            and view.round == deal.round
+            and deal.hand
+            and shown is not None
+            and not shown.hand
+        ):
+            merged = self.view_for_table(view)
+            if merged.hand:
+                self.port.show(merged)
+
+    def view_for_table(self, view: SeatView) -> SeatView:
+        self._raw_view = view  # as the host sent it: merged again once our hand is known
+        deal = self.deal
+        if deal is None or deal.voided or deal.round != view.round or deal.hand is None:
+            if view.my_turn and view.phase is Phase.PLAY:
+                # We cannot play without our hand (it is still opening, or its keys are
+                # lost and the round is being voided): this is no decision of ours yet.
+                return replace(view, turn=-1)
+            return view
+        merged = view_with_hand(view, deal.hand)
+        self._merged[id(merged)] = merged  # until the round's end
+        return merged
+
+    # -- voids --------------------------------------------------------------------------------
+
+    def on_void(self, msg: dict[str, Any]) -> None:
+        r, attempt = an_int(msg.get("round"), "void"), an_int(msg.get("attempt"), "void")
+        code, culprit, reason = msg.get("code"), msg.get("culprit"), msg.get("reason")
+        report = VoidReport(
+            r,
+            attempt,
+            reason if type(reason) is str else "",
+            code if type(code) is str else None,
+            culprit if type(culprit) is int else None,
+        )
+        if msg.get("evidence") is not None:
+            report.evidence = Envelope.from_wire(msg["evidence"])
+        report.actions = self._attempt_actions(r)
+        self.voids.append(report)
+        self.port.note("host", f"round {r} is void: {report.reason}")
+        if self._watch is not None and _attempt_of(self._watch.setup) == (r, attempt):
+            self._watch = None  # the round is dealt again: that attempt says nothing of it
+        deal = self.deal
+        if deal is None or (deal.round, deal.attempt) != (r, attempt):
+            return
+        deal.voided = True
+        self._forget(deal)
+        if msg.get("reveal") is True:
+            envelope = deal.reveal()
+            if envelope is not None:
+                self.port.send(p.deal_msg(r, attempt, envelope.to_wire()))
+        elif msg.get("evidence") is not None and deal.fault is None:
+            # The envelope the host refused: our own view must refuse it too, and name its
+            # culprit (its sender's signature, or the relay for what only delivery causes).
+            deal.receive(Envelope.from_wire(msg["evidence"]))
+            if deal.fault is None:
+                report.our_code = "evidence_passes"
+        self.settle()
+
+    def _attempt_actions(self, r: int) -> tuple[tuple[str, int, int], ...]:
+        """The trump choice and bids of round ``r``'s attempt in progress, as the record's
+        ``actions`` (from the last view of it)."""
+        trump_card = self.deal.trump_card if self.deal is not None else None
+        return attempt_actions(self.port.views.last(r), trump_card)
+
+    def _record_void(self, deal: ClientDeal) -> None:
+        """A voided attempt this program took part in, for its own record: its own
+        transcript, and the fault and culprit its envelopes prove (else the host's code and
+        nobody blamed). Kept only if verify's check of a void accepts it; else the record
+        takes the host's record of that attempt (own_record.py)."""
+        own = self.port.own
+        report = next(
+            (v for v in reversed(self.voids) if (v.round, v.attempt) == (deal.round, deal.attempt)),
+            None,
+        )
+        checker = self.port.checker
+        if own is None or report is None or checker is None:
+            return
+        redeal = void_record(deal, report)
+        try:
+            check_voided_attempt(redeal, checker.replica, deal.round)
+        except RecordError as exc:
+            r, attempt = _attempt_of(deal.setup)
+            log.info("round %d attempt %d: our record of the void is unusable: %s", r, attempt, exc)
+            return
+        own.private_void(redeal)
+
+    def earlier_round(self, result: RoundResult) -> None:
+        """A round an earlier run of this program checked and recorded (it restarted and
+        took its seat back): the replica follows it, and it stays checked."""
+        checker = self.port.checker
+        assert checker is not None
+        r = result.round
+        outcome = checker.follow(result)
+        detail = (
+            f"round {r}: checked by an earlier run of this program (it is in your record)"
+            if outcome.ok
+            else outcome.detail
+        )
+        self.port.verified(RoundChecked(r, outcome.ok, detail))
+
+    def _judge(self, deal: ClientDeal) -> None:
+        """Our own verdict on a voided attempt, once every key is in."""
+        report = next(
+            (v for v in reversed(self.voids) if (v.round, v.attempt) == (deal.round, deal.attempt)),
+            None,
+        )
+        if report is None or report.our_code is not None:
+            return
+        checker = self.port.checker
+        replica = checker.replica if checker is not None else None
+        verdict = our_verdict(deal, replica, self.port.views.last(deal.round))
+        if verdict is not None:
+            report.our_code, report.our_culprit = verdict
+
+    # -- the round's end -----------------------------------------------------------------------
+
+    def round_end(self, result: RoundResult, seeds: list[bytes], msg: dict[str, Any]) -> None:
+        self._round_end(result, charges=p.charges_from_wire(msg.get("charges"), result))
+
+    def missed_round(
+        self, result: RoundResult, seeds: list[bytes], wire: dict[str, Any], earlier: bool
+    ) -> None:
+        if earlier:
+            self.earlier_round(result)  # this program's last run checked it
+        else:
+            self._round_end(result, away=True)  # it ended while we were away
+
+    def _round_end(
+        self,
+        result: RoundResult,
+        *,
+        away: bool = False,
+        charges: tuple[tuple[int, int, str], ...] | None = None,
+    ) -> None:
+        """Check a finished round. ``away``: it ended while our link was down (we learn of
+        it from the snapshot); an attempt of ours still open was then replaced by one a bot
+        of the host played for us, or its last reveals never reached us. ``charges``: the
+        seats that paid for a void in it (``round_end``); from a snapshot, read off the
+        points (docs/rules.md, "Voided deals")."""
+        port = self.port
+        r = result.round
+        if charges is None:
+            charges = _charges_in(result)
+        checker = port.checker
+        if checker is not None and checker.replica.round == r - 1:
+            for _, seat, _ in charges:  # the replica scores the round as the rules do
+                checker.replica.charge(seat)
+        deal = self.deal
+        if away and deal is not None and deal.round == r and deal.verdict is None:
+            self.deal = None
+            self._forget(deal)
+            deal = None
+        if deal is None or deal.round != r or deal.voided:
+            if r in self._stood_in or away:
+                self._stand_in_round(result, charges)
+            else:
+                self._report(r, "this client took no part in the round's deal (lost): not checked")
+                self._own_round_over(r)
+            return
+        self.deal = None
+        self._forget(deal)
+        verdict = deal.verdict
+        withheld = sorted({seat for _, seat, why in charges if why == UNREVEALED})
+        opened = None
+        if verdict is None and withheld and deal.fault is None:
+            # Every card was played; these seats kept their keys: the round is scored from
+            # what was opened, each play checked against its signed claim (section 10).
+            view = deal.player.view
+            if sorted(view.missing_reveals()) == withheld:
+                opened = opened_deck(view)
+        if not isinstance(verdict, RoundVerified) and opened is None:
+            problem = deal.fault or (verdict.fault if verdict is not None else None)
+            self._report(r, f"the deal did not verify: {problem or 'keys missing'}", failed=True)
+            return
+        plays = [play for trick in result.tricks for play in trick.plays]
+        if deal.plays() != plays:
+            self._report(r, _NOT_OPENED, failed=True)
+            return
+        assert checker is not None
+        if isinstance(verdict, RoundVerified):
+            deck = [i for i in verdict.items if i is not None]
+        else:
+            assert opened is not None
+            deck = list(opened)
+        shown = [v for v in port.views.dealt(r) if id(v) in self._merged]
+        self._merged = {}
+        last = port.views.last(r)
+        outcome = checker.check_deck(deck, result, last, shown)
+        port.verified(RoundChecked(outcome.round, outcome.ok, outcome.detail))
+        if port.own is not None:
+            if outcome.ok:
+                port.own.private_round(result, deal.setup, deal.transcript, charges)
+            else:
+                port.own.round_failed(r)
+
+    def _stand_in_round(
+        self, result: RoundResult, charges: tuple[tuple[int, int, str], ...] = ()
+    ) -> None:
+        """A round a bot of the host played for us (or that ended while we were away):
+        checked in full from its envelopes if we followed it to the end; else the replica
+        takes the host's record (its plays and scores still checked) and the round is
+        reported as not checked, which is no failure (docs/protocol.md)."""
+        r = result.round
+        watch, self._watch = self._watch, None
+        checker, own = self.port.checker, self.port.own
+        assert checker is not None
+        if watch is not None and watch.setup.round == r and watch.fault is not None:
+            self._report(
+                r,
+                f"the deal a bot of the host played for you did not verify: {watch.fault}",
+                failed=True,
+            )
+        elif watch is not None and watch.setup.round == r and watch.result is not None:
+            self._check_watched(result, watch, charges)
+        else:
+            outcome = checker.follow(result)
+            detail = (
+                f"round {r}: played while you were away (a bot of the host's played your "
+                "seat): its deal not checked; the plays and scores follow"
+                if outcome.ok
+                else outcome.detail
+            )
+            self.port.verified(RoundChecked(r, outcome.ok, detail, checked=not outcome.ok))
+            if not outcome.ok and own is not None:
+                own.round_failed(r)
+            self._own_round_over(r)  # the record takes the host's record of it
+
+    def _check_watched(
+        self, result: RoundResult, watch: Verifier, charges: tuple[tuple[int, int, str], ...]
+    ) -> None:
+        """The round a bot of the host played for us, checked from every envelope of it."""
+        port, r = self.port, result.round
+        assert watch.result is not None and port.checker is not None
+        plays = [play for trick in result.tricks for play in trick.plays]
+        if _opens(watch.transcript) != plays:
+            self._report(r, _NOT_OPENED, failed=True)
+            return
+        deck = [i for i in watch.result.items if i is not None]
+        outcome = port.checker.check_deck(deck, result, None, ())
+        detail = outcome.detail + (" (a bot of the host played your seat)" if outcome.ok else "")
+        port.verified(RoundChecked(outcome.round, outcome.ok, detail))
+        if port.own is not None:
+            if outcome.ok:
+                port.own.private_round(result, watch.setup, list(watch.transcript), charges)
+            else:
+                port.own.round_failed(r)
+
+    def _watch_stand_in(self, r: int, attempt: int, transcript: list[Envelope]) -> None:
+        """We are back while a bot of the host plays our seat in this attempt: the host
+        sends us its envelopes from now on; follow them as a view of our own."""
+        config, game_id = self.port.config, self.port.game_id
+        if config is None or game_id is None:
+            return
+        n = config.players
+        dealer = dealer_of(config.first_dealer, r, n)
+        self._watch = Verifier(round_setup(game_id, r, n, dealer, self._pending_keys, attempt))
+        for envelope in transcript:
+            self._watch_receive(envelope)
+
+    def _watch_receive(self, envelope: Envelope) -> None:
+        watch = self._watch
+        if watch is not None and watch.fault is None and watch.result is None:
+            with contextlib.suppress(DealFault):  # kept in watch.fault: the round fails
+                watch.receive(envelope)
+
+    def _report(self, r: int, detail: str, *, failed: bool = False) -> None:
+        """A round this program cannot vouch for. ``failed``: its check of the round
+        failed, so its record ends before the round."""
+        port = self.port
+        if port.checker is not None:
+            port.checker.broken = True
+        port.verified(RoundChecked(r, False, f"round {r}: {detail}"))
+        if failed and port.own is not None:
+            port.own.round_failed(r)
+
+    def _own_round_over(self, r: int) -> None:
+        if self.port.own is not None:
+            self.port.own.round_over(r)
+
+    def _forget(self, deal: ClientDeal) -> None:
+        """The round's secret is no longer needed: delete its file (docs/private-deal.md
+        section 10)."""
+        game_id = self.port.game_id
+        if self.store is not None and game_id is not None:
+            self.store.delete(game_id, deal.round, deal.attempt)
+
+    # -- reconnects -----------------------------------------------------------------------------
+
+    def snapshot(self, deal: Any) -> None:
+        """After a resume: the host's transcript of the round follows (``on_transcript``)."""
+        deal_wire = deal
+        if type(deal_wire) is not dict:
+            return
+        r, attempt, count = (
+            an_int(deal_wire.get(k), "snapshot deal") for k in ("round", "attempt", "envelopes")
+        )
+        expect(count >= 0, "snapshot deal")
+        voiding = deal_wire.get("voiding") is True
+        self._pending_keys = self._attempt_keys(deal_wire.get("signing_keys"))
+        self._pending = (r, attempt, [], voiding)
+        if count == 0:
+            self._resume()
+
+    def on_transcript(self, msg: dict[str, Any]) -> None:
+        pending = self._pending
+        if pending is None or (msg.get("round"), msg.get("attempt")) != pending[:2]:
+            return
+        envelopes = a_list(msg.get("envelopes"), "transcript")
+        pending[2].extend(Envelope.from_wire(e) for e in envelopes)
+        if msg.get("more") is not True:
+            self._resume()
+
+    def _resume(self) -> None:
+        """Carry on with the round's keys we kept; without them, tell the host they are lost."""
+        assert self._pending is not None
+        r, attempt, transcript, voiding = self._pending
+        self._pending = None
+        port = self.port
+        deal = self.deal
+        if not self._ours(self._pending_keys, r):
+            self._watch_stand_in(r, attempt, transcript)
+            return
+        if deal is None or (deal.round, deal.attempt) != (r, attempt):
+            if deal is not None and deal.voided:
+                self._record_void(deal)
+            secret = None
+            store, game_id = self.store, port.game_id
+            if store is not None and game_id is not None:
+                # Earlier attempts of the round were voided while we were away (a restarted
+                # host voids the one it lost): their keys are of no more use.
+                for voided in range(attempt):
+                    store.delete(game_id, r, voided)
+                secret = store.load(game_id, r, attempt)
+            seat = port.seat
+            if secret is None and any(e.sender == seat for e in transcript):
+                self.deal = None
+                port.send({"t": "lost", "round": r, "attempt": attempt})
+                return
+            if secret is None:
+                self._forget_views(r, attempt)
+            deal = self.deal = self._new_deal(r, attempt, None, self._pending_keys, secret)
+        deal.resume(transcript)
+        view = self._raw_view
+        if view is not None and view.round == r:  # decide again from the resumed hand
+            port.show(self.view_for_table(view))
+        if voiding:
+            deal.voided = True
+            envelope = deal.reveal()
+            if envelope is not None:
+                port.send(p.deal_msg(r, attempt, envelope.to_wire()))
+        self.settle()
+
+
+_NOT_OPENED = "the plays announced are not the cards their players opened"
+
+
+def _charges_in(result: RoundResult) -> tuple[tuple[int, int, str], ...]:
+    """The charges a round's points show, when nobody told us (a snapshot's history): a
+    seat whose points are not its bid's score paid a whole number of voids."""
+    unit = void_charge(result.round)
+    out: list[tuple[int, int, str]] = []
+    for seat, (bid, won, points) in enumerate(
+        zip(result.bids, result.tricks_won, result.points, strict=True)
+    ):
+        if points != score(bid, won) and points < 0 and points % unit == 0:
+            out.extend((0, seat, VOIDED) for _ in range(points // unit))
+    return tuple(out)
+
+
+def _attempt_of(setup: DealSetup) -> tuple[int, int]:
+    return setup.round, setup.attempt
+
+
+def _opens(transcript: list[Envelope]) -> list[tuple[int, int]]:
+    """(seat, item) of every open in a round's transcript, in order."""
+    out = []
+    for envelope in transcript:
+        body = decode_body(envelope.body)
+        if body["t"] == "open":
+            out.append((envelope.sender, body["item"]))
+    return out
+
+
+def _who(culprit: int) -> str:
+    return "the relay (the host)" if culprit == RELAY else f"seat {culprit}"
+
+
+__all__ = ["PrivateSeatHalf"]

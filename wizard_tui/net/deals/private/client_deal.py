@@ -3,25 +3,19 @@
 ``ClientDeal`` is this seat in one attempt of one round: a ``DealPlayer`` with round keys
 derived from one 32-byte secret, which is all a reconnect needs (``resume`` replays the
 host's transcript into a new player with the same keys). It collects what
-``NetworkSession`` must send (``outbox``) and what it learns: its own hand, the trump card,
+the seat half must send (``outbox``) and what it learns: its own hand, the trump card,
 the plays, and at the end the verdict of the round-end verification. A check that fails
-inside the round is kept in ``fault`` (the view then refuses everything: the session tells
+inside the round is kept in ``fault`` (the view then refuses everything: the seat half tells
 the host it stops the attempt).
 
-``SecretStore`` optionally keeps each round's secret in the data directory (mode 0600),
-so that a client that crashed mid-round can carry on; the file is deleted once the round
-is over.
+Its secret can be kept on disk for a restart (``round_secrets.py``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import secrets
-import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 from netplay.mental import (
     CardOpened,
@@ -37,9 +31,7 @@ from netplay.mental import (
 from netplay.mental.protocol import Event, decode_body
 from netplay.signing import Envelope, SigningKey
 
-SECRET_BYTES = 32
-SECRET_PREFIX = "round-secret-"
-STALE_SECONDS = 24 * 3600.0  # a round is long over by then
+from .round_secrets import SECRET_BYTES
 
 
 class ClientDeal:
@@ -156,9 +148,9 @@ class ClientDeal:
 
     # -- internals -------------------------------------------------------------------------------
 
-    def _guard(self, call: object) -> None:
+    def _guard(self, call: Callable[[], list[Event]]) -> None:
         try:
-            events = call()  # type: ignore[operator]
+            events = call()
         except DealFault as fault:
             self.fault = fault
             return
@@ -177,58 +169,6 @@ class ClientDeal:
 
 
 @dataclass
-class SecretStore:
-    """Round secrets kept in ``directory`` (mode 0600) so that a restarted client can
-    carry on with its round; each is deleted when its round is over. ``exclusive``: no
-    other running program uses ``directory`` (a locked player directory, keys.py), so a
-    new run may delete every secret but the one of the attempt it carries on
-    (``prune``); else only secrets older than ``STALE_SECONDS`` go."""
-
-    directory: Path
-    exclusive: bool = False
-
-    def path(self, game_id: bytes, round_number: int, attempt: int) -> Path:
-        return self.directory / f"{SECRET_PREFIX}{game_id.hex()}-{round_number}-{attempt}"
-
-    def save(self, game_id: bytes, round_number: int, attempt: int, secret: bytes) -> None:
-        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        path = self.path(game_id, round_number, attempt)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(secret)
-
-    def load(self, game_id: bytes, round_number: int, attempt: int) -> bytes | None:
-        try:
-            secret = self.path(game_id, round_number, attempt).read_bytes()
-        except OSError:
-            return None
-        return secret if len(secret) == SECRET_BYTES else None
-
-    def delete(self, game_id: bytes, round_number: int, attempt: int) -> None:
-        with contextlib.suppress(OSError):
-            self.path(game_id, round_number, attempt).unlink()
-
-    def prune(self, keep: tuple[bytes, int, int] | None = None) -> int:
-        """Delete stale secrets (a program killed mid-round left them): every one but
-        ``keep`` (game id, round, attempt) if ``exclusive``, else those older than
-        ``STALE_SECONDS``. How many were deleted."""
-        kept = None if keep is None else self.path(*keep).name
-        now, gone = time.time(), 0
-        try:
-            files = [p for p in self.directory.iterdir() if p.name.startswith(SECRET_PREFIX)]
-        except OSError:
-            return 0
-        for path in files:
-            with contextlib.suppress(OSError):
-                if path.name == kept:
-                    continue
-                if self.exclusive or now - path.stat().st_mtime > STALE_SECONDS:
-                    path.unlink()
-                    gone += 1
-        return gone
-
-
-@dataclass
 class VoidReport:
     """A voided attempt as this client saw it: what the host said, and whom our own
     checks blame (None: nobody; ``RELAY``: the host)."""
@@ -244,4 +184,4 @@ class VoidReport:
     actions: tuple[tuple[str, int, int], ...] = ()  # the attempt's trump choice and bids
 
 
-__all__ = ["ClientDeal", "SecretStore", "VoidReport"]
+__all__ = ["ClientDeal", "VoidReport"]
