@@ -179,8 +179,6 @@ KNOWN_NET_CYCLES: list[frozenset[str]] = [
             "wizard_tui.net.turn_time",
         }
     ),
-    # The client: NetworkSession and the private deal's seat, which writes its private fields.
-    frozenset({"wizard_tui.net.client", "wizard_tui.net.private_session"}),
 ]
 
 
