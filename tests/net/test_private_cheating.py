@@ -29,6 +29,7 @@ from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.host import HostOptions, WizardHost
 from wizard_tui.net.private_client import ClientDeal
+from wizard_tui.net.private_host import PrivateDealing
 
 FROM_ROUND = 2
 CHEATER = 1  # the client seat that cheats (seat 3 is the host's bot)
@@ -237,8 +238,9 @@ class AltersARelayedPass(WizardHost):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        assert self.private is not None
-        honest_flush = self.private._flush
+        half = self.deal_half
+        assert isinstance(half, PrivateDealing)
+        honest_flush = half._flush
 
         def flush(deal: Any) -> None:
             if self.altered is None and deal.round >= FROM_ROUND:
@@ -250,7 +252,7 @@ class AltersARelayedPass(WizardHost):
                         break
             honest_flush(deal)
 
-        self.private._flush = flush  # type: ignore[method-assign]
+        half._flush = flush  # type: ignore[method-assign]
 
 
 async def test_a_cheating_relay_is_caught_and_blamed(tmp_path: Path) -> None:

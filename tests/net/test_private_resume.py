@@ -61,7 +61,7 @@ def _options(tmp_path: Path) -> HostOptions:
 
 def _mid_round(host: WizardHost, round_number: int) -> bool:
     """Round ``round_number`` or later is being played, a card of it down already."""
-    table, private = host.table, host.private
+    table, private = host.table, host.deal_half
     if table is None or private is None or private.deal is None:
         return False
     game = table.game
@@ -91,9 +91,9 @@ async def test_private_host_stopped_mid_round_resumes_and_redeals(tmp_path: Path
             game = asyncio.ensure_future(play_bots(sessions, "random", 3))
             await wait_until(lambda: _mid_round(host, 3) or game.done())
             assert not game.done(), "the game ended before the crash point"
-            assert host.journal is not None and host.private is not None
+            assert host.journal is not None and host.deal_half is not None
             path = host.journal.path
-            deal = host.private.deal
+            deal = host.deal_half.deal
             assert deal is not None
             cut = (deal.round, deal.attempt)
             live_rounds = list(host.table.recorder.rounds)  # type: ignore[union-attr]
@@ -103,11 +103,12 @@ async def test_private_host_stopped_mid_round_resumes_and_redeals(tmp_path: Path
         assert contents.entries[0]["deal"] == "private"
         state = replay(contents.entries)
         assert list(state.recorder.rounds) == live_rounds
-        assert state.attempt is not None and state.attempt[:2] == cut
+        cut_off = state.half.attempt  # type: ignore[attr-defined]
+        assert cut_off is not None and (cut_off.round, cut_off.attempt) == cut
         async with hosting(
             options, bind=LOOPBACK, port=port, identity=identity, limits=LIMITS, resume=contents
         ) as host:
-            assert host.private is not None and host.table is not None
+            assert host.deal_half is not None and host.table is not None
             assert host.options.deal == "private"
             codes = await game
             await host.finished.wait()
@@ -211,8 +212,9 @@ async def test_sigkill_private_host_then_resume(tmp_path: Path) -> None:
             for after_rounds in (2, 5):
                 entries = await _kill_mid_round(proc, path, after_rounds, rng)
                 state = replay(entries)  # the journal a SIGKILL left replays
-                if state.attempt is not None:
-                    cuts.append(state.attempt[:2])
+                cut_off = state.half.attempt
+                if cut_off is not None:
+                    cuts.append((cut_off.round, cut_off.attempt))
                 proc, resumed_port = await start_host(env, log, "--resume")
                 assert resumed_port == port
             codes = await players
@@ -324,8 +326,8 @@ async def test_host_own_table_restarts_with_the_host(tmp_path: Path) -> None:
             await friend.connect()
             first = asyncio.ensure_future(play_bots([mine, friend], "random", 5))
             await wait_until(lambda: _mid_round(host, 2) or first.done())
-            assert not first.done() and host.private is not None and host.private.deal
-            cut = (host.private.deal.round, host.private.deal.attempt)
+            assert not first.done() and host.deal_half is not None and host.deal_half.deal
+            cut = (host.deal_half.deal.round, host.deal_half.deal.attempt)
             assert host.journal is not None
             path = host.journal.path
             first.cancel()  # the host's process dies, its own table with it

@@ -182,7 +182,7 @@ async def test_a_program_that_lost_its_signing_key_gets_its_seat_not_the_deal(
         staying = asyncio.ensure_future(play_bots(others, seed=1))
         dead = asyncio.ensure_future(play_bots([leaver]))  # gated: never comes back
         await leaver.dropped.wait()
-        await wait_until(lambda: host.private is not None and host.private.stand_in_signers)
+        await wait_until(lambda: host.deal_half is not None and host.deal_half.stand_in_signers)
         returner = Watched(
             "127.0.0.1", options.port, name="x", limits=leaver.client.limits,
             identity=leaver.client.identity, signing_key=SigningKey.generate(),

@@ -62,8 +62,8 @@ class Raw:
 def _state(host: WizardHost) -> Any:
     if host.table is None:
         return tuple(None if s is None else (s.name, s.signing_key) for s in host.seats)
-    if host.private is not None:
-        return (host.table.game.full.round, host.table.game.phase, host.private.deal)
+    if host.deal_half is not None:
+        return (host.table.game.full.round, host.table.game.phase, host.deal_half.deal)
     return host_state(host)
 
 

@@ -86,7 +86,7 @@ async def test_a_bot_decision_for_a_voided_position_is_dropped(
         host.armed = True
         game = asyncio.ensure_future(play_bots(sessions))
         await host.waiting.wait()
-        private = host.private
+        private = host.deal_half
         assert private is not None and private.deal is not None
         r, attempt = private.deal.round, private.deal.attempt
         sessions[0].client.send({"t": "lost", "round": r, "attempt": attempt})
@@ -417,8 +417,8 @@ async def test_drop_return_drop_does_not_switch_the_takeover_off(tmp_path: Path,
         assert seat is not None
         leaver.cut()
         await wait_until(lambda: seat.stand_in is not None)  # taken over
-        if host.private is not None:  # the attempt in progress is the stand-in's own
-            private = host.private
+        if host.deal_half is not None:  # the attempt in progress is the stand-in's own
+            private = host.deal_half
             await wait_until(
                 lambda: (
                     private.deal is not None

@@ -20,22 +20,18 @@ import random
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
 from netplay import Refused, Server, Session
-from netplay.commit_reveal import CommitRevealError, HostRound
-from netplay.fairdeal import new_game_id, new_seed, shuffle_order
+from netplay.fairdeal import new_game_id
 from netplay.ratelimit import TokenBucket
 
 from ..bots import LEVELS, Bot, decide_async, make_bot
 from ..game import (
     Bid,
     ChooseTrump,
-    Deal,
     Event,
-    Game,
     GameConfig,
     GameOver,
     IllegalAction,
@@ -47,122 +43,37 @@ from ..game import (
     Suit,
     seat_view,
 )
-from ..game.hidden import HiddenGame
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
-from ..record import PRIVATE_PROTOCOL, GameRecorder, PlayerEntry, write_record
+from ..record import record_filename, write_record
 from ..session import SeatInfo
 from . import protocol as p
-from .journal import JournalError, JournalWriter, journal_path
-from .private_host import PrivateDealing
+from .deals import find_deal_kind
+from .deals.host_half import DealHostHalf
+from .host_state import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions, Seat, Table, queried
+from .journal import JournalContents, JournalError, JournalWriter, journal_path
+from .journal_facts import Decider, Fact, GameEnded, GameHeader, SeatEntry
 from .record_share import part_messages, round_part
+from .restore import Replayed, replay_journal
 from .takeover import Takeover
 from .turn_time import TurnClock
 
 log = logging.getLogger("wizard_tui.host")
 
-
-DEFAULT_DEAL_STEP_TIMEOUT = 20.0  # seconds (HostOptions.deal_step_timeout)
-
-
-@dataclass
-class HostOptions:
-    players: int = 4  # seats at the table when it starts by itself
-    bots: int = 0  # bots seated from the start
-    bot_level: str = "normal"
-    restrict_last_bid: RestrictLastBid = RestrictLastBid.NEVER
-    records_dir: Path | None = None  # None: keep no records
-    bot_delay: float = 0.0  # seconds a bot waits before acting, so people can follow
-    auto_start: bool = True  # start when every seat is filled (headless hosting)
-    addresses: tuple[str, ...] = ()  # what friends should type, shown in the lobby
-    port: int = 0
-    # Crash safety and takeover (docs/architecture.md): where each game's journal goes
-    # (None: no journal), the seconds before a bot plays for a player who dropped (None:
-    # never), and what the journal keeps so `host --resume` can listen the same way.
-    journal_dir: Path | None = None
-    takeover_after: float | None = None
-    bind: str = ""
-    password: bool = False  # the room has a password (the journal keeps only this)
-    # How rounds are dealt: "commit-reveal" (docs/fairness.md: the host computes every hand)
-    # or "private" (docs/private-deal.md: nobody, the host included, sees another's hand).
-    deal: str = p.DEAL_COMMIT_REVEAL
-    # The private deal: seconds a connected player's program has to send a deal message it
-    # owes (its pass, key release or reveal) before the host disconnects it (`deal_timeout`)
-    # and treats the seat like one that left (None: wait forever). Bids and plays are people's
-    # and never time out.
-    deal_step_timeout: float | None = DEFAULT_DEAL_STEP_TIMEOUT
-    # Seconds a connected person on turn has to decide before a bot decides for the seat and
-    # it is marked away (turn_time.py; None: no limit).
-    turn_time: float | None = None
-
-
-@dataclass
-class Seat:
-    name: str
-    kind: str  # "human" | "bot"
-    session: Session | None = None
-    bot: Bot | None = None
-    level: str | None = None  # a bot's level, for the journal
-    stand_in: Bot | None = None  # a bot playing for this human seat while its player is away
-    takeover_at: float | None = None  # loop time a bot takes this seat over, when counting
-    signing_key: bytes | None = None  # a player's Ed25519 public key (the private deal)
-    away: bool = False  # its player let the turn time run out: a bot decides (turn_time.py)
-    turn_at: float | None = None  # loop time its turn time runs out, while it counts
-    # The private deal: the seat voided too many deals, and a bot plays it for the rest of
-    # the game (private_host.py, docs/rules.md "Voided deals"); its player watches.
-    forfeited: bool = False
-
-    @property
-    def player_bot(self) -> Bot | None:
-        """The bot that decides for this seat now, if any."""
-        return self.bot or self.stand_in
-
-    @property
-    def host_deals(self) -> bool:
-        """The host does this seat's part of the deal (draws its seed): a bot's, or one a
-        bot holds for a player who left. An away player's program is connected and still
-        does its own (turn_time.py)."""
-        return self.bot is not None or (self.stand_in is not None and not self.away)
-
-    def info(self, now: float | None = None) -> SeatInfo:
-        connected = self.kind == "bot" or (self.session is not None and self.session.connected)
-        takeover_in = None  # 0: a bot plays the seat now
-        if self.stand_in is not None or self.away:
-            takeover_in = 0.0
-        elif self.takeover_at is not None and now is not None:
-            takeover_in = round(max(0.0, self.takeover_at - now), 1)
-        elif self.turn_at is not None and now is not None:  # the turn time of the seat on turn
-            takeover_in = round(max(0.0, self.turn_at - now), 1)
-        return SeatInfo(self.name, self.kind, connected, takeover_in)  # type: ignore[arg-type]
-
-
-@dataclass
-class RoundDeal:
-    """The commit-reveal state of the round being dealt or played."""
-
-    exchange: HostRound
-    commitments: list[bytes] | None = None  # published vector
-    seeds: list[bytes] | None = None
-
-
-@dataclass
-class _Table:
-    """One game at the table: created at start, replaced by a rematch."""
-
-    game: Game
-    game_id: bytes
-    recorder: GameRecorder
-    deal: RoundDeal | None = None
-    finished: bool = False
-    record_path: Path | None = None
-    history_wire: list[dict[str, Any]] = field(default_factory=list)
-    created: float = 0.0  # unix time the game started
-    over_msg: dict[str, Any] | None = None  # the game_over message, once it is over
+_Table = Table  # (its old name)
+# Every deal kind's exchange messages (routed to the host's deal half, or refused).
+DEAL_MESSAGES = ("commit", "seed", "sign_key", "deal", "lost", "abort")
 
 
 class WizardHost:
     """The netplay ``App`` of a Wizard game. Attach a ``Server`` before it runs."""
 
-    def __init__(self, options: HostOptions, *, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        options: HostOptions,
+        *,
+        rng: random.Random | None = None,
+        deal_half: DealHostHalf | None = None,
+    ) -> None:
         if not MIN_PLAYERS <= options.players <= MAX_PLAYERS:
             raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
         if not 0 <= options.bots <= options.players:
@@ -183,13 +94,19 @@ class WizardHost:
         self._stalled_since: float | None = None
         self._chat_buckets: dict[str, TokenBucket] = {}  # by session id
         self.journal: JournalWriter | None = None
-        self.restored: Any = None  # restore.Replayed when this host came from a journal
+        self.restored: Replayed | None = None  # when this host came from a journal
+        self._timers: dict[Any, asyncio.Handle] = {}  # start_timer's, by key
         self.takeover = Takeover(self)
         self.turn_clock = TurnClock(self)
-        if options.deal not in p.DEALS:
-            raise ValueError(f"unknown deal {options.deal!r}: one of {', '.join(p.DEALS)}")
-        # The private deal's host side (None: commit-reveal); see private_host.py.
-        self.private = PrivateDealing(self) if options.deal == p.DEAL_PRIVATE else None
+        if deal_half is None:
+            try:
+                kind = find_deal_kind(options.deal)
+            except KeyError as exc:
+                raise ValueError(str(exc)) from None
+            deal_half = kind.host()
+        # The deal kind's host half (deals/): the round's exchange, its messages and facts.
+        self.deal_half: DealHostHalf = deal_half
+        deal_half.attach(self)
         self._bot_seat = -1  # the seat ``_bot_task`` decides for
         # Bumped at every change the seats are told of: a bot decides for one position, and
         # a decision finished after the position moved on (a void, a redeal) is dropped.
@@ -209,39 +126,10 @@ class WizardHost:
         seat = free[0]
         session.seat = seat
         self.seats[seat] = Seat(session.name, "human", session)
-        loop = asyncio.get_running_loop()
-        loop.call_soon(self._after_join)
-        timeout = self.options.deal_step_timeout
-        if self.private is not None and timeout is not None:
-            # What a joiner owes before the game starts (its signing key) has a time limit
-            # too: a joiner that never sends it would keep the game from ever starting.
-            loop.call_later(timeout, self._lobby_step_due, session)
+        # After the welcome this returns: the lobby follows it.
+        self.start_timer(("joined", session.id), 0.0, self._after_join)
+        self.deal_half.on_join(session)
         return {"players": len(self.seats)}
-
-    def _lobby_step_due(self, session: Session) -> None:
-        """A joiner's time to send its signing key ran out: if it still has not, its seat is
-        freed for someone else and it is told why."""
-        index = session.seat
-        seat = self.seats[index] if index is not None and index < len(self.seats) else None
-        if self.table is not None or seat is None or seat.session is not session:
-            return  # the game started (it sent its key), or the seat is someone else's now
-        if seat.signing_key is not None:
-            return
-        timeout = self.options.deal_step_timeout
-        log.warning("seat %d (%s) sent no signing key in %g s: freed", index, seat.name, timeout)
-        if self.server is not None:
-            self.server.error(
-                session,
-                p.LOBBY_TIMEOUT,
-                f"your program did not send its signing key within {timeout:g} s: "
-                "your seat was given up (join again)",
-                fatal=True,
-            )
-            self.server.forget(session)
-        self.seats[index] = None  # type: ignore[index]
-        text = f"{seat.name}'s program did not get ready: the seat is free again"
-        self._broadcast({"t": "chat", "seat": None, "name": "host", "text": text[:200]})
-        self._send_lobby()
 
     def _after_join(self) -> None:
         self._send_lobby()
@@ -249,8 +137,9 @@ class WizardHost:
             self._start_game()
 
     def _ready(self) -> bool:
-        """The private deal needs every player's signing key before the game starts."""
-        return self.private is None or self.private.ready()
+        """The deal may need something of every player first (the private deal: its
+        signing key)."""
+        return self.deal_half.ready()
 
     def on_message(self, session: Session, msg: dict[str, Any]) -> None:
         msg = p.INBOUND.check(msg)  # a malformed message ends the connection
@@ -268,8 +157,7 @@ class WizardHost:
         elif self.table is not None and session.seat is not None:
             self.turn_clock.seat_back(session.seat)  # dropped: the takeover covers it now
             self.takeover.seat_left(session.seat)
-            if self.private is not None:
-                self.private.seat_left(session.seat)
+            self.deal_half.seat_left(session.seat)
         self._send_seats()
 
     def on_resume(self, session: Session) -> None:
@@ -279,12 +167,9 @@ class WizardHost:
         if session.seat is not None:
             self.takeover.seat_back(session.seat)
             self.turn_clock.seat_connected(session.seat)
-        if self.private is not None:
-            self.private.tell_restart_void(session)  # the void it missed while the host was down
+        self.deal_half.before_snapshot(session)  # (a void it missed while the host was down)
         self._send_snapshot(session)
-        if self.private is not None:
-            self.private.send_transcript(session)  # the round's envelopes, to resume with
-            self.private.resume_step_timer()  # a step it owes: waited for again
+        self.deal_half.after_snapshot(session)  # (the round's envelopes, to resume with)
         if self.table.over_msg is not None and self.server is not None:
             self.server.send(session, self.table.over_msg)  # it missed the end
             if session.seat is not None:
@@ -317,7 +202,7 @@ class WizardHost:
                 "restrict_last_bid": self.options.restrict_last_bid.value,
             },
             "levels": [s.level if s is not None and s.kind == "bot" else None for s in self.seats],
-            "deal": self.options.deal,  # players of a private deal send their signing key
+            "deal": self.deal_half.name,  # players of a private deal send their signing key
         }
 
     def _send_lobby(self) -> None:
@@ -459,25 +344,24 @@ class WizardHost:
             assert seat is not None
             if seat.session is not None:
                 seat.session.seat = i
-        n = len(self.seats)
+        seats = [s for s in self.seats if s is not None]
+        n = len(seats)
         config = GameConfig(n, self._rng.randrange(n), self.options.restrict_last_bid)
-        game_id = new_game_id()
-        players = [PlayerEntry(s.name, s.kind) for s in self.seats if s is not None]
-        if self.private is None:
-            self.table = _Table(Game(config), game_id, GameRecorder(game_id, players, config))
-        else:
-            keys = self.private.start_game()
-            recorder = GameRecorder(
-                game_id, players, config, protocol=PRIVATE_PROTOCOL, signing_keys=keys
-            )
-            self.table = _Table(HiddenGame(config), game_id, recorder)  # type: ignore[arg-type]
-        self.table.created = time.time()
+        header = self._header(new_game_id(), time.time(), config, seats)
+        game, recorder = self.deal_half.begin(header)
+        self.table = Table(game, header.game_id, recorder, created=header.created)
         self.finished.clear()
-        self._open_journal()
+        self._open_journal(header)
         for seat in self.seats:
             if seat is not None and seat.session is not None and self.server is not None:
                 self.server.send(seat.session, self._game_message(seat.session))
         self._start_round()
+
+    def _header(
+        self, game_id: bytes, created: float, config: GameConfig, seats: list[Seat]
+    ) -> GameHeader:
+        """The journal's first entry: who sits where, how their clients resume, the deal."""
+        return game_header(game_id, created, config, seats, self.options, self.deal_half)
 
     def _game_message(self, session: Session) -> dict[str, Any]:
         assert self.table is not None
@@ -490,94 +374,11 @@ class WizardHost:
             "restrict": config.restrict_last_bid.value,
             "first_dealer": config.first_dealer,
         }
-        if self.private is not None:
-            msg |= self.private.game_fields()
+        msg |= self.deal_half.game_fields()
         return msg
 
     def _start_round(self) -> None:
-        table = self.table
-        assert table is not None
-        if self.private is not None:
-            self.private.start_round()
-            return
-        game = table.game
-        r = game.round + 1
-        local = {i: new_seed() for i, s in enumerate(self.seats) if s and s.host_deals}
-        table.deal = RoundDeal(HostRound(table.game_id, r, game.players, local))
-        self.journal_event({"t": "round", "round": r, "local": [[i, x] for i, x in local.items()]})
-        self._broadcast({"t": "round", "round": r, "dealer": (game.dealer + 1) % game.players})
-        self._advance_deal()
-
-    def _advance_deal(self) -> None:
-        """Move the commit-reveal exchange on as far as the messages received allow."""
-        table = self.table
-        assert table is not None and table.deal is not None
-        deal = table.deal
-        r = deal.exchange.round
-        if deal.commitments is None and deal.exchange.vector_ready:
-            deal.commitments = deal.exchange.publish_commitments()
-            self.journal_event({"t": "commitments", "round": r, "commitments": deal.commitments})
-            self._broadcast({"t": "commitments", "round": r, "commitments": deal.commitments})
-        if (
-            deal.commitments is not None
-            and deal.seeds is None
-            and not deal.exchange.missing_seeds()
-        ):
-            deal.seeds = deal.exchange.seeds()
-            deck = shuffle_order(deal.exchange.combined_seed(), 60)
-            events = table.game.apply(Deal(tuple(deck)))
-            self._after_change(events)
-
-    def _commit(self, session: Session, msg: dict[str, Any]) -> None:
-        deal = self._current_deal(session, msg)
-        if deal is None:
-            return
-        try:
-            deal.exchange.receive_commit(session.seat, msg)  # type: ignore[arg-type]
-        except CommitRevealError as exc:
-            self._refuse(session, exc.code, exc.message)
-            return
-        self.journal_event(
-            {
-                "t": "commit",
-                "round": msg["round"],
-                "seat": session.seat,
-                "commitment": msg["commitment"],
-            }
-        )
-        self._advance_deal()
-
-    def _seed(self, session: Session, msg: dict[str, Any]) -> None:
-        deal = self._current_deal(session, msg)
-        if deal is None:
-            return
-        try:
-            deal.exchange.receive_seed(session.seat, msg)  # type: ignore[arg-type]
-        except CommitRevealError as exc:
-            self._refuse(session, exc.code, exc.message)
-            return
-        self.journal_event(
-            {"t": "seed", "round": msg["round"], "seat": session.seat, "seed": msg["seed"]}
-        )
-        self._advance_deal()
-
-    def _current_deal(self, session: Session, msg: dict[str, Any]) -> RoundDeal | None:
-        table = self.table
-        if self.private is not None:  # first: it holds whatever the game's state
-            self._refuse(
-                session, p.WRONG_DEAL, f"this host deals privately: no {msg['t']} is ever asked"
-            )
-            return None
-        if table is None or table.deal is None or table.finished:
-            self._refuse(session, p.NOT_READY, "no deal is in progress")
-            return None
-        if session.seat is None:
-            self._refuse(session, p.NOT_SEATED, "you do not hold a seat")
-            return None
-        if msg["round"] != table.deal.exchange.round:
-            self._refuse(session, p.STALE_ROUND, f"round {msg['round']} is not being dealt")
-            return None
-        return table.deal
+        self.deal_half.start_round()
 
     def _action(self, session: Session, msg: dict[str, Any]) -> None:
         table = self.table
@@ -593,8 +394,8 @@ class WizardHost:
             )
             return
         if msg["round"] != table.game.round:
-            if self.private is not None and msg["t"] == "play":
-                self.private.take_stray_open(session, msg)  # a round voided meanwhile
+            if msg["t"] == "play":
+                self.deal_half.on_stale_play(session, msg)  # (a round voided meanwhile)
             self._refuse(
                 session,
                 p.STALE_ROUND,
@@ -606,9 +407,8 @@ class WizardHost:
             self._refuse(session, p.NOT_YOUR_SEAT, "a bot plays your seat for the rest of the game")
             return
         t = msg["t"]
-        if self.private is not None and t == "play":
-            self.private.on_play(session, msg)  # its open goes through the relay first
-            return
+        if t == "play" and self.deal_half.on_play(session, msg):
+            return  # the deal took it (the private deal: its open goes through the relay)
         if t == "bid":
             action: Bid | Play | ChooseTrump = Bid(session.seat, msg["bid"])
         elif t == "play":
@@ -616,11 +416,10 @@ class WizardHost:
         else:
             action = ChooseTrump(session.seat, Suit(msg["suit"]))
         try:
-            events = table.game.apply(action)
+            events = self.deal_half.act(table, action, "human")
         except IllegalAction as exc:
             self._refuse(session, exc.code, exc.message)
             return
-        self._journal_action(msg["round"], action, "human")
         self._after_change(events)
 
     def _chat(self, session: Session, msg: dict[str, Any]) -> None:
@@ -645,29 +444,11 @@ class WizardHost:
             elif isinstance(event, GameOver):
                 self._finish_game(event)
         if table.game.phase is Phase.DEAL and not table.finished:
-            if self.private is None:
-                self._start_round()
-            else:
-                self.private.round_moved()  # reveals, or the next round's deal
+            self.deal_half.between_rounds()  # the next round's deal (or its reveals)
         self._schedule_bot()
 
     def _finish_round(self) -> None:
-        if self.private is not None:
-            self.private.record_round()
-            return
-        table = self.table
-        assert table is not None and table.deal is not None
-        deal = table.deal
-        assert deal.commitments is not None and deal.seeds is not None
-        result = table.game.results[-1]
-        table.recorder.add_round(result, deal.commitments, deal.seeds)
-        self.journal_event({"t": "round_end", "round": result.round, "totals": list(result.totals)})
-        wire = p.result_wire(result, deal.seeds)
-        wire["commitments"] = list(deal.commitments)  # so a seat that was away can check it
-        table.history_wire.append(wire)
-        self._broadcast({"t": "round_end", "result": wire})
-        table.deal = None
-        self._write_record()
+        self.deal_half.round_scored()  # (the round is recorded: its fact was applied)
 
     def _finish_game(self, event: GameOver) -> None:
         table = self.table
@@ -766,9 +547,7 @@ class WizardHost:
             if not self._bot_current(table, seat, bot, position):
                 self._drop_stale_decision(me, seat)
                 return
-            view = seat_view(table.game, seat)  # type: ignore[arg-type]
-            if self.private is not None:
-                view = self.private.bot_view(seat, view)
+            view = self.deal_half.bot_view(seat, seat_view(queried(table.game), seat))
             try:
                 action = await _think(bot, view)
             except Exception:
@@ -803,17 +582,15 @@ class WizardHost:
     def _bot_act(self, table: _Table, seat: int, action: Bid | Play | ChooseTrump) -> None:
         holder = self.seats[seat]
         assert holder is not None
-        round_number = table.game.round
-        if self.private is not None and isinstance(action, Play):
-            self.private.bot_play(seat, action.card)
-            return
+        if isinstance(action, Play) and self.deal_half.bot_play(seat, action.card):
+            return  # the deal took it (the private deal: the bot's open goes through the relay)
+        by: Decider = "bot" if holder.bot else "stand_in"
         try:
-            events = table.game.apply(action)
+            events = self.deal_half.act(table, action, by)
         except IllegalAction as exc:  # a bug in a bot; never let it stall the table
             log.error("bot in seat %d chose an illegal action %r: %s", seat, action, exc)
-            action = _fallback(seat_view(table.game, seat))  # type: ignore[arg-type]
-            events = table.game.apply(action)
-        self._journal_action(round_number, action, "bot" if holder.bot else "stand_in")
+            action = _fallback(seat_view(queried(table.game), seat))
+            events = self.deal_half.act(table, action, by)
         self._after_change(events)
 
     def drop_bot_turn(self, seat: int) -> None:
@@ -825,6 +602,15 @@ class WizardHost:
     # ------------------------------------------------------------------ crash safety
     # The journal (journal.py, restore.py): every accepted event is written, and forced to
     # the disk, before any message about it is sent.
+
+    @property
+    def journaling(self) -> bool:
+        return self.journal is not None
+
+    def journal_fact(self, fact: Fact) -> None:
+        """Write ``fact``, forced to the disk, before anything about it is sent."""
+        if self.journal is not None:
+            self.journal_event(fact.to_wire())
 
     def journal_event(self, entry: dict[str, Any]) -> None:
         if self.journal is None:
@@ -844,40 +630,12 @@ class WizardHost:
                 }
             )
 
-    def _journal_action(self, round_number: int, action: Bid | Play | ChooseTrump, by: str) -> None:
-        if self.private is not None:
-            return  # a private round is journaled whole once scored (private_host.py)
-        if isinstance(action, Play):
-            kind, value = "play", action.card
-        elif isinstance(action, Bid):
-            kind, value = "bid", action.bid
-        else:
-            kind, value = "trump", int(action.suit)
-        entry = {"t": "action", "round": round_number, "a": kind, "seat": action.seat, "v": value}
-        self.journal_event({**entry, "by": by})
-
-    def _open_journal(self) -> None:
-        table = self.table
-        assert table is not None
+    def _open_journal(self, header: GameHeader) -> None:
         if self.options.journal_dir is None:
             return
-        from .restore import game_entry
-
-        seats = [s for s in self.seats if s is not None]
-        private = self.private
-        header = game_entry(
-            table.game_id,
-            table.created,
-            table.game.config,
-            seats,
-            self.options,
-            [s.level for s in seats],
-            private.signing_keys if private is not None else (),
-            private.bot_signers if private is not None else None,
-        )
         try:
             self.journal = JournalWriter.create(
-                journal_path(self.options.journal_dir, table.game_id), header
+                journal_path(self.options.journal_dir, header.game_id), header.to_wire()
             )
         except JournalError as exc:
             log.error("%s: this game cannot be resumed after a crash", exc)
@@ -892,8 +650,9 @@ class WizardHost:
         table = self.table
         try:
             if table is not None and table.finished:
-                totals, winners = list(table.game.totals), list(table.game.winners)
-                journal.append({"t": "game_over", "totals": totals, "winners": winners})
+                game = table.game
+                journal.append(GameEnded(tuple(game.totals), tuple(game.winners)).to_wire())
+
         except (OSError, JournalError) as exc:
             log.error("could not write the journal %s: %s", journal.path, exc)
         finally:
@@ -920,12 +679,56 @@ class WizardHost:
             await asyncio.sleep(0.05)
 
     @classmethod
-    def from_journal(cls, journal: Any, options: HostOptions, **kwargs: Any) -> WizardHost:
+    def from_journal(
+        cls,
+        journal: JournalContents | Path,
+        options: HostOptions,
+        *,
+        rng: random.Random | None = None,
+    ) -> WizardHost:
         """A host holding the game of ``journal`` (a path or ``JournalContents``) exactly as
-        it was; see ``restore.restore_host``."""
-        from .restore import restore_host
+        it was, appending to the same journal: ``restore.replay_journal`` replays its facts
+        through the deal kind's host half, and this host carries on with that very half.
 
-        return restore_host(journal, options, host_cls=cls, **kwargs)
+        ``options`` gives what the command line may change (records directory, bot delay,
+        takeover grace, addresses); the seats, the rules and the game come from the journal.
+        Call ``adopt_sessions`` once its server exists, so players can resume."""
+        contents, replayed = replay_journal(journal)
+        header = replayed.header
+        options.players = header.config.players
+        options.bots = 0
+        options.auto_start = False
+        options.restrict_last_bid = header.config.restrict_last_bid
+        options.bot_level = header.bot_level
+        options.deal = header.deal
+        host = cls(options, rng=rng, deal_half=replayed.half)
+        host.seats = [host._restored_seat(i, entry) for i, entry in enumerate(header.seats)]
+        host.deal_half.adopt_seats()
+        host.table = replayed.table
+        host.journal = None if replayed.finished else JournalWriter.reopen(contents)
+        host.restored = replayed
+        if options.records_dir is not None:
+            # A record write the crash cut short leaves its temporary file (never the record).
+            pattern = f".{record_filename(header.game_id)}.*.tmp"
+            for leftover in Path(options.records_dir).glob(pattern):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+        return host
+
+    def _restored_seat(self, index: int, entry: SeatEntry) -> Seat:
+        """A journaled seat: a bot re-created by level, a person as a disconnected seat
+        holding its old session (its client resumes it)."""
+        if entry.kind == "bot":
+            level = entry.level or self.options.bot_level
+            bot = make_bot(level, random.Random(self._rng.getrandbits(64)))
+            return Seat(entry.name, "bot", bot=bot, level=level)
+        session = None
+        if entry.session_id is not None and entry.token is not None and entry.key:
+            session = Session(
+                id=entry.session_id, name=entry.name, token=entry.token, seat=index, key=entry.key
+            )
+            session.reason = "host restarted"
+        return Seat(entry.name, "human", session)
 
     def adopt_sessions(self) -> None:
         """Once the server is attached: give it back the restored players' sessions, so
@@ -957,23 +760,17 @@ class WizardHost:
         self._write_record()
         if table.game.is_over:  # the host died between the last card and game_over
             self._finish_game(GameOver(tuple(table.game.totals), tuple(table.game.winners)))
-        elif self.private is not None:  # the attempt the crash cut off is dealt again
-            restored = self.restored
-            if restored is None:
-                self.private.resume(None, 0)
-            else:
-                self.private.resume(restored.attempt, restored.next_attempt)
-        elif table.deal is None and table.game.phase is Phase.DEAL:
-            self._start_round()
-        elif table.deal is not None and table.deal.seeds is None:
-            self._advance_deal()
+        else:  # the deal carries on (or, private, deals again the attempt the crash cut off)
+            self.deal_half.resume()
         self._schedule_bot()
 
     async def close(self) -> None:
         self.takeover.close()
         self.turn_clock.close()
-        if self.private is not None:
-            self.private.close()
+        self.deal_half.close()
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
         if self._bot_task is not None:
             self._bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -981,6 +778,70 @@ class WizardHost:
         self.close_journal()
 
     # ------------------------------------------------------------------ sending
+
+    # -- the port a deal's host half sees (deals/host_half.py HostPort) ----------------------
+
+    def send(self, session: Session, msg: dict[str, Any]) -> None:
+        if self.server is not None:
+            self.server.send(session, msg)
+
+    def send_to_seat(self, seat: int, msg: dict[str, Any]) -> None:
+        holder = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        session = holder.session if holder is not None else None
+        if self.server is not None and session is not None and session.connected:
+            self.server.send(session, msg)
+
+    def broadcast(self, msg: dict[str, Any]) -> None:
+        self._broadcast(msg)
+
+    def disconnect(self, session: Session, code: str, message: str) -> None:
+        if self.server is not None:
+            self.server.error(session, code, message, fatal=True)
+
+    def changed(self, events: list[Event]) -> None:
+        self._after_change(events)
+
+    def send_states(self, events: list[Event]) -> None:
+        self._send_states(events)
+
+    def write_record(self) -> None:
+        self._write_record()
+
+    def lobby_changed(self) -> None:
+        self._after_join()
+
+    def free_lobby_seat(self, seat: int) -> None:
+        holder = self.seats[seat]
+        if holder is not None and holder.session is not None and self.server is not None:
+            self.server.forget(holder.session)
+        self.seats[seat] = None
+
+    def fail(self, reason: str) -> None:
+        self.failed = reason
+        self.finished.set()
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def start_timer(self, key: Any, delay: float, fire: Callable[[], None]) -> None:
+        self.cancel_timer(key)
+        loop = asyncio.get_running_loop()
+        if delay <= 0:
+            self._timers[key] = loop.call_soon(self._fire, key, fire)  # (the loop's next turn)
+        else:
+            self._timers[key] = loop.call_later(delay, self._fire, key, fire)
+
+    def cancel_timer(self, key: Any) -> None:
+        timer = self._timers.pop(key, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _fire(self, key: Any, fire: Callable[[], None]) -> None:
+        self._timers.pop(key, None)
+        try:
+            fire()
+        except Exception:  # no exception in a callback ends the host
+            log.exception("the host's timer %r failed", key)
 
     def _broadcast(self, msg: dict[str, Any]) -> None:
         if self.server is not None:
@@ -1009,6 +870,11 @@ class WizardHost:
         """Tell ``session`` its message was refused (for the host's helpers)."""
         self._refuse(session, code, message)
 
+    def round_in_play(self) -> int:
+        """The round the game deals or plays now."""
+        assert self.table is not None
+        return self.deal_half.round_in_play(self.table)
+
     def seat_infos(self) -> list[SeatInfo]:
         return [s.info() for s in self.seats if s is not None]
 
@@ -1022,7 +888,7 @@ class WizardHost:
         self._position += 1  # every change the seats hear of is a new position
         self.turn_clock.position_changed()  # (before the seats' wire form: its countdown)
         events_wire = [p.event_wire(e) for e in events]
-        payloads = p.state_payloads(table.game, self._seats_wire(), events_wire)
+        payloads = p.state_payloads(queried(table.game), self._seats_wire(), events_wire)
         for i, seat in enumerate(self.seats):
             if seat is not None and seat.session is not None:
                 self.server.send_payload(seat.session, payloads[i])
@@ -1044,24 +910,11 @@ class WizardHost:
             "seats": self._seats_wire(),
             "view": None
             if session.seat is None
-            else p.view_wire(seat_view(table.game, session.seat)),
+            else p.view_wire(seat_view(queried(table.game), session.seat)),
             "deal": None,
             "finished": table.finished,
         }
-        if self.private is not None:
-            snapshot["deal"] = self.private.snapshot_deal(session.seat)
-        elif table.deal is not None:
-            snapshot["deal"] = {
-                "round": table.deal.exchange.round,
-                "commitments": table.deal.commitments,
-                "seed_received": session.seat is not None
-                and session.seat not in table.deal.exchange.missing_seeds(),
-                "committed": session.seat is not None
-                and session.seat not in table.deal.exchange.missing_commitments(),
-                # The host drew this seat's seed (a bot held the seat when it was dealt).
-                "drawn": session.seat is not None
-                and session.seat not in table.deal.exchange.remote_seats,
-            }
+        snapshot["deal"] = self.deal_half.snapshot_deal(session.seat)
         self.server.send(session, snapshot)
 
     def _record(self, session: Session, msg: dict[str, Any]) -> None:
@@ -1094,12 +947,8 @@ class WizardHost:
         "rematch": _rematch,
         "here": lambda self, session, msg: None,  # (turn_clock.heard_from took it)
         "hand_to_bot": lambda self, session, msg: self._hand_to_bot(session, msg),
-        "commit": _commit,
-        "seed": _seed,
-        "sign_key": lambda self, session, msg: self._private_message(session, msg),
-        "deal": lambda self, session, msg: self._private_message(session, msg),
-        "lost": lambda self, session, msg: self._private_message(session, msg),
-        "abort": lambda self, session, msg: self._private_message(session, msg),
+        # The deal kinds' own exchanges: the host's deal half takes its kind's messages.
+        **{t: lambda self, session, msg: self._deal_message(session, msg) for t in DEAL_MESSAGES},
         "record": _record,
     }
 
@@ -1134,20 +983,12 @@ class WizardHost:
         """A bot may now decide for the seat on turn."""
         self._schedule_bot()
 
-    def _private_message(self, session: Session, msg: dict[str, Any]) -> None:
-        private = self.private
-        if private is None:
-            self._refuse(
-                session, p.WRONG_DEAL, f"this host deals by commit-reveal: no {msg['t']} is asked"
-            )
-        elif msg["t"] == "sign_key":
-            private.on_sign_key(session, msg)
-        elif msg["t"] == "deal":
-            private.on_deal(session, msg)
-        elif msg["t"] == "abort":
-            private.on_abort(session, msg)
-        else:
-            private.on_lost(session, msg)
+    def _deal_message(self, session: Session, msg: dict[str, Any]) -> None:
+        half = self.deal_half
+        if msg["t"] in half.messages:
+            half.on_message(session, msg)
+        else:  # first: whatever the game's state, this host never asks for it
+            self._refuse(session, p.WRONG_DEAL, half.wrong_deal(msg["t"]))
 
 
 def _fallback(view: SeatView) -> Bid | Play | ChooseTrump:
@@ -1167,4 +1008,53 @@ async def _think(bot: Bot, view: Any) -> Bid | Play | ChooseTrump:
     return await decide_async(bot, view)
 
 
+def game_header(
+    game_id: bytes,
+    created: float,
+    config: GameConfig,
+    seats: list[Seat],
+    options: HostOptions,
+    deal_half: DealHostHalf,
+) -> GameHeader:
+    """The journal's ``game`` fact of a game starting with ``seats``."""
+    entries = tuple(
+        SeatEntry(
+            s.name,
+            s.kind,
+            level=(s.level or options.bot_level) if s.kind == "bot" else None,
+            session_id=s.session.id if s.session is not None else None,
+            token=s.session.token if s.session is not None else None,
+            key=s.session.key if s.session is not None and s.session.key else b"",
+        )
+        for s in seats
+    )
+    return GameHeader(
+        game_id=game_id,
+        created=created,
+        config=config,
+        seats=entries,
+        bind=options.bind,
+        port=options.port,
+        records_dir=None if options.records_dir is None else str(options.records_dir),
+        bot_level=options.bot_level,
+        bot_delay=options.bot_delay,
+        takeover_after=options.takeover_after,
+        password=options.password,
+        turn_time=options.turn_time,
+        **deal_half.header_fields(seats),
+    )
+
+
 BOT_NAMES = ("Merlin", "Morgana", "Gandalf", "Circe", "Prospero", "Medea", "Radagast")
+
+
+__all__ = [
+    "BOT_NAMES",
+    "DEAL_MESSAGES",
+    "DEFAULT_DEAL_STEP_TIMEOUT",
+    "HostOptions",
+    "Seat",
+    "Table",
+    "WizardHost",
+    "game_header",
+]
