@@ -42,7 +42,7 @@ from wizard_tui.net.host import HostOptions, WizardHost
 from wizard_tui.net.hosting import hosting
 from wizard_tui.net.journal import journal_path, read_journal
 from wizard_tui.net.private_client import SecretStore
-from wizard_tui.net.private_host import LOST_KEYS
+from wizard_tui.net.private_host import LOST_KEYS, PrivateDealing
 from wizard_tui.net.restore import RestoreError, replay
 from wizard_tui.record import read_record
 from wizard_tui.verify import verify_path
@@ -91,7 +91,7 @@ async def test_private_host_stopped_mid_round_resumes_and_redeals(tmp_path: Path
             game = asyncio.ensure_future(play_bots(sessions, "random", 3))
             await wait_until(lambda: _mid_round(host, 3) or game.done())
             assert not game.done(), "the game ended before the crash point"
-            assert host.journal is not None and host.deal_half is not None
+            assert host.journal is not None and isinstance(host.deal_half, PrivateDealing)
             path = host.journal.path
             deal = host.deal_half.deal
             assert deal is not None
@@ -108,7 +108,7 @@ async def test_private_host_stopped_mid_round_resumes_and_redeals(tmp_path: Path
         async with hosting(
             options, bind=LOOPBACK, port=port, identity=identity, limits=LIMITS, resume=contents
         ) as host:
-            assert host.deal_half is not None and host.table is not None
+            assert isinstance(host.deal_half, PrivateDealing) and host.table is not None
             assert host.options.deal == "private"
             codes = await game
             await host.finished.wait()
@@ -326,7 +326,11 @@ async def test_host_own_table_restarts_with_the_host(tmp_path: Path) -> None:
             await friend.connect()
             first = asyncio.ensure_future(play_bots([mine, friend], "random", 5))
             await wait_until(lambda: _mid_round(host, 2) or first.done())
-            assert not first.done() and host.deal_half is not None and host.deal_half.deal
+            assert (
+                not first.done()
+                and isinstance(host.deal_half, PrivateDealing)
+                and host.deal_half.deal
+            )
             cut = (host.deal_half.deal.round, host.deal_half.deal.attempt)
             assert host.journal is not None
             path = host.journal.path

@@ -44,9 +44,27 @@ from wizard_tui.game import SeatView
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host_runtime import LoopRuntime
+from wizard_tui.net.private_host import PrivateDealing
 from wizard_tui.verify import verify_path
 
 CLI = [sys.executable, "-m", "wizard_tui"]
+
+
+class HeldPacing(LoopRuntime):
+    """Bots' pacing that, once armed, lasts until the test lets it end."""
+
+    def __init__(self) -> None:
+        self.armed = False
+        self.waiting = asyncio.Event()  # a bot is held in its delay
+        self.release = asyncio.Event()
+
+    async def pace(self, delay: float) -> None:
+        if self.armed:
+            self.armed = False
+            self.waiting.set()
+            await self.release.wait()
+        await super().pace(delay)
 
 
 class PacedByTheTest(WizardHost):
@@ -54,17 +72,24 @@ class PacedByTheTest(WizardHost):
     test can change the table while a bot's decision is pending, deterministically."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.armed = False
-        self.waiting = asyncio.Event()  # a bot is held in its delay
-        self.release = asyncio.Event()
+        self.pacing = HeldPacing()
+        super().__init__(*args, runtime=self.pacing, **kwargs)
 
-    async def _pace(self) -> None:
-        if self.armed:
-            self.armed = False
-            self.waiting.set()
-            await self.release.wait()
-        await super()._pace()
+    @property
+    def armed(self) -> bool:
+        return self.pacing.armed
+
+    @armed.setter
+    def armed(self, value: bool) -> None:
+        self.pacing.armed = value
+
+    @property
+    def waiting(self) -> asyncio.Event:
+        return self.pacing.waiting
+
+    @property
+    def release(self) -> asyncio.Event:
+        return self.pacing.release
 
 
 def _private(records: Path) -> HostOptions:
@@ -417,7 +442,9 @@ async def test_drop_return_drop_does_not_switch_the_takeover_off(tmp_path: Path,
         assert seat is not None
         leaver.cut()
         await wait_until(lambda: seat.stand_in is not None)  # taken over
-        if host.deal_half is not None:  # the attempt in progress is the stand-in's own
+        if isinstance(
+            host.deal_half, PrivateDealing
+        ):  # the attempt in progress is the stand-in's own
             private = host.deal_half
             await wait_until(
                 lambda: (

@@ -7,8 +7,12 @@ nothing). Each seat is sent only its own view; public events go to all. The deal
 the commit-reveal deal of ``docs/fairness.md``: the host draws the seeds of its bots,
 every remote seat draws its own, and the seeds are published when the round ends.
 
-All of this runs in netplay's synchronous callbacks on the event loop; the only
-awaits are the bots' thinking and their pacing delay.
+The host reads no clock, schedules nothing and starts no task itself: its ``HostRuntime``
+(``host_runtime.py``) does, so the same host runs on the event loop (``LoopRuntime``) or in
+a test with a hand-moved clock and no loop. Every input (a netplay callback, a timer, a
+bot's decision) is handled as one step: what it journals is written as it happens, what it
+sends waits in an outbox sent when the step ends, so journal-before-send holds by
+construction, not by the order of calls at each site.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -27,7 +31,7 @@ from netplay import Refused, Server, Session
 from netplay.fairdeal import new_game_id
 from netplay.ratelimit import TokenBucket
 
-from ..bots import LEVELS, Bot, decide_async, make_bot
+from ..bots import LEVELS, Bot, make_bot
 from ..game import (
     Bid,
     ChooseTrump,
@@ -49,6 +53,7 @@ from ..session import SeatInfo
 from . import protocol as p
 from .deals import find_deal_kind
 from .deals.host_half import DealHostHalf
+from .host_runtime import Cancellable, HostRuntime, LoopRuntime, cancelled
 from .host_state import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions, Seat, Table, queried
 from .journal import JournalContents, JournalError, JournalWriter, journal_path
 from .journal_facts import Decider, Fact, GameEnded, GameHeader, SeatEntry
@@ -73,13 +78,18 @@ class WizardHost:
         *,
         rng: random.Random | None = None,
         deal_half: DealHostHalf | None = None,
+        runtime: HostRuntime | None = None,
     ) -> None:
         if not MIN_PLAYERS <= options.players <= MAX_PLAYERS:
             raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
         if not 0 <= options.bots <= options.players:
             raise ValueError("more bots than seats")
         self.options = options
+        self.runtime: HostRuntime = runtime or LoopRuntime()
         self.server: Server | None = None
+        # What a step sends, sent once it ends (after what it journaled): see the docstring.
+        self._outbox: list[tuple[str, Any, Any]] = []
+        self._depth = 0
         self.host_key = secrets.token_urlsafe(24)  # proves a connection is the host's own table
         self._rng = rng or random.SystemRandom()
         self._admins: set[str] = set()  # session ids that presented the host key
@@ -89,13 +99,14 @@ class WizardHost:
         self.table: _Table | None = None
         self.finished = asyncio.Event()
         self.failed: str | None = None
-        self._bot_task: asyncio.Task[None] | None = None
+        self._bot_task: Cancellable | None = None
+        self._bot_ticket = 0  # the live decision's number (0: none)
         self.on_game_over: Callable[[], None] | None = None
         self._stalled_since: float | None = None
         self._chat_buckets: dict[str, TokenBucket] = {}  # by session id
         self.journal: JournalWriter | None = None
         self.restored: Replayed | None = None  # when this host came from a journal
-        self._timers: dict[Any, asyncio.Handle] = {}  # start_timer's, by key
+        self._timers: dict[Any, Cancellable] = {}  # start_timer's, by key
         self.takeover = Takeover(self)
         self.turn_clock = TurnClock(self)
         if deal_half is None:
@@ -117,7 +128,61 @@ class WizardHost:
 
     # ------------------------------------------------------------------ netplay callbacks
 
+    # ------------------------------------------------------------------ one step at a time
+
+    @contextlib.contextmanager
+    def _step(self) -> Iterator[None]:
+        """One input handled: its sends go out when it ends, after its journal entries."""
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                self._flush()
+
+    def _flush(self) -> None:
+        out, self._outbox = self._outbox, []
+        server = self.server
+        if server is None:
+            return
+        for what, session, payload in out:
+            if what == "send":
+                server.send(session, payload)
+            elif what == "payload":
+                server.send_payload(session, payload)
+            elif what == "broadcast":
+                server.broadcast(payload)
+            elif what == "error":
+                code, message = payload
+                server.error(session, code, message, fatal=True)
+            elif what == "forget":
+                server.forget(session)
+
+    def _out(self, what: str, session: Any, payload: Any = None) -> None:
+        self._outbox.append((what, session, payload))
+        if self._depth == 0:
+            self._flush()
+
+    # ------------------------------------------------------------------ netplay callbacks
+
     def on_join(self, session: Session, hello: dict[str, Any]) -> dict[str, Any]:
+        with self._step():
+            return self._on_join(session, hello)
+
+    def on_message(self, session: Session, msg: dict[str, Any]) -> None:
+        with self._step():
+            self._on_message(session, msg)
+
+    def on_disconnect(self, session: Session) -> None:
+        with self._step():
+            self._on_disconnect(session)
+
+    def on_resume(self, session: Session) -> None:
+        with self._step():
+            self._on_resume(session)
+
+    def _on_join(self, session: Session, hello: dict[str, Any]) -> dict[str, Any]:
         if self.table is not None:
             raise Refused(p.LOBBY_CLOSED, "the game has already started; ask for a rematch later")
         free = [i for i, s in enumerate(self.seats) if s is None]
@@ -141,26 +206,25 @@ class WizardHost:
         signing key)."""
         return self.deal_half.ready()
 
-    def on_message(self, session: Session, msg: dict[str, Any]) -> None:
+    def _on_message(self, session: Session, msg: dict[str, Any]) -> None:
         msg = p.INBOUND.check(msg)  # a malformed message ends the connection
         if self.table is not None:
             self.turn_clock.heard_from(session, msg)  # an away player pressed a key
         handler = self._handlers[msg["t"]]
         handler(self, session, msg)
 
-    def on_disconnect(self, session: Session) -> None:
+    def _on_disconnect(self, session: Session) -> None:
         if self.table is None and session.reason == "bye" and session.seat is not None:
             # Left the lobby on purpose: free the seat for someone else.
             self.seats[session.seat] = None
-            assert self.server is not None
-            self.server.forget(session)
+            self._out("forget", session)
         elif self.table is not None and session.seat is not None:
             self.turn_clock.seat_back(session.seat)  # dropped: the takeover covers it now
             self.takeover.seat_left(session.seat)
             self.deal_half.seat_left(session.seat)
         self._send_seats()
 
-    def on_resume(self, session: Session) -> None:
+    def _on_resume(self, session: Session) -> None:
         if self.table is None:
             self._send_lobby()
             return
@@ -170,8 +234,8 @@ class WizardHost:
         self.deal_half.before_snapshot(session)  # (a void it missed while the host was down)
         self._send_snapshot(session)
         self.deal_half.after_snapshot(session)  # (the round's envelopes, to resume with)
-        if self.table.over_msg is not None and self.server is not None:
-            self.server.send(session, self.table.over_msg)  # it missed the end
+        if self.table.over_msg is not None:
+            self.send(session, self.table.over_msg)  # it missed the end
             if session.seat is not None:
                 self._told.add(session.seat)
         self._send_seats()
@@ -207,12 +271,12 @@ class WizardHost:
 
     def _send_lobby(self) -> None:
         for seat in self.seats:
-            if seat is not None and seat.session is not None and self.server is not None:
-                self.server.send(seat.session, self.lobby_message(seat.session))
+            if seat is not None and seat.session is not None:
+                self.send(seat.session, self.lobby_message(seat.session))
         for session_id in self._admins:  # the host's table may not hold a seat
             session = self._session(session_id)
-            if session is not None and session.seat is None and self.server is not None:
-                self.server.send(session, self.lobby_message(session))
+            if session is not None and session.seat is None:
+                self.send(session, self.lobby_message(session))
 
     def _session(self, session_id: str) -> Session | None:
         return self.server.sessions.get(session_id) if self.server else None
@@ -353,8 +417,8 @@ class WizardHost:
         self.finished.clear()
         self._open_journal(header)
         for seat in self.seats:
-            if seat is not None and seat.session is not None and self.server is not None:
-                self.server.send(seat.session, self._game_message(seat.session))
+            if seat is not None and seat.session is not None:
+                self.send(seat.session, self._game_message(seat.session))
         self._start_round()
 
     def _header(
@@ -423,7 +487,7 @@ class WizardHost:
         self._after_change(events)
 
     def _chat(self, session: Session, msg: dict[str, Any]) -> None:
-        now = asyncio.get_running_loop().time()
+        now = self.runtime.now()
         bucket = self._chat_buckets.setdefault(
             session.id, TokenBucket(p.CHAT_RATE, p.CHAT_BURST, now)
         )
@@ -484,7 +548,7 @@ class WizardHost:
 
     def stalled_for(self) -> float:
         """Seconds the game has been waiting on a disconnected seat (0 if it is not)."""
-        loop = asyncio.get_running_loop()
+        now = self.runtime.now()
         table = self.table
         waiting = (
             table is not None
@@ -498,8 +562,8 @@ class WizardHost:
             self._stalled_since = None
             return 0.0
         if self._stalled_since is None:
-            self._stalled_since = loop.time()
-        return loop.time() - self._stalled_since
+            self._stalled_since = now
+        return now - self._stalled_since
 
     # ------------------------------------------------------------------ bots
 
@@ -511,18 +575,36 @@ class WizardHost:
             if self._bot_position == self._position:
                 return  # a bot is deciding this very position already
             # A decision for a position that is gone (a void, a redeal): never let it act.
-            self._bot_task.cancel()
-            self._bot_task = None
+            self._cancel_bot()
         game = table.game
         if game.turn < 0 or game.phase not in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
             return
         seat = self.seats[game.turn]
-        if seat is None or seat.player_bot is None:
+        bot = seat.player_bot if seat is not None else None
+        if bot is None:
             return
-        self._bot_seat, self._bot_position = game.turn, self._position
-        self._bot_task = asyncio.get_running_loop().create_task(
-            self._bot_turn(table, game.turn, seat.player_bot, self._position)
+        turn, position = game.turn, self._position
+        self._bot_seat, self._bot_position = turn, position
+        self._bot_ticket = ticket = self._bot_ticket + 1
+
+        def still_current() -> bool:
+            return self._bot_ticket == ticket and self._bot_current(table, turn, bot, position)
+
+        def view() -> SeatView:
+            return self.deal_half.bot_view(turn, seat_view(queried(table.game), turn))
+
+        def done(action: Bid | Play | ChooseTrump | None, failed: bool) -> None:
+            with self._step():
+                self._bot_decided(ticket, table, turn, bot, position, action, failed)
+
+        self._bot_task = self.runtime.ask_bot(
+            bot, self.options.bot_delay, still_current, view, _fallback, done
         )
+
+    def _cancel_bot(self) -> None:
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+        self._bot_task, self._bot_ticket = None, self._bot_ticket + 1
 
     def _bot_current(self, table: _Table, seat: int, bot: Bot, position: int) -> bool:
         """The position a bot's decision was started for is still the table's, and the bot
@@ -537,47 +619,32 @@ class WizardHost:
             and holder.player_bot is bot
         )
 
-    async def _bot_turn(self, table: _Table, seat: int, bot: Bot, position: int) -> None:
+    def _bot_decided(
+        self,
+        ticket: int,
+        table: _Table,
+        seat: int,
+        bot: Bot,
+        position: int,
+        action: Bid | Play | ChooseTrump | None,
+        failed: bool,
+    ) -> None:
         # No exception here may end the host (docs/security.md, "No seat can stall the
-        # table"): a bot that fails makes the first legal move instead, a decision for a
-        # position that moved on is dropped, and a move that fails is logged and lost.
-        me = asyncio.current_task()
+        # table"): a decision for a position that moved on is dropped, and a move that fails
+        # is logged and lost.
+        if self._bot_ticket != ticket:
+            return  # cancelled or replaced meanwhile
+        self._bot_task = None
+        if failed:
+            log.error("the bot in seat %d failed: it made the first legal move", seat)
         try:
-            await self._pace()
-            if not self._bot_current(table, seat, bot, position):
-                self._drop_stale_decision(me, seat)
-                return
-            view = self.deal_half.bot_view(seat, seat_view(queried(table.game), seat))
-            try:
-                action = await _think(bot, view)
-            except Exception:
-                log.exception("the bot in seat %d failed: it makes the first legal move", seat)
-                action = _fallback(view)
-            if self._bot_task is not me:
-                return  # cancelled or replaced meanwhile
-            self._bot_task = None
-            if not self._bot_current(table, seat, bot, position):
+            if action is None or not self._bot_current(table, seat, bot, position):
                 log.info("seat %d: a bot decision for a position gone by is dropped", seat)
                 self._schedule_bot()
                 return
             self._bot_act(table, seat, action)
-        except asyncio.CancelledError:
-            raise
         except Exception:
             log.exception("a bot's move for seat %d failed; the game goes on", seat)
-            if self._bot_task is me:
-                self._bot_task = None
-
-    async def _pace(self) -> None:
-        """A bot's pacing delay, so people can follow its moves."""
-        if self.options.bot_delay > 0:
-            await asyncio.sleep(self.options.bot_delay)
-
-    def _drop_stale_decision(self, me: asyncio.Task[Any] | None, seat: int) -> None:
-        if self._bot_task is me:
-            self._bot_task = None
-            log.info("seat %d: a bot decision for a position gone by is dropped", seat)
-            self._schedule_bot()
 
     def _bot_act(self, table: _Table, seat: int, action: Bid | Play | ChooseTrump) -> None:
         holder = self.seats[seat]
@@ -596,8 +663,7 @@ class WizardHost:
     def drop_bot_turn(self, seat: int) -> None:
         """Throw away a decision a bot is making for ``seat`` (its player came back)."""
         if self._bot_task is not None and self._bot_seat == seat:
-            self._bot_task.cancel()
-            self._bot_task = None
+            self._cancel_bot()
 
     # ------------------------------------------------------------------ crash safety
     # The journal (journal.py, restore.py): every accepted event is written, and forced to
@@ -662,9 +728,9 @@ class WizardHost:
         """After the game: wait (up to ``limit`` seconds, enough for a client's reconnect
         backoff) for players who are reconnecting within their takeover grace to hear the
         end (a restarted host's players)."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + limit
-        while loop.time() < end:
+        now = self.runtime.now
+        end = now() + limit
+        while now() < end:
             waiting = [
                 i
                 for i, s in enumerate(self.seats)
@@ -672,7 +738,7 @@ class WizardHost:
                 and s.kind == "human"
                 and i not in self._told
                 and s.takeover_at is not None
-                and s.takeover_at > loop.time()
+                and s.takeover_at > now()
             ]
             if not waiting:
                 return
@@ -685,6 +751,7 @@ class WizardHost:
         options: HostOptions,
         *,
         rng: random.Random | None = None,
+        runtime: HostRuntime | None = None,
     ) -> WizardHost:
         """A host holding the game of ``journal`` (a path or ``JournalContents``) exactly as
         it was, appending to the same journal: ``restore.replay_journal`` replays its facts
@@ -701,7 +768,7 @@ class WizardHost:
         options.restrict_last_bid = header.config.restrict_last_bid
         options.bot_level = header.bot_level
         options.deal = header.deal
-        host = cls(options, rng=rng, deal_half=replayed.half)
+        host = cls(options, rng=rng, deal_half=replayed.half, runtime=runtime)
         host.seats = [host._restored_seat(i, entry) for i, entry in enumerate(header.seats)]
         host.deal_half.adopt_seats()
         host.table = replayed.table
@@ -751,6 +818,10 @@ class WizardHost:
 
     def resume_play(self) -> None:
         """Once the server runs: carry on from where the journal ends (a restored host)."""
+        with self._step():
+            self._resume_play()
+
+    def _resume_play(self) -> None:
         table = self.table
         if table is None:
             return
@@ -771,10 +842,9 @@ class WizardHost:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
-        if self._bot_task is not None:
-            self._bot_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._bot_task
+        task, self._bot_task = self._bot_task, None
+        self._bot_ticket += 1
+        await cancelled(task)
         self.close_journal()
 
     # ------------------------------------------------------------------ sending
@@ -782,21 +852,19 @@ class WizardHost:
     # -- the port a deal's host half sees (deals/host_half.py HostPort) ----------------------
 
     def send(self, session: Session, msg: dict[str, Any]) -> None:
-        if self.server is not None:
-            self.server.send(session, msg)
+        self._out("send", session, msg)
 
     def send_to_seat(self, seat: int, msg: dict[str, Any]) -> None:
         holder = self.seats[seat] if 0 <= seat < len(self.seats) else None
         session = holder.session if holder is not None else None
-        if self.server is not None and session is not None and session.connected:
-            self.server.send(session, msg)
+        if session is not None and session.connected:
+            self._out("send", session, msg)
 
     def broadcast(self, msg: dict[str, Any]) -> None:
         self._broadcast(msg)
 
     def disconnect(self, session: Session, code: str, message: str) -> None:
-        if self.server is not None:
-            self.server.error(session, code, message, fatal=True)
+        self._out("error", session, (code, message))
 
     def changed(self, events: list[Event]) -> None:
         self._after_change(events)
@@ -812,8 +880,8 @@ class WizardHost:
 
     def free_lobby_seat(self, seat: int) -> None:
         holder = self.seats[seat]
-        if holder is not None and holder.session is not None and self.server is not None:
-            self.server.forget(holder.session)
+        if holder is not None and holder.session is not None:
+            self._out("forget", holder.session)
         self.seats[seat] = None
 
     def fail(self, reason: str) -> None:
@@ -821,15 +889,11 @@ class WizardHost:
         self.finished.set()
 
     def now(self) -> float:
-        return asyncio.get_running_loop().time()
+        return self.runtime.now()
 
     def start_timer(self, key: Any, delay: float, fire: Callable[[], None]) -> None:
         self.cancel_timer(key)
-        loop = asyncio.get_running_loop()
-        if delay <= 0:
-            self._timers[key] = loop.call_soon(self._fire, key, fire)  # (the loop's next turn)
-        else:
-            self._timers[key] = loop.call_later(delay, self._fire, key, fire)
+        self._timers[key] = self.runtime.call_later(delay, lambda: self._fire(key, fire))
 
     def cancel_timer(self, key: Any) -> None:
         timer = self._timers.pop(key, None)
@@ -838,18 +902,17 @@ class WizardHost:
 
     def _fire(self, key: Any, fire: Callable[[], None]) -> None:
         self._timers.pop(key, None)
-        try:
-            fire()
-        except Exception:  # no exception in a callback ends the host
-            log.exception("the host's timer %r failed", key)
+        with self._step():
+            try:
+                fire()
+            except Exception:  # no exception in a callback ends the host
+                log.exception("the host's timer %r failed", key)
 
     def _broadcast(self, msg: dict[str, Any]) -> None:
-        if self.server is not None:
-            self.server.broadcast(msg)
+        self._out("broadcast", None, msg)
 
     def _refuse(self, session: Session, code: str, message: str) -> None:
-        if self.server is not None:
-            self.server.send(session, {"t": "refused", "code": code, "message": message})
+        self._out("send", session, {"t": "refused", "code": code, "message": message})
 
     def forfeit_seat(self, index: int) -> None:
         """A bot plays human seat ``index`` for the rest of the game, its player connected
@@ -879,19 +942,19 @@ class WizardHost:
         return [s.info() for s in self.seats if s is not None]
 
     def _seats_wire(self) -> list[dict[str, Any] | None]:
-        now = asyncio.get_running_loop().time()
+        now = self.runtime.now()
         return [p.seat_info_wire(s.info(now) if s else None) for s in self.seats]
 
     def _send_states(self, events: list[Event]) -> None:
         table = self.table
-        assert table is not None and self.server is not None
+        assert table is not None
         self._position += 1  # every change the seats hear of is a new position
         self.turn_clock.position_changed()  # (before the seats' wire form: its countdown)
         events_wire = [p.event_wire(e) for e in events]
         payloads = p.state_payloads(queried(table.game), self._seats_wire(), events_wire)
         for i, seat in enumerate(self.seats):
             if seat is not None and seat.session is not None:
-                self.server.send_payload(seat.session, payloads[i])
+                self._out("payload", seat.session, payloads[i])
 
     def _send_seats(self) -> None:
         if self.table is None:
@@ -902,7 +965,7 @@ class WizardHost:
     def _send_snapshot(self, session: Session) -> None:
         """Everything a (re)connecting seat needs to redraw and to keep verifying."""
         table = self.table
-        assert table is not None and self.server is not None
+        assert table is not None
         snapshot: dict[str, Any] = {
             "t": "snapshot",
             "game": self._game_message(session),
@@ -915,15 +978,15 @@ class WizardHost:
             "finished": table.finished,
         }
         snapshot["deal"] = self.deal_half.snapshot_deal(session.seat)
-        self.server.send(session, snapshot)
+        self.send(session, snapshot)
 
     def _record(self, session: Session, msg: dict[str, Any]) -> None:
         """A player asks for the host's record of a finished round, for its own record
         (record_share.py). Each round is sent to a connection at most twice: the answer is
         large, and a program needs it once (twice after a reconnect cut it off)."""
-        table, server, r = self.table, self.server, msg["round"]
+        table, r = self.table, msg["round"]
         part = None if table is None else round_part(table.recorder.record(), r)
-        if part is None or server is None:
+        if part is None:
             self._refuse(session, p.NOT_READY, f"round {r} is not in the host's record")
             return
         key = (session.id, r)
@@ -932,7 +995,7 @@ class WizardHost:
             return
         self._parts_sent[key] = self._parts_sent.get(key, 0) + 1
         for message in part_messages(part):
-            server.send(session, message)
+            self.send(session, message)
 
     _handlers: ClassVar[dict[str, Callable[[WizardHost, Session, dict[str, Any]], None]]] = {
         "bid": _action,
@@ -1000,12 +1063,6 @@ def _fallback(view: SeatView) -> Bid | Play | ChooseTrump:
     if view.phase is Phase.CHOOSE_TRUMP:
         return ChooseTrump(view.seat, Suit.CLUBS)
     raise ValueError(f"seat {view.seat} has no legal move in phase {view.phase}")
-
-
-async def _think(bot: Bot, view: Any) -> Bid | Play | ChooseTrump:
-    # Off the event loop for bots that search (hard runs in a worker process), so the
-    # host's own table and every client keep moving while a bot thinks.
-    return await decide_async(bot, view)
 
 
 def game_header(
