@@ -64,7 +64,6 @@ from .turn_time import TurnClock
 
 log = logging.getLogger("wizard_tui.host")
 
-_Table = Table  # (its old name)
 # Every deal kind's exchange messages (routed to the host's deal half, or refused).
 DEAL_MESSAGES = ("commit", "seed", "sign_key", "deal", "lost", "abort")
 
@@ -96,7 +95,7 @@ class WizardHost:
         self.seats: list[Seat | None] = [None] * options.players
         for i in range(options.bots):
             self.seats[options.players - options.bots + i] = self._new_bot_seat()
-        self.table: _Table | None = None
+        self.table: Table | None = None
         self.finished = asyncio.Event()
         self.failed: str | None = None
         self._bot_task: Cancellable | None = None
@@ -606,7 +605,7 @@ class WizardHost:
             self._bot_task.cancel()
         self._bot_task, self._bot_ticket = None, self._bot_ticket + 1
 
-    def _bot_current(self, table: _Table, seat: int, bot: Bot, position: int) -> bool:
+    def _bot_current(self, table: Table, seat: int, bot: Bot, position: int) -> bool:
         """The position a bot's decision was started for is still the table's, and the bot
         still decides for the seat: only then may the decision act."""
         holder = self.seats[seat] if seat < len(self.seats) else None
@@ -622,7 +621,7 @@ class WizardHost:
     def _bot_decided(
         self,
         ticket: int,
-        table: _Table,
+        table: Table,
         seat: int,
         bot: Bot,
         position: int,
@@ -646,7 +645,7 @@ class WizardHost:
         except Exception:
             log.exception("a bot's move for seat %d failed; the game goes on", seat)
 
-    def _bot_act(self, table: _Table, seat: int, action: Bid | Play | ChooseTrump) -> None:
+    def _bot_act(self, table: Table, seat: int, action: Bid | Play | ChooseTrump) -> None:
         holder = self.seats[seat]
         assert holder is not None
         if isinstance(action, Play) and self.deal_half.bot_play(seat, action.card):

@@ -144,7 +144,7 @@ class GameHeader:
         }
         if self.deal != COMMIT_REVEAL:  # (a commit-reveal entry is as it always was)
             game["deal"] = self.deal
-        if self.deal == PRIVATE:
+        if self.signing_keys:  # a deal that signs (the private deal's keys)
             game["private"] = {
                 "signing_keys": list(self.signing_keys),
                 "bot_keys": [[i, k] for i, k in sorted(self.bot_keys.items())],
@@ -185,7 +185,7 @@ class GameHeader:
             raise FactError("the deal is not a name")
         keys: tuple[bytes, ...] = ()
         bot_keys: dict[int, bytes] = {}
-        if deal == PRIVATE:
+        if "private" in entry:
             keys, bot_keys = _private_keys(entry["private"], config.players)
         return cls(
             game_id=game_id,

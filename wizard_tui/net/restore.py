@@ -30,13 +30,11 @@ from ..game import Game, GameConfig, IllegalAction
 from ..game.hidden import HiddenGame, Revoke
 from ..record import GameRecorder
 from .deals import deal_names, find_deal_kind
-from .deals.commit_reveal.host import round_wire
 from .deals.host_half import DealHostHalf
 from .host_state import HostOptions, Seat, Table
 from .journal import JournalContents, read_journal
 from .journal_facts import (
     COMMIT_REVEAL,
-    PRIVATE,
     VERSION,
     FactError,
     GameEnded,
@@ -119,9 +117,8 @@ def game_entry(
         password=options.password,
         turn_time=options.turn_time,
     )
-    if options.deal == PRIVATE:
-        keys = {i: k.private_bytes() for i, k in (bot_signers or {}).items()}
-        header = replace(header, deal=PRIVATE, signing_keys=tuple(signing_keys), bot_keys=keys)
+    keys = {i: k.private_bytes() for i, k in (bot_signers or {}).items()}
+    header = replace(header, deal=options.deal, signing_keys=tuple(signing_keys), bot_keys=keys)
     return header.to_wire()
 
 
@@ -150,7 +147,10 @@ def replay(entries: Sequence[dict[str, Any]]) -> Replayed:
         raise RestoreError("the journal is empty")
     header = parse_header(entries[0])
     half = find_deal_kind(header.deal).host()
-    game, recorder = half.begin(header)
+    try:
+        game, recorder = half.begin(header)
+    except ValueError as exc:
+        raise RestoreError(f"the journal's game entry is malformed: {exc}") from None
     table = Table(game, header.game_id, recorder, created=header.created)
     for index, entry in enumerate(entries[1:], start=2):
         try:
@@ -193,5 +193,4 @@ __all__ = [
     "parse_header",
     "replay",
     "replay_journal",
-    "round_wire",
 ]

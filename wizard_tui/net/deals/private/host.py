@@ -155,6 +155,8 @@ class PrivateDealing(DealHostBase):
         return {"deal": PRIVATE, "signing_keys": tuple(keys), "bot_keys": bot_keys}
 
     def begin(self, header: GameHeader) -> tuple[Game | HiddenGame, GameRecorder]:
+        if len(header.signing_keys) != header.config.players:
+            raise ValueError("a privately dealt game has a signing key per seat")
         self.signing_keys = self._keys_in_use = header.signing_keys
         self.bot_signers = {
             seat: SigningKey.from_private_bytes(k) for seat, k in header.bot_keys.items()
