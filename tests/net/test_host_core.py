@@ -24,6 +24,7 @@ from wizard_tui.net import protocol as p
 from wizard_tui.net.deals import DealKind, register_deal_kind, unregister_deal_kind
 from wizard_tui.net.deals.host_half import DealHostBase
 from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host_effects import Received, Send, SendPayload
 from wizard_tui.net.host_runtime import BotDone
 from wizard_tui.net.host_state import Table
 from wizard_tui.net.journal import read_journal
@@ -253,12 +254,30 @@ def test_an_action_out_of_turn_is_refused_and_changes_nothing(tmp_path: Path) ->
     before = (table.game.actions, table.game.turn)
     assert wrong.seat is not None
     if table.game.phase is Phase.BID:
-        host.on_message(wrong, p.bid_msg(wrong.seat, 1, 0))
+        msg = p.bid_msg(wrong.seat, 1, 0)
     else:
-        host.on_message(wrong, p.trump_msg(wrong.seat, 1, 0))
-    refused = [m for m in server.to(wrong) if m["t"] == "refused"]
-    assert refused and refused[-1]["code"] == "not_your_turn"
+        msg = p.trump_msg(wrong.seat, 1, 0)
+    entries = len(read_journal(next((tmp_path / "games").glob("*.journal"))).entries)
+    effects = host.handle(Received(wrong, msg), runtime.now())
+    # Its one effect: the refusal, to the sender alone; nothing journaled, nothing changed.
+    assert [type(e) for e in effects] == [Send]
+    (refusal,) = effects
+    assert isinstance(refusal, Send) and refusal.session is wrong
+    assert (refusal.msg["t"], refusal.msg["code"]) == ("refused", "not_your_turn")
     assert (table.game.actions, table.game.turn) == before
+    assert len(read_journal(next((tmp_path / "games").glob("*.journal"))).entries) == entries
+    # An accepted one: journaled before handle returns its sends (a state per person).
+    right = alice if wrong is bob else bob
+    assert right.seat == table.game.turn and right.seat is not None
+    view = seat_view(table.game, right.seat)  # type: ignore[arg-type]
+    if view.phase is Phase.BID:
+        msg = p.bid_msg(right.seat, 1, view.legal_bids[0])
+    else:
+        msg = p.trump_msg(right.seat, 1, 0)
+    effects = host.handle(Received(right, msg), runtime.now())
+    after = read_journal(next((tmp_path / "games").glob("*.journal"))).entries
+    assert len(after) == entries + 1 and after[-1]["t"] == "action"
+    assert {e.session.id for e in effects if isinstance(e, SendPayload)} == {alice.id, bob.id}
 
 
 def test_a_dropped_player_is_taken_over_when_its_time_runs_out(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ class AwayPlayer:
         if self._bot is None:
             self._bot = make_bot(self.level, random.Random())
         try:
-            return self._bot.decide(view)  # type: ignore[return-value]
+            return self._bot.decide(view)
         except Exception:  # a bug in a bot must not end this program's handling
             log.exception("the bot deciding for this away seat failed")
             return None

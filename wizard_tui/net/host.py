@@ -53,6 +53,20 @@ from ..session import SeatInfo
 from . import protocol as p
 from .deals import find_deal_kind
 from .deals.host_half import DealHostHalf
+from .host_effects import (
+    Broadcast,
+    Disconnect,
+    Effect,
+    Forget,
+    HostInput,
+    Joined,
+    Left,
+    Received,
+    Resumed,
+    Send,
+    SendPayload,
+    Welcome,
+)
 from .host_runtime import Cancellable, HostRuntime, LoopRuntime, cancelled
 from .host_state import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions, Seat, Table, queried
 from .journal import JournalContents, JournalError, JournalWriter, journal_path
@@ -87,8 +101,9 @@ class WizardHost:
         self.runtime: HostRuntime = runtime or LoopRuntime()
         self.server: Server | None = None
         # What a step sends, sent once it ends (after what it journaled): see the docstring.
-        self._outbox: list[tuple[str, Any, Any]] = []
+        self._outbox: list[Effect] = []
         self._depth = 0
+        self._clock: float | None = None  # the time of the step ``handle`` runs
         self.host_key = secrets.token_urlsafe(24)  # proves a connection is the host's own table
         self._rng = rng or random.SystemRandom()
         self._admins: set[str] = set()  # session ids that presented the host key
@@ -129,9 +144,33 @@ class WizardHost:
 
     # ------------------------------------------------------------------ one step at a time
 
+    def handle(self, event: HostInput, now: float) -> list[Effect]:
+        """One input at time ``now``, as one step: the host's state moves on, the facts it
+        accepted are journaled (on the disk when this returns), and what it sends is
+        returned in order, not sent (``run_effects`` sends it). ``Refused`` for a join the
+        lobby does not take."""
+        if self._depth:
+            raise RuntimeError("an input arrived inside another's step")
+        self._depth, self._clock = 1, now
+        try:
+            if isinstance(event, Joined):
+                reply = self._on_join(event.session, event.hello)
+                self._outbox.insert(0, Welcome(event.session, reply))
+            elif isinstance(event, Received):
+                self._on_message(event.session, event.msg)
+            elif isinstance(event, Left):
+                self._on_disconnect(event.session)
+            else:
+                self._on_resume(event.session)
+        finally:
+            self._depth, self._clock = 0, None
+            out, self._outbox = self._outbox, []
+        return out
+
     @contextlib.contextmanager
     def _step(self) -> Iterator[None]:
-        """One input handled: its sends go out when it ends, after its journal entries."""
+        """An input of the runtime's (a timer, a bot's decision) handled: its sends go out
+        when it ends, after its journal entries."""
         self._depth += 1
         try:
             yield
@@ -142,44 +181,52 @@ class WizardHost:
 
     def _flush(self) -> None:
         out, self._outbox = self._outbox, []
+        self.run_effects(out)
+
+    def run_effects(self, effects: list[Effect]) -> None:
+        """Hand a step's sends to the server, in order."""
         server = self.server
         if server is None:
             return
-        for what, session, payload in out:
-            if what == "send":
-                server.send(session, payload)
-            elif what == "payload":
-                server.send_payload(session, payload)
-            elif what == "broadcast":
-                server.broadcast(payload)
-            elif what == "error":
-                code, message = payload
-                server.error(session, code, message, fatal=True)
-            elif what == "forget":
-                server.forget(session)
+        for effect in effects:
+            if isinstance(effect, Send):
+                server.send(effect.session, effect.msg)
+            elif isinstance(effect, SendPayload):
+                server.send_payload(effect.session, effect.payload)
+            elif isinstance(effect, Broadcast):
+                server.broadcast(effect.msg)
+            elif isinstance(effect, Disconnect):
+                server.error(effect.session, effect.code, effect.message, fatal=True)
+            elif isinstance(effect, Forget):
+                server.forget(effect.session)
 
-    def _out(self, what: str, session: Any, payload: Any = None) -> None:
-        self._outbox.append((what, session, payload))
+    def _out(self, effect: Effect) -> None:
+        self._outbox.append(effect)
         if self._depth == 0:
             self._flush()
+
+    def _time(self) -> float:
+        """The step's time (``handle``'s ``now``), else the runtime's clock."""
+        return self._clock if self._clock is not None else self.runtime.now()
 
     # ------------------------------------------------------------------ netplay callbacks
 
     def on_join(self, session: Session, hello: dict[str, Any]) -> dict[str, Any]:
-        with self._step():
-            return self._on_join(session, hello)
+        effects = self.handle(Joined(session, hello), self.runtime.now())
+        welcome = effects.pop(0)
+        assert isinstance(welcome, Welcome)
+        if effects:  # after the welcome, which netplay sends once this returns
+            self.runtime.call_later(0.0, lambda: self.run_effects(effects))
+        return welcome.reply
 
     def on_message(self, session: Session, msg: dict[str, Any]) -> None:
-        with self._step():
-            self._on_message(session, msg)
+        self.run_effects(self.handle(Received(session, msg), self.runtime.now()))
 
     def on_disconnect(self, session: Session) -> None:
-        with self._step():
-            self._on_disconnect(session)
+        self.run_effects(self.handle(Left(session), self.runtime.now()))
 
     def on_resume(self, session: Session) -> None:
-        with self._step():
-            self._on_resume(session)
+        self.run_effects(self.handle(Resumed(session), self.runtime.now()))
 
     def _on_join(self, session: Session, hello: dict[str, Any]) -> dict[str, Any]:
         if self.table is not None:
@@ -216,7 +263,7 @@ class WizardHost:
         if self.table is None and session.reason == "bye" and session.seat is not None:
             # Left the lobby on purpose: free the seat for someone else.
             self.seats[session.seat] = None
-            self._out("forget", session)
+            self._out(Forget(session))
         elif self.table is not None and session.seat is not None:
             self.turn_clock.seat_back(session.seat)  # dropped: the takeover covers it now
             self.takeover.seat_left(session.seat)
@@ -486,7 +533,7 @@ class WizardHost:
         self._after_change(events)
 
     def _chat(self, session: Session, msg: dict[str, Any]) -> None:
-        now = self.runtime.now()
+        now = self._time()
         bucket = self._chat_buckets.setdefault(
             session.id, TokenBucket(p.CHAT_RATE, p.CHAT_BURST, now)
         )
@@ -851,19 +898,19 @@ class WizardHost:
     # -- the port a deal's host half sees (deals/host_half.py HostPort) ----------------------
 
     def send(self, session: Session, msg: dict[str, Any]) -> None:
-        self._out("send", session, msg)
+        self._out(Send(session, msg))
 
     def send_to_seat(self, seat: int, msg: dict[str, Any]) -> None:
         holder = self.seats[seat] if 0 <= seat < len(self.seats) else None
         session = holder.session if holder is not None else None
         if session is not None and session.connected:
-            self._out("send", session, msg)
+            self._out(Send(session, msg))
 
     def broadcast(self, msg: dict[str, Any]) -> None:
         self._broadcast(msg)
 
     def disconnect(self, session: Session, code: str, message: str) -> None:
-        self._out("error", session, (code, message))
+        self._out(Disconnect(session, code, message))
 
     def changed(self, events: list[Event]) -> None:
         self._after_change(events)
@@ -880,7 +927,7 @@ class WizardHost:
     def free_lobby_seat(self, seat: int) -> None:
         holder = self.seats[seat]
         if holder is not None and holder.session is not None:
-            self._out("forget", holder.session)
+            self._out(Forget(holder.session))
         self.seats[seat] = None
 
     def fail(self, reason: str) -> None:
@@ -888,7 +935,7 @@ class WizardHost:
         self.finished.set()
 
     def now(self) -> float:
-        return self.runtime.now()
+        return self._time()
 
     def start_timer(self, key: Any, delay: float, fire: Callable[[], None]) -> None:
         self.cancel_timer(key)
@@ -908,10 +955,10 @@ class WizardHost:
                 log.exception("the host's timer %r failed", key)
 
     def _broadcast(self, msg: dict[str, Any]) -> None:
-        self._out("broadcast", None, msg)
+        self._out(Broadcast(msg))
 
     def _refuse(self, session: Session, code: str, message: str) -> None:
-        self._out("send", session, {"t": "refused", "code": code, "message": message})
+        self._out(Send(session, {"t": "refused", "code": code, "message": message}))
 
     def forfeit_seat(self, index: int) -> None:
         """A bot plays human seat ``index`` for the rest of the game, its player connected
@@ -941,7 +988,7 @@ class WizardHost:
         return [s.info() for s in self.seats if s is not None]
 
     def _seats_wire(self) -> list[dict[str, Any] | None]:
-        now = self.runtime.now()
+        now = self._time()
         return [p.seat_info_wire(s.info(now) if s else None) for s in self.seats]
 
     def _send_states(self, events: list[Event]) -> None:
@@ -953,7 +1000,7 @@ class WizardHost:
         payloads = p.state_payloads(queried(table.game), self._seats_wire(), events_wire)
         for i, seat in enumerate(self.seats):
             if seat is not None and seat.session is not None:
-                self._out("payload", seat.session, payloads[i])
+                self._out(SendPayload(seat.session, payloads[i]))
 
     def _send_seats(self) -> None:
         if self.table is None:

@@ -1,0 +1,101 @@
+"""The host's inputs and the effects a step of it has, as values.
+
+``WizardHost.handle(input, now)`` takes one input (a player joined, a message came, a link
+dropped or came back) at time ``now`` and returns what the step sends, in order; the facts
+it journaled are on the disk by then (``journal_facts.py``). The netplay callbacks run
+``handle`` and hand its effects to the server (``WizardHost.run_effects``); a test asserts on
+them (``tests/net/test_host_core.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from netplay import Session
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    session: Session
+    hello: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    session: Session
+    msg: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    session: Session
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    session: Session
+
+
+HostInput: TypeAlias = Joined | Received | Left | Resumed
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The answer to a join (netplay sends it as the join's reply)."""
+
+    session: Session
+    reply: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    session: Session
+    msg: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SendPayload:
+    """A message already encoded (the per-seat ``state`` messages, encoded in one go)."""
+
+    session: Session
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Broadcast:
+    msg: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """A fatal error: the session's connection ends with ``code``."""
+
+    session: Session
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Forget:
+    """The server forgets the session (its seat was freed)."""
+
+    session: Session
+
+
+Effect: TypeAlias = Welcome | Send | SendPayload | Broadcast | Disconnect | Forget
+
+__all__ = [
+    "Broadcast",
+    "Disconnect",
+    "Effect",
+    "Forget",
+    "HostInput",
+    "Joined",
+    "Left",
+    "Received",
+    "Resumed",
+    "Send",
+    "SendPayload",
+    "Welcome",
+]
