@@ -24,7 +24,7 @@ from wizard_tui.net import protocol as p
 from wizard_tui.net.deals import DealKind, register_deal_kind, unregister_deal_kind
 from wizard_tui.net.deals.host_half import DealHostBase
 from wizard_tui.net.host import HostOptions, WizardHost
-from wizard_tui.net.host_effects import Received, Send, SendPayload
+from wizard_tui.net.host_effects import Journal, Received, Send, SendPayload
 from wizard_tui.net.host_runtime import BotDone
 from wizard_tui.net.host_state import Table
 from wizard_tui.net.journal import read_journal
@@ -275,9 +275,18 @@ def test_an_action_out_of_turn_is_refused_and_changes_nothing(tmp_path: Path) ->
     else:
         msg = p.trump_msg(right.seat, 1, 0)
     effects = host.handle(Received(right, msg), runtime.now())
-    after = read_journal(next((tmp_path / "games").glob("*.journal"))).entries
-    assert len(after) == entries + 1 and after[-1]["t"] == "action"
+    # Its effects: the fact's entry first, then a state per person; none ran yet.
+    assert isinstance(effects[0], Journal) and effects[0].entry["t"] == "action"
+    assert not any(isinstance(e, Journal) for e in effects[1:])
     assert {e.session.id for e in effects if isinstance(e, SendPayload)} == {alice.id, bob.id}
+    path = next((tmp_path / "games").glob("*.journal"))
+    assert len(read_journal(path).entries) == entries
+    sent = len(server.sent)
+    host.run_effects(effects)
+    after = read_journal(path).entries
+    assert len(after) == entries + 1 and after[-1] == effects[0].entry
+    # ... and the server got the sends once the entry was on the disk.
+    assert [n for _, _, n in server.sent[sent:]] == [entries + 1] * (len(server.sent) - sent)
 
 
 def test_a_dropped_player_is_taken_over_when_its_time_runs_out(tmp_path: Path) -> None:

@@ -3,16 +3,16 @@
 The host is the single source of truth and trusts no client. Every message is
 checked against its schema (a malformed one ends that client's connection), every
 action against the engine (an illegal one is refused with a reason code and changes
-nothing). Each seat is sent only its own view; public events go to all. The deal is
-the commit-reveal deal of ``docs/fairness.md``: the host draws the seeds of its bots,
-every remote seat draws its own, and the seeds are published when the round ends.
+nothing). Each seat is sent only its own view; public events go to all. How rounds are
+dealt is the deal kind's (``deals/``: commit-reveal, private), whose host half sees this
+core only through ``HostPort``.
 
 The host reads no clock, schedules nothing and starts no task itself: its ``HostRuntime``
 (``host_runtime.py``) does, so the same host runs on the event loop (``LoopRuntime``) or in
 a test with a hand-moved clock and no loop. Every input (a netplay callback, a timer, a
-bot's decision) is handled as one step: what it journals is written as it happens, what it
-sends waits in an outbox sent when the step ends, so journal-before-send holds by
-construction, not by the order of calls at each site.
+bot's decision) is handled as one step (``handle``: effects, ``host_effects.py``): what it
+journals and sends wait until it ends, then the journal's entries are written first and the
+sends after, so journal-before-send holds by construction, not by the order of calls.
 """
 
 from __future__ import annotations
@@ -55,12 +55,15 @@ from .deals import find_deal_kind
 from .deals.host_half import DealHostHalf
 from .host_effects import (
     Broadcast,
+    CloseJournal,
     Disconnect,
     Effect,
     Forget,
     HostInput,
     Joined,
+    Journal,
     Left,
+    OpenJournal,
     Received,
     Resumed,
     Send,
@@ -104,6 +107,7 @@ class WizardHost:
         self._outbox: list[Effect] = []
         self._depth = 0
         self._clock: float | None = None  # the time of the step ``handle`` runs
+        self._journaling = False  # a journal is kept: facts are journaled (effects)
         self.host_key = secrets.token_urlsafe(24)  # proves a connection is the host's own table
         self._rng = rng or random.SystemRandom()
         self._admins: set[str] = set()  # session ids that presented the host key
@@ -184,7 +188,11 @@ class WizardHost:
         self.run_effects(out)
 
     def run_effects(self, effects: list[Effect]) -> None:
-        """Hand a step's sends to the server, in order."""
+        """Run a step's effects: its journal entries first (each forced to the disk), then
+        its sends, in order. So nothing is sent before what it tells of is on the disk."""
+        for effect in effects:
+            if isinstance(effect, OpenJournal | Journal | CloseJournal):
+                self._run_journal(effect)
         server = self.server
         if server is None:
             return
@@ -447,7 +455,7 @@ class WizardHost:
     # ------------------------------------------------------------------ the game
 
     def _start_game(self) -> None:
-        self.close_journal()  # a rematch: the last game's journal is complete
+        self._end_journal()  # a rematch: the last game's journal is complete
         # Close the gaps left by empty seats: seat numbers are table order.
         self.seats = [s for s in self.seats if s is not None]
         for i, seat in enumerate(self.seats):
@@ -717,58 +725,85 @@ class WizardHost:
 
     @property
     def journaling(self) -> bool:
-        return self.journal is not None
+        return self._journaling
 
     def journal_fact(self, fact: Fact) -> None:
-        """Write ``fact``, forced to the disk, before anything about it is sent."""
-        if self.journal is not None:
-            self.journal_event(fact.to_wire())
-
-    def journal_event(self, entry: dict[str, Any]) -> None:
-        if self.journal is None:
-            return
-        try:
-            self.journal.append(entry)
-        except (OSError, JournalError) as exc:
-            log.error("could not write the journal %s: %s", self.journal.path, exc)
-            self.journal.close()
-            self.journal = None
-            self._broadcast(
-                {
-                    "t": "chat",
-                    "seat": None,
-                    "name": "host",
-                    "text": f"journal not saved ({exc}): a crash now would end this game",
-                }
-            )
+        """Journal ``fact``: its entry is a step's effect, run before the step's sends."""
+        if self._journaling:
+            self._out(Journal(fact.to_wire()))
 
     def _open_journal(self, header: GameHeader) -> None:
         if self.options.journal_dir is None:
             return
+        self._journaling = True
+        self._out(
+            OpenJournal(journal_path(self.options.journal_dir, header.game_id), header.to_wire())
+        )
+
+    def _end_journal(self) -> None:
+        """A rematch: the last game's journal is complete (its ``game_over`` if it is over)."""
+        if not self._journaling:
+            return
+        self._journaling = False
+        table = self.table
+        last = None
+        if table is not None and table.finished:
+            game = table.game
+            last = GameEnded(tuple(game.totals), tuple(game.winners)).to_wire()
+        self._out(CloseJournal(last))
+
+    def _run_journal(self, effect: OpenJournal | Journal | CloseJournal) -> None:
+        """The journal's I/O, for ``run_effects``. A journal that cannot be written is given
+        up (the game goes on, and everyone is told a crash would end it)."""
+        if isinstance(effect, OpenJournal):
+            try:
+                self.journal = JournalWriter.create(effect.path, effect.header)
+            except JournalError as exc:
+                log.error("%s: this game cannot be resumed after a crash", exc)
+                self._journaling = False
+            return
+        journal = self.journal
+        if isinstance(effect, CloseJournal):
+            self.journal = None
+            if journal is not None:
+                self._seal(journal, effect.last)
+            return
+        if journal is None:
+            return
         try:
-            self.journal = JournalWriter.create(
-                journal_path(self.options.journal_dir, header.game_id), header.to_wire()
-            )
-        except JournalError as exc:
-            log.error("%s: this game cannot be resumed after a crash", exc)
+            journal.append(effect.entry)
+        except (OSError, JournalError) as exc:
+            log.error("could not write the journal %s: %s", journal.path, exc)
+            journal.close()
+            self.journal, self._journaling = None, False
+            if self.server is not None:
+                text = f"journal not saved ({exc}): a crash now would end this game"
+                self.server.broadcast({"t": "chat", "seat": None, "name": "host", "text": text})
+
+    @staticmethod
+    def _seal(journal: JournalWriter, last: dict[str, Any] | None) -> None:
+        try:
+            if last is not None:
+                journal.append(last)
+        except (OSError, JournalError) as exc:
+            log.error("could not write the journal %s: %s", journal.path, exc)
+        finally:
+            journal.close()
 
     def close_journal(self) -> None:
         """Close the game's journal. Once the game is over it gets its ``game_over`` entry:
         written only now (when the host closes, after the server said its last words, or at a
         rematch), so a host that dies before everyone heard the end is resumed to tell them."""
         journal, self.journal = self.journal, None
+        self._journaling = False
         if journal is None:
             return
         table = self.table
-        try:
-            if table is not None and table.finished:
-                game = table.game
-                journal.append(GameEnded(tuple(game.totals), tuple(game.winners)).to_wire())
-
-        except (OSError, JournalError) as exc:
-            log.error("could not write the journal %s: %s", journal.path, exc)
-        finally:
-            journal.close()
+        last = None
+        if table is not None and table.finished:
+            game = table.game
+            last = GameEnded(tuple(game.totals), tuple(game.winners)).to_wire()
+        self._seal(journal, last)
 
     async def farewell(self, limit: float = 15.0) -> None:
         """After the game: wait (up to ``limit`` seconds, enough for a client's reconnect
@@ -819,6 +854,7 @@ class WizardHost:
         host.deal_half.adopt_seats()
         host.table = replayed.table
         host.journal = None if replayed.finished else JournalWriter.reopen(contents)
+        host._journaling = host.journal is not None
         host.restored = replayed
         if options.records_dir is not None:
             # A record write the crash cut short leaves its temporary file (never the record).

@@ -1,15 +1,17 @@
 """The host's inputs and the effects a step of it has, as values.
 
 ``WizardHost.handle(input, now)`` takes one input (a player joined, a message came, a link
-dropped or came back) at time ``now`` and returns what the step sends, in order; the facts
-it journaled are on the disk by then (``journal_facts.py``). The netplay callbacks run
-``handle`` and hand its effects to the server (``WizardHost.run_effects``); a test asserts on
-them (``tests/net/test_host_core.py``).
+dropped or came back) at time ``now`` and returns what the step journals (the entries of
+the facts it accepted: ``journal_facts.py``) and sends, in order. The netplay callbacks run
+``handle`` and run its effects (``WizardHost.run_effects``): the journal's first, then the
+sends, so journal-before-send holds by construction; a test asserts on them
+(``tests/net/test_host_core.py``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeAlias
 
 from netplay import Session
@@ -83,16 +85,43 @@ class Forget:
     session: Session
 
 
-Effect: TypeAlias = Welcome | Send | SendPayload | Broadcast | Disconnect | Forget
+@dataclass(frozen=True, slots=True)
+class OpenJournal:
+    """A new game's journal, at ``path``, holding its ``game`` entry."""
+
+    path: Path
+    header: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Journal:
+    """One fact's entry (``journal_facts``), appended and forced to the disk."""
+
+    entry: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class CloseJournal:
+    """The game's journal is complete (a rematch): ``last`` is its ``game_over``, if over."""
+
+    last: dict[str, Any] | None
+
+
+JournalEffect: TypeAlias = OpenJournal | Journal | CloseJournal
+Effect: TypeAlias = Welcome | Send | SendPayload | Broadcast | Disconnect | Forget | JournalEffect
 
 __all__ = [
     "Broadcast",
+    "CloseJournal",
     "Disconnect",
     "Effect",
     "Forget",
     "HostInput",
     "Joined",
+    "Journal",
+    "JournalEffect",
     "Left",
+    "OpenJournal",
     "Received",
     "Resumed",
     "Send",
