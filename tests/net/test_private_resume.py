@@ -59,6 +59,14 @@ def _options(tmp_path: Path) -> HostOptions:
     )
 
 
+def _persons_turn(host: WizardHost) -> bool:
+    table = host.table
+    if table is None or not 0 <= table.game.turn < len(host.seats):
+        return False
+    seat = host.seats[table.game.turn]
+    return seat is not None and seat.kind == "human"
+
+
 def _mid_round(host: WizardHost, round_number: int) -> bool:
     """Round ``round_number`` or later is being played, a card of it down already."""
     table, private = host.table, host.deal_half
@@ -325,7 +333,9 @@ async def test_host_own_table_restarts_with_the_host(tmp_path: Path) -> None:
             friend = CapturingSession(LOOPBACK, port, name="friend", limits=LIMITS)
             await friend.connect()
             first = asyncio.ensure_future(play_bots([mine, friend], "random", 5))
-            await wait_until(lambda: _mid_round(host, 2) or first.done())
+            # Cut where a person must play next: were it the host's bot, it could finish the
+            # round (and the reveals are the programs' own) before the host goes down.
+            await wait_until(lambda: (_mid_round(host, 2) and _persons_turn(host)) or first.done())
             assert (
                 not first.done()
                 and isinstance(host.deal_half, PrivateDealing)
