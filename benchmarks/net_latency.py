@@ -82,8 +82,8 @@ class TimedHost(WizardHost):
         super()._send_states(events)
         self._pending.append((self.table.game_id.hex(), *self._arrival))
 
-    def _flush(self) -> None:  # notes when all six are sent (a step's sends leave at its end)
-        super()._flush()
+    def run_effects(self, effects: list[Any]) -> None:  # notes when all six are sent
+        super().run_effects(effects)  # (a step's sends leave when it ends)
         sent = time.monotonic_ns()
         for game_id, kind, arrived in self._pending:
             self.arrivals.setdefault(game_id, []).append((kind, arrived, sent))
