@@ -68,6 +68,7 @@ class TimedHost(WizardHost):
         super().__init__(*args, **kwargs)
         self.arrivals: dict[str, list[tuple[str | None, int, int]]] = {}
         self._arrival: tuple[str | None, int] = (None, 0)
+        self._pending: list[tuple[str, str | None, int]] = []
 
     def on_message(self, session: Any, msg: dict[str, Any]) -> None:
         self._arrival = (msg.get("t"), time.monotonic_ns())
@@ -76,12 +77,17 @@ class TimedHost(WizardHost):
         finally:
             self._arrival = (None, 0)
 
-    def _send_states(self, events: list[Any]) -> None:  # notes when all six are sent
+    def _send_states(self, events: list[Any]) -> None:
         assert self.table is not None
-        game_id = self.table.game_id.hex()
         super()._send_states(events)
-        kind, arrived = self._arrival
-        self.arrivals.setdefault(game_id, []).append((kind, arrived, time.monotonic_ns()))
+        self._pending.append((self.table.game_id.hex(), *self._arrival))
+
+    def run_effects(self, effects: list[Any]) -> None:  # notes when all six are sent
+        super().run_effects(effects)  # (a step's sends leave when it ends)
+        sent = time.monotonic_ns()
+        for game_id, kind, arrived in self._pending:
+            self.arrivals.setdefault(game_id, []).append((kind, arrived, sent))
+        self._pending.clear()
 
 
 _last_read = [0]  # when this process last read bytes from a netplay link

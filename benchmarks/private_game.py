@@ -42,8 +42,9 @@ from wizard_tui.bots import make_bot  # noqa: E402
 from wizard_tui.net import protocol as p  # noqa: E402
 from wizard_tui.net.bot_player import play_as_bot  # noqa: E402
 from wizard_tui.net.client import NetworkSession  # noqa: E402
+from wizard_tui.net.deals.private.host import PrivateDealing  # noqa: E402
 from wizard_tui.net.host import HostOptions, WizardHost  # noqa: E402
-from wizard_tui.net.private_host import PrivateDealing  # noqa: E402
+from wizard_tui.net.host_runtime import LoopRuntime  # noqa: E402
 
 LOOPBACK = "127.0.0.1"
 # Bots with no delay act faster than people: lift the host's rate limit, not its checks.
@@ -116,7 +117,7 @@ async def one_game(seats: int, clients: int, deal: str, records: Path) -> dict[s
     options = HostOptions(
         players=seats, bots=seats - clients, bot_level="random", records_dir=records, deal=deal
     )
-    host = WizardHost(options, rng=random.Random(1))
+    host = WizardHost(options, rng=random.Random(1), runtime=_RUNTIME[0])
     server = Server(
         host, protocol=p.PROTOCOL, version=p.VERSION, host=LOOPBACK, port=0, limits=LIMITS
     )
@@ -148,28 +149,29 @@ def _wait_seated(host: WizardHost, seats: int) -> None:
         time.sleep(0.001)
 
 
-class _Now:
-    """Stands in for ``asyncio`` in ``private_host``: ``call_soon`` calls at once."""
+class _SameCall(LoopRuntime):
+    """The old host's runtime: a timer of no delay (the next round's deal) runs at once."""
 
-    @staticmethod
-    def get_running_loop() -> _Now:
-        return _Now()
+    def call_later(self, delay: float, fire: Any) -> Any:
+        if delay <= 0:
+            fire()
+            return asyncio.get_running_loop().call_soon(lambda: None)
+        return super().call_later(delay, fire)
 
-    @staticmethod
-    def call_soon(callback: Any, *args: Any) -> None:
-        callback(*args)
+
+_RUNTIME: list[LoopRuntime] = [LoopRuntime()]
 
 
 def as_before(before: bool) -> None:
     """Switch the host between its old round end (``before``) and the current one."""
     from netplay.mental import DealPlayer
-    from wizard_tui.net import private_host, private_relay
+    from wizard_tui.net import private_relay
 
     def auditing(*args: Any, **kwargs: Any) -> DealPlayer:
         return DealPlayer(*args, **{**kwargs, "audit": True})
 
     private_relay.DealPlayer = auditing if before else DealPlayer  # type: ignore[attr-defined,assignment]
-    private_host.asyncio = _Now if before else asyncio  # type: ignore[attr-defined,assignment]
+    _RUNTIME[0] = _SameCall() if before else LoopRuntime()
 
 
 async def main() -> None:

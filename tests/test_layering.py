@@ -164,24 +164,6 @@ def describe(graph: Graph, component: frozenset[str]) -> str:
     return "\n".join([f"{len(component)} modules, e.g. {steps} -> {path[-1]}", *edges])
 
 
-# The cycles inside wizard_tui/net/ today, each a strongly connected component of the graph.
-# The pending redesign of net/ (issue 15: host and client as sans-I/O cores, deal kinds behind
-# one interface) removes them; whoever merges it empties this list. The test below fails as
-# well if an entry no longer exists exactly, so the list never outlives the cycles it allows.
-KNOWN_NET_CYCLES: list[frozenset[str]] = [
-    # The host: WizardHost and the objects holding a back reference to it.
-    frozenset(
-        {
-            "wizard_tui.net.host",
-            "wizard_tui.net.private_host",
-            "wizard_tui.net.restore",
-            "wizard_tui.net.takeover",
-            "wizard_tui.net.turn_time",
-        }
-    ),
-]
-
-
 @functools.cache
 def project_graph() -> Graph:
     return import_graph(ROOT, CYCLE_FREE)
@@ -190,16 +172,8 @@ def project_graph() -> Graph:
 def test_no_import_cycle() -> None:
     graph = project_graph()
     cycles = strongly_connected(graph)
-    unexpected = [describe(graph, c) for c in cycles if c not in KNOWN_NET_CYCLES]
-    assert not unexpected, "import cycles:\n" + "\n".join(unexpected)
-
-
-def test_the_allowed_cycles_still_exist() -> None:
-    # An entry of KNOWN_NET_CYCLES that no longer matches a cycle exactly must go (or shrink).
-    cycles = strongly_connected(project_graph())
-    stale = [sorted(c) for c in KNOWN_NET_CYCLES if c not in cycles]
-    assert stale == []
-    assert all(m.startswith("wizard_tui.net.") for c in KNOWN_NET_CYCLES for m in c)
+    found = [describe(graph, c) for c in cycles]
+    assert not found, "import cycles:\n" + "\n".join(found)
 
 
 def test_the_cycle_checker_sees_hidden_imports(tmp_path: Path) -> None:

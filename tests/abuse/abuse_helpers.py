@@ -54,6 +54,7 @@ from wizard_tui.bots import make_bot
 from wizard_tui.game import Bid, ChooseTrump, Phase, Play, SeatView, rounds_for, seat_view
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.deals.commit_reveal.host import CommitRevealHost
 from wizard_tui.net.host import HostOptions, WizardHost
 from wizard_tui.session import ActionRefused, GameFinished, LinkChanged, TableUpdate
 
@@ -669,9 +670,11 @@ class Arena:
                 if table.finished:
                     return None
                 state = host_state(host)
+                half = host.deal_half
+                deal = half.deal if isinstance(half, CommitRevealHost) else None
                 ready = (
-                    table.deal is not None
-                    and table.deal.seeds is not None
+                    deal is not None
+                    and deal.seeds is not None
                     and table.game.phase in ACTING
                     and (self.mole is None or (self.mole.link is not None and not self.mole.expect))
                 )

@@ -20,7 +20,7 @@ from collections.abc import Callable
 import pytest
 
 from wizard_tui.game import Game, GameConfig, Phase, void_charge
-from wizard_tui.net.private_host import MAX_CHARGES
+from wizard_tui.net.deals.private.host import MAX_CHARGES
 
 PLAYERS = 3
 HOSTILE = 1

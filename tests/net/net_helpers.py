@@ -22,6 +22,7 @@ from wizard_tui.game import SeatView, rounds_for, seat_view
 from wizard_tui.net import protocol as p
 from wizard_tui.net.bot_player import play_as_bot
 from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.deals.commit_reveal.host import CommitRevealHost
 from wizard_tui.net.host import HostOptions, WizardHost
 from wizard_tui.record import GameRecord, RecordedRound, RecordError
 from wizard_tui.session import ActionRefused, SessionUpdate, TableUpdate
@@ -229,7 +230,8 @@ def host_state(host: WizardHost) -> tuple[Any, ...]:
     table = host.table
     assert table is not None
     game = table.game
-    deal = table.deal
+    half = host.deal_half  # commit-reveal's round: its host half holds it
+    deal = half.deal if isinstance(half, CommitRevealHost) else None
     exchange = None
     if deal is not None:
         exchange = (

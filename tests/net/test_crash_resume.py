@@ -350,9 +350,13 @@ async def test_journal_replays_to_the_live_table_at_every_step(
                 if len(entries) != seen and (len(entries) < 150 or len(entries) % 13 == 0):
                     seen = len(entries)
                     state = replay(entries)
-                    live = table_state(table.game, table.deal, table.recorder, table.history_wire)
+                    live_deal = host.deal_half.deal  # type: ignore[attr-defined]
+                    live = table_state(table.game, live_deal, table.recorder, table.history_wire)
                     restored = table_state(
-                        state.game, state.deal, state.recorder, state.history_wire
+                        state.game,
+                        state.half.deal,  # type: ignore[attr-defined]
+                        state.recorder,
+                        state.history_wire,
                     )
                     assert restored == live, f"after {seen} entries"
                     compared += 1

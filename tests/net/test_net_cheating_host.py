@@ -18,10 +18,12 @@ from net_helpers import play_bots, running_host, seat_sessions
 
 from netplay.fairdeal import new_seed
 from wizard_tui.game import Event, RoundDealt
-from wizard_tui.net import host as host_module
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.deals.commit_reveal import host as commit_reveal_host
+from wizard_tui.net.deals.commit_reveal.host import CommitRevealHost
 from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host_state import Table
 from wizard_tui.session import RoundVerified
 from wizard_tui.verify import verify_path
 
@@ -48,12 +50,9 @@ class ShowsAWrongCard(WizardHost):
                 self.server.send(seat.session, msg)
 
 
-class SwapsASeed(WizardHost):
-    """(b) Once every seed is in, the host replaces its bot's seed with a new one (as if it
-    had ground for a better deal), deals from that, and publishes it at round end."""
-
-    def _advance_deal(self) -> None:
-        deal = self.table.deal if self.table else None
+class _SwapsASeedDeal(CommitRevealHost):
+    def _deal_if_complete(self, table: Table) -> list[Event]:
+        deal = self.deal
         if (
             deal is not None
             and deal.exchange.round == ROUND
@@ -62,25 +61,37 @@ class SwapsASeed(WizardHost):
             and not deal.exchange.missing_seeds()
         ):
             deal.exchange._seeds[BOT_SEAT] = new_seed()
-        super()._advance_deal()
+        return super()._deal_if_complete(table)
 
 
-class DealsAnotherDeck(WizardHost):
-    """(c) The host ignores the seeds and deals from a deck of its own choosing."""
+class SwapsASeed(WizardHost):
+    """(b) Once every seed is in, the host replaces its bot's seed with a new one (as if it
+    had ground for a better deal), deals from that, and publishes it at round end."""
 
-    def _advance_deal(self) -> None:
-        deal = self.table.deal if self.table else None
+    def __init__(self, options: HostOptions, *, rng: random.Random | None = None) -> None:
+        super().__init__(options, rng=rng, deal_half=_SwapsASeedDeal())
+
+
+class _DealsAnotherDeckDeal(CommitRevealHost):
+    def _deal_if_complete(self, table: Table) -> list[Event]:
+        deal = self.deal
         if deal is None or deal.exchange.round != ROUND:
-            super()._advance_deal()
-            return
+            return super()._deal_if_complete(table)
 
         def shuffle(seed: bytes, count: int) -> list[int]:
             deck = list(range(count))
             random.Random(7).shuffle(deck)
             return deck
 
-        with mock.patch.object(host_module, "shuffle_order", shuffle):
-            super()._advance_deal()
+        with mock.patch.object(commit_reveal_host, "shuffle_order", shuffle):
+            return super()._deal_if_complete(table)
+
+
+class DealsAnotherDeck(WizardHost):
+    """(c) The host ignores the seeds and deals from a deck of its own choosing."""
+
+    def __init__(self, options: HostOptions, *, rng: random.Random | None = None) -> None:
+        super().__init__(options, rng=rng, deal_half=_DealsAnotherDeckDeal())
 
 
 class ChangesYourCommitment(WizardHost):

@@ -22,6 +22,7 @@ from net_helpers import (
 from netplay import Client
 from wizard_tui.game import Phase, SeatView
 from wizard_tui.net import protocol as p
+from wizard_tui.net.deals.commit_reveal.host import CommitRevealHost
 from wizard_tui.net.host import HostOptions
 
 
@@ -122,15 +123,17 @@ async def test_drop_across_a_round_boundary_commits_on_return(tmp_path: Path) ->
     async with asyncio.timeout(20), running_host(options) as host:
         started: list[int] = []
         round_started = asyncio.Event()
-        start_round = host._start_round
+        half = host.deal_half
+        assert isinstance(half, CommitRevealHost)
+        start_round = half.start_round
 
         def spy() -> None:
             start_round()
-            assert host.table is not None and host.table.deal is not None
-            started.append(host.table.deal.exchange.round)
+            assert half.deal is not None
+            started.append(half.deal.exchange.round)
             round_started.set()
 
-        host._start_round = spy  # type: ignore[method-assign]
+        half.start_round = spy  # type: ignore[method-assign]
         dropper = (await seat_sessions(options.port, 1, cls=DropAfterLastCard))[0]
         dropper.client.gate.clear()  # type: ignore[attr-defined]
         other = (await seat_sessions(options.port, 1))[0]

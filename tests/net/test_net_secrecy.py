@@ -67,7 +67,7 @@ class LoggingHost(WizardHost):
         super()._broadcast(msg)
 
     def on_message(self, session: Any, msg: dict[str, Any]) -> None:
-        deal = self.table.deal if self.table else None
+        deal = self.deal_half.deal  # type: ignore[attr-defined]
         missing = deal.exchange.missing_seeds() if deal else frozenset()
         super().on_message(session, msg)
         if deal is not None and session.seat in missing - deal.exchange.missing_seeds():
@@ -227,7 +227,7 @@ async def test_seed_before_the_commitments_is_refused(tmp_path: Path) -> None:
         assert refusal["code"] == "out_of_phase"
         assert host.table is not None
         assert host.table.game.round == 0 and host.table.game.phase is Phase.DEAL  # no deal
-        deal = host.table.deal
+        deal = host.deal_half.deal  # type: ignore[attr-defined]
         assert deal is not None and deal.commitments is None
         assert deal.exchange.phase is ExchangePhase.COMMITTING
         assert deal.exchange.missing_commitments() == {1}  # the slow seat

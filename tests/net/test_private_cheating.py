@@ -29,6 +29,7 @@ from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.deals import DealKind
 from wizard_tui.net.deals.private.client_deal import ClientDeal
+from wizard_tui.net.deals.private.host import PrivateDealing
 from wizard_tui.net.deals.private.seat import PrivateSeatHalf
 from wizard_tui.net.deals.seat_half import SeatHalf
 from wizard_tui.net.host import HostOptions, WizardHost
@@ -243,8 +244,9 @@ class AltersARelayedPass(WizardHost):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        assert self.private is not None
-        honest_flush = self.private._flush
+        half = self.deal_half
+        assert isinstance(half, PrivateDealing)
+        honest_flush = half._flush
 
         def flush(deal: Any) -> None:
             if self.altered is None and deal.round >= FROM_ROUND:
@@ -256,7 +258,7 @@ class AltersARelayedPass(WizardHost):
                         break
             honest_flush(deal)
 
-        self.private._flush = flush  # type: ignore[method-assign]
+        half._flush = flush  # type: ignore[method-assign]
 
 
 async def test_a_cheating_relay_is_caught_and_blamed(tmp_path: Path) -> None:

@@ -21,9 +21,9 @@ from test_net_reconnect import DropMidTrick, DroppingSession
 
 from wizard_tui.game import SeatView
 from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.deals.private.host import LOST_KEYS, PrivateDealing
 from wizard_tui.net.deals.private.round_secrets import SecretStore
 from wizard_tui.net.host import HostOptions
-from wizard_tui.net.private_host import LOST_KEYS
 from wizard_tui.record import RecordError
 from wizard_tui.verify import verify_document, verify_path
 
@@ -72,8 +72,8 @@ async def test_drop_in_the_chain_resends_the_same_pass(tmp_path: Path) -> None:
         (other,) = await seat_sessions(options.port, 1)
         game = asyncio.ensure_future(play_bots([dropper, other]))
         await dropper.dropped.wait()
-        assert host.private is not None and host.private.deal is not None
-        passes = len(host.private.deal.relay.view.pass_envelopes)
+        assert isinstance(host.deal_half, PrivateDealing) and host.deal_half.deal is not None
+        passes = len(host.deal_half.deal.relay.view.pass_envelopes)
         dropper.client.gate.set()  # type: ignore[attr-defined]
         codes = await game
         await host.finished.wait()
@@ -210,7 +210,9 @@ async def test_a_player_back_from_a_bot_plays_from_the_next_deal(tmp_path: Path)
         await leaver.dropped.wait()
         assert leaver.dropped_view is not None
         r = leaver.dropped_view.round
-        await wait_until(lambda: host.private is not None and host.private.stand_in_signers)
+        await wait_until(
+            lambda: isinstance(host.deal_half, PrivateDealing) and host.deal_half.stand_in_signers
+        )
         leaver.client.gate.set()  # type: ignore[attr-defined]
         codes = await game
         await host.finished.wait()
@@ -246,7 +248,7 @@ async def test_a_round_played_while_away_is_no_failure(tmp_path: Path) -> None:
         await leaver.dropped.wait()
         assert leaver.dropped_view is not None
         r = leaver.dropped_view.round
-        private = host.private
+        private = host.deal_half
         assert private is not None
         await wait_until(lambda: private.deal is not None and private.deal.round > r)
         leaver.client.gate.set()  # type: ignore[attr-defined]
@@ -280,7 +282,9 @@ async def test_a_restarted_program_takes_its_seat_back_by_its_key(tmp_path: Path
         staying = asyncio.ensure_future(play_bots(others, seed=1))
         dead = asyncio.ensure_future(play_bots([leaver]))  # gated: never comes back
         await leaver.dropped.wait()
-        await wait_until(lambda: host.private is not None and host.private.stand_in_signers)
+        await wait_until(
+            lambda: isinstance(host.deal_half, PrivateDealing) and host.deal_half.stand_in_signers
+        )
         returner = NetworkSession(
             "127.0.0.1",
             options.port,

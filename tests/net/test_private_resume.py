@@ -38,11 +38,11 @@ from test_private_reconnect import LeavesMidTrick
 from netplay import StaticIdentity
 from netplay.signing import SigningKey
 from wizard_tui.game import Phase
+from wizard_tui.net.deals.private.host import LOST_KEYS, PrivateDealing
 from wizard_tui.net.deals.private.round_secrets import SecretStore
 from wizard_tui.net.host import HostOptions, WizardHost
 from wizard_tui.net.hosting import hosting
 from wizard_tui.net.journal import journal_path, read_journal
-from wizard_tui.net.private_host import LOST_KEYS
 from wizard_tui.net.restore import RestoreError, replay
 from wizard_tui.record import read_record
 from wizard_tui.verify import verify_path
@@ -59,9 +59,17 @@ def _options(tmp_path: Path) -> HostOptions:
     )
 
 
+def _persons_turn(host: WizardHost) -> bool:
+    table = host.table
+    if table is None or not 0 <= table.game.turn < len(host.seats):
+        return False
+    seat = host.seats[table.game.turn]
+    return seat is not None and seat.kind == "human"
+
+
 def _mid_round(host: WizardHost, round_number: int) -> bool:
     """Round ``round_number`` or later is being played, a card of it down already."""
-    table, private = host.table, host.private
+    table, private = host.table, host.deal_half
     if table is None or private is None or private.deal is None:
         return False
     game = table.game
@@ -91,9 +99,9 @@ async def test_private_host_stopped_mid_round_resumes_and_redeals(tmp_path: Path
             game = asyncio.ensure_future(play_bots(sessions, "random", 3))
             await wait_until(lambda: _mid_round(host, 3) or game.done())
             assert not game.done(), "the game ended before the crash point"
-            assert host.journal is not None and host.private is not None
+            assert host.journal is not None and isinstance(host.deal_half, PrivateDealing)
             path = host.journal.path
-            deal = host.private.deal
+            deal = host.deal_half.deal
             assert deal is not None
             cut = (deal.round, deal.attempt)
             live_rounds = list(host.table.recorder.rounds)  # type: ignore[union-attr]
@@ -103,11 +111,12 @@ async def test_private_host_stopped_mid_round_resumes_and_redeals(tmp_path: Path
         assert contents.entries[0]["deal"] == "private"
         state = replay(contents.entries)
         assert list(state.recorder.rounds) == live_rounds
-        assert state.attempt is not None and state.attempt[:2] == cut
+        cut_off = state.half.attempt  # type: ignore[attr-defined]
+        assert cut_off is not None and (cut_off.round, cut_off.attempt) == cut
         async with hosting(
             options, bind=LOOPBACK, port=port, identity=identity, limits=LIMITS, resume=contents
         ) as host:
-            assert host.private is not None and host.table is not None
+            assert isinstance(host.deal_half, PrivateDealing) and host.table is not None
             assert host.options.deal == "private"
             codes = await game
             await host.finished.wait()
@@ -211,8 +220,9 @@ async def test_sigkill_private_host_then_resume(tmp_path: Path) -> None:
             for after_rounds in (2, 5):
                 entries = await _kill_mid_round(proc, path, after_rounds, rng)
                 state = replay(entries)  # the journal a SIGKILL left replays
-                if state.attempt is not None:
-                    cuts.append(state.attempt[:2])
+                cut_off = state.half.attempt
+                if cut_off is not None:
+                    cuts.append((cut_off.round, cut_off.attempt))
                 proc, resumed_port = await start_host(env, log, "--resume")
                 assert resumed_port == port
             codes = await players
@@ -323,9 +333,15 @@ async def test_host_own_table_restarts_with_the_host(tmp_path: Path) -> None:
             friend = CapturingSession(LOOPBACK, port, name="friend", limits=LIMITS)
             await friend.connect()
             first = asyncio.ensure_future(play_bots([mine, friend], "random", 5))
-            await wait_until(lambda: _mid_round(host, 2) or first.done())
-            assert not first.done() and host.private is not None and host.private.deal
-            cut = (host.private.deal.round, host.private.deal.attempt)
+            # Cut where a person must play next: were it the host's bot, it could finish the
+            # round (and the reveals are the programs' own) before the host goes down.
+            await wait_until(lambda: (_mid_round(host, 2) and _persons_turn(host)) or first.done())
+            assert (
+                not first.done()
+                and isinstance(host.deal_half, PrivateDealing)
+                and host.deal_half.deal
+            )
+            cut = (host.deal_half.deal.round, host.deal_half.deal.attempt)
             assert host.journal is not None
             path = host.journal.path
             first.cancel()  # the host's process dies, its own table with it

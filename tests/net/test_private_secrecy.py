@@ -37,7 +37,7 @@ class RecordingHost(WizardHost):
         self.checks = 0
 
     def on_message(self, session: Any, msg: dict[str, Any]) -> None:
-        deal = self.private.deal if self.private else None
+        deal = self.deal_half.deal  # type: ignore[attr-defined]
         at = None if deal is None else (deal.round, deal.attempt)
         plays = 0 if deal is None else len(deal.relay.view.plays)
         raw = msgpack.packb(copy.deepcopy(msg), use_bin_type=True)
@@ -46,7 +46,7 @@ class RecordingHost(WizardHost):
         self._check_nothing_opened()
 
     def _check_nothing_opened(self) -> None:
-        deal = self.private.deal if self.private else None
+        deal = self.deal_half.deal  # type: ignore[attr-defined]
         if deal is None:
             return
         view = deal.relay.view

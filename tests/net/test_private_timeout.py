@@ -19,8 +19,8 @@ from private_helpers import assert_partial_game_verified, assert_private_game_ve
 from netplay import LinkState
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.deals.private.host import LOST_KEYS, PrivateDealing
 from wizard_tui.net.host import HostOptions
-from wizard_tui.net.private_host import LOST_KEYS
 
 
 def _private(players: int, bots: int, records: Path) -> HostOptions:
@@ -185,7 +185,9 @@ async def test_a_program_that_lost_its_signing_key_gets_its_seat_not_the_deal(
         staying = asyncio.ensure_future(play_bots(others, seed=1))
         dead = asyncio.ensure_future(play_bots([leaver]))  # gated: never comes back
         await leaver.dropped.wait()
-        await wait_until(lambda: host.private is not None and host.private.stand_in_signers)
+        await wait_until(
+            lambda: isinstance(host.deal_half, PrivateDealing) and host.deal_half.stand_in_signers
+        )
         returner = Watched(
             "127.0.0.1", options.port, name="x", limits=leaver.client.limits,
             identity=leaver.client.identity, signing_key=SigningKey.generate(),

@@ -25,6 +25,7 @@ from wizard_tui.bots import make_bot
 from wizard_tui.net import protocol as p
 from wizard_tui.net.bot_player import play_as_bot
 from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.deals.private.host import PrivateDealing
 from wizard_tui.net.host import HostOptions, WizardHost
 
 
@@ -62,8 +63,8 @@ class Raw:
 def _state(host: WizardHost) -> Any:
     if host.table is None:
         return tuple(None if s is None else (s.name, s.signing_key) for s in host.seats)
-    if host.private is not None:
-        return (host.table.game.full.round, host.table.game.phase, host.private.deal)
+    if isinstance(host.deal_half, PrivateDealing):
+        return (host.table.game.full.round, host.table.game.phase, host.deal_half.deal)
     return host_state(host)
 
 

@@ -43,10 +43,28 @@ from wizard_tui.bots.base import Bot
 from wizard_tui.game import SeatView
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.deals.private.host import PrivateDealing
 from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host_runtime import LoopRuntime
 from wizard_tui.verify import verify_path
 
 CLI = [sys.executable, "-m", "wizard_tui"]
+
+
+class HeldPacing(LoopRuntime):
+    """Bots' pacing that, once armed, lasts until the test lets it end."""
+
+    def __init__(self) -> None:
+        self.armed = False
+        self.waiting = asyncio.Event()  # a bot is held in its delay
+        self.release = asyncio.Event()
+
+    async def pace(self, delay: float) -> None:
+        if self.armed:
+            self.armed = False
+            self.waiting.set()
+            await self.release.wait()
+        await super().pace(delay)
 
 
 class PacedByTheTest(WizardHost):
@@ -54,17 +72,24 @@ class PacedByTheTest(WizardHost):
     test can change the table while a bot's decision is pending, deterministically."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.armed = False
-        self.waiting = asyncio.Event()  # a bot is held in its delay
-        self.release = asyncio.Event()
+        self.pacing = HeldPacing()
+        super().__init__(*args, runtime=self.pacing, **kwargs)
 
-    async def _pace(self) -> None:
-        if self.armed:
-            self.armed = False
-            self.waiting.set()
-            await self.release.wait()
-        await super()._pace()
+    @property
+    def armed(self) -> bool:
+        return self.pacing.armed
+
+    @armed.setter
+    def armed(self, value: bool) -> None:
+        self.pacing.armed = value
+
+    @property
+    def waiting(self) -> asyncio.Event:
+        return self.pacing.waiting
+
+    @property
+    def release(self) -> asyncio.Event:
+        return self.pacing.release
 
 
 def _private(records: Path) -> HostOptions:
@@ -86,7 +111,7 @@ async def test_a_bot_decision_for_a_voided_position_is_dropped(
         host.armed = True
         game = asyncio.ensure_future(play_bots(sessions))
         await host.waiting.wait()
-        private = host.private
+        private = host.deal_half
         assert private is not None and private.deal is not None
         r, attempt = private.deal.round, private.deal.attempt
         sessions[0].client.send({"t": "lost", "round": r, "attempt": attempt})
@@ -417,8 +442,10 @@ async def test_drop_return_drop_does_not_switch_the_takeover_off(tmp_path: Path,
         assert seat is not None
         leaver.cut()
         await wait_until(lambda: seat.stand_in is not None)  # taken over
-        if host.private is not None:  # the attempt in progress is the stand-in's own
-            private = host.private
+        if isinstance(
+            host.deal_half, PrivateDealing
+        ):  # the attempt in progress is the stand-in's own
+            private = host.deal_half
             await wait_until(
                 lambda: (
                     private.deal is not None

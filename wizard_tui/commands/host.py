@@ -182,13 +182,7 @@ def run(args: argparse.Namespace) -> int:
 def _round_in_play(host: WizardHost) -> int:
     """The round a resumed host deals or plays now (a private host redeals the round the
     crash cut off; a hidden game counts only the rounds it finished until it is dealt)."""
-    table = host.table
-    assert table is not None
-    if host.private is None:
-        return table.game.round
-    deal = host.private.deal
-    # A private host's game is a HiddenGame, which net/ (being redesigned) types as a Game.
-    return deal.round if deal is not None else table.game.full.round + 1  # type: ignore[attr-defined]
+    return host.round_in_play()
 
 
 async def _run_headless(

@@ -3,12 +3,16 @@
 The host is the single source of truth and trusts no client. Every message is
 checked against its schema (a malformed one ends that client's connection), every
 action against the engine (an illegal one is refused with a reason code and changes
-nothing). Each seat is sent only its own view; public events go to all. The deal is
-the commit-reveal deal of ``docs/fairness.md``: the host draws the seeds of its bots,
-every remote seat draws its own, and the seeds are published when the round ends.
+nothing). Each seat is sent only its own view; public events go to all. How rounds are
+dealt is the deal kind's (``deals/``: commit-reveal, private), whose host half sees this
+core only through ``HostPort``.
 
-All of this runs in netplay's synchronous callbacks on the event loop; the only
-awaits are the bots' thinking and their pacing delay.
+The host reads no clock, schedules nothing and starts no task itself: its ``HostRuntime``
+(``host_runtime.py``) does, so the same host runs on the event loop (``LoopRuntime``) or in
+a test with a hand-moved clock and no loop. Every input (a netplay callback, a timer, a
+bot's decision) is handled as one step (``handle``: effects, ``host_effects.py``): what it
+journals and sends wait until it ends, then the journal's entries are written first and the
+sends after, so journal-before-send holds by construction, not by the order of calls.
 """
 
 from __future__ import annotations
@@ -19,23 +23,19 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
 from netplay import Refused, Server, Session
-from netplay.commit_reveal import CommitRevealError, HostRound
-from netplay.fairdeal import new_game_id, new_seed, shuffle_order
+from netplay.fairdeal import new_game_id
 from netplay.ratelimit import TokenBucket
 
-from ..bots import LEVELS, Bot, decide_async, make_bot
+from ..bots import LEVELS, Bot, make_bot
 from ..game import (
     Bid,
     ChooseTrump,
-    Deal,
     Event,
-    Game,
     GameConfig,
     GameOver,
     IllegalAction,
@@ -47,149 +47,95 @@ from ..game import (
     Suit,
     seat_view,
 )
-from ..game.hidden import HiddenGame
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
-from ..record import PRIVATE_PROTOCOL, GameRecorder, PlayerEntry, write_record
+from ..record import record_filename, write_record
 from ..session import SeatInfo
 from . import protocol as p
-from .journal import JournalError, JournalWriter, journal_path
-from .private_host import PrivateDealing
+from .deals import find_deal_kind
+from .deals.host_half import DealHostHalf
+from .host_effects import (
+    Broadcast,
+    CloseJournal,
+    Disconnect,
+    Effect,
+    Forget,
+    HostInput,
+    Joined,
+    Journal,
+    Left,
+    OpenJournal,
+    Received,
+    Resumed,
+    Send,
+    SendPayload,
+    Welcome,
+)
+from .host_runtime import Cancellable, HostRuntime, LoopRuntime, cancelled
+from .host_state import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions, Seat, Table, queried
+from .journal import JournalContents, JournalError, JournalWriter, journal_path
+from .journal_facts import Decider, Fact, GameEnded, GameHeader, SeatEntry
 from .record_share import part_messages, round_part
+from .restore import Replayed, replay_journal
 from .takeover import Takeover
 from .turn_time import TurnClock
 
 log = logging.getLogger("wizard_tui.host")
 
-
-DEFAULT_DEAL_STEP_TIMEOUT = 20.0  # seconds (HostOptions.deal_step_timeout)
-
-
-@dataclass
-class HostOptions:
-    players: int = 4  # seats at the table when it starts by itself
-    bots: int = 0  # bots seated from the start
-    bot_level: str = "normal"
-    restrict_last_bid: RestrictLastBid = RestrictLastBid.NEVER
-    records_dir: Path | None = None  # None: keep no records
-    bot_delay: float = 0.0  # seconds a bot waits before acting, so people can follow
-    auto_start: bool = True  # start when every seat is filled (headless hosting)
-    addresses: tuple[str, ...] = ()  # what friends should type, shown in the lobby
-    port: int = 0
-    # Crash safety and takeover (docs/architecture.md): where each game's journal goes
-    # (None: no journal), the seconds before a bot plays for a player who dropped (None:
-    # never), and what the journal keeps so `host --resume` can listen the same way.
-    journal_dir: Path | None = None
-    takeover_after: float | None = None
-    bind: str = ""
-    password: bool = False  # the room has a password (the journal keeps only this)
-    # How rounds are dealt: "commit-reveal" (docs/fairness.md: the host computes every hand)
-    # or "private" (docs/private-deal.md: nobody, the host included, sees another's hand).
-    deal: str = p.DEAL_COMMIT_REVEAL
-    # The private deal: seconds a connected player's program has to send a deal message it
-    # owes (its pass, key release or reveal) before the host disconnects it (`deal_timeout`)
-    # and treats the seat like one that left (None: wait forever). Bids and plays are people's
-    # and never time out.
-    deal_step_timeout: float | None = DEFAULT_DEAL_STEP_TIMEOUT
-    # Seconds a connected person on turn has to decide before a bot decides for the seat and
-    # it is marked away (turn_time.py; None: no limit).
-    turn_time: float | None = None
-
-
-@dataclass
-class Seat:
-    name: str
-    kind: str  # "human" | "bot"
-    session: Session | None = None
-    bot: Bot | None = None
-    level: str | None = None  # a bot's level, for the journal
-    stand_in: Bot | None = None  # a bot playing for this human seat while its player is away
-    takeover_at: float | None = None  # loop time a bot takes this seat over, when counting
-    signing_key: bytes | None = None  # a player's Ed25519 public key (the private deal)
-    away: bool = False  # its player let the turn time run out: a bot decides (turn_time.py)
-    turn_at: float | None = None  # loop time its turn time runs out, while it counts
-    # The private deal: the seat voided too many deals, and a bot plays it for the rest of
-    # the game (private_host.py, docs/rules.md "Voided deals"); its player watches.
-    forfeited: bool = False
-
-    @property
-    def player_bot(self) -> Bot | None:
-        """The bot that decides for this seat now, if any."""
-        return self.bot or self.stand_in
-
-    @property
-    def host_deals(self) -> bool:
-        """The host does this seat's part of the deal (draws its seed): a bot's, or one a
-        bot holds for a player who left. An away player's program is connected and still
-        does its own (turn_time.py)."""
-        return self.bot is not None or (self.stand_in is not None and not self.away)
-
-    def info(self, now: float | None = None) -> SeatInfo:
-        connected = self.kind == "bot" or (self.session is not None and self.session.connected)
-        takeover_in = None  # 0: a bot plays the seat now
-        if self.stand_in is not None or self.away:
-            takeover_in = 0.0
-        elif self.takeover_at is not None and now is not None:
-            takeover_in = round(max(0.0, self.takeover_at - now), 1)
-        elif self.turn_at is not None and now is not None:  # the turn time of the seat on turn
-            takeover_in = round(max(0.0, self.turn_at - now), 1)
-        return SeatInfo(self.name, self.kind, connected, takeover_in)  # type: ignore[arg-type]
-
-
-@dataclass
-class RoundDeal:
-    """The commit-reveal state of the round being dealt or played."""
-
-    exchange: HostRound
-    commitments: list[bytes] | None = None  # published vector
-    seeds: list[bytes] | None = None
-
-
-@dataclass
-class _Table:
-    """One game at the table: created at start, replaced by a rematch."""
-
-    game: Game
-    game_id: bytes
-    recorder: GameRecorder
-    deal: RoundDeal | None = None
-    finished: bool = False
-    record_path: Path | None = None
-    history_wire: list[dict[str, Any]] = field(default_factory=list)
-    created: float = 0.0  # unix time the game started
-    over_msg: dict[str, Any] | None = None  # the game_over message, once it is over
+# Every deal kind's exchange messages (routed to the host's deal half, or refused).
+DEAL_MESSAGES = ("commit", "seed", "sign_key", "deal", "lost", "abort")
 
 
 class WizardHost:
     """The netplay ``App`` of a Wizard game. Attach a ``Server`` before it runs."""
 
-    def __init__(self, options: HostOptions, *, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        options: HostOptions,
+        *,
+        rng: random.Random | None = None,
+        deal_half: DealHostHalf | None = None,
+        runtime: HostRuntime | None = None,
+    ) -> None:
         if not MIN_PLAYERS <= options.players <= MAX_PLAYERS:
             raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
         if not 0 <= options.bots <= options.players:
             raise ValueError("more bots than seats")
         self.options = options
+        self.runtime: HostRuntime = runtime or LoopRuntime()
         self.server: Server | None = None
+        # What a step sends, sent once it ends (after what it journaled): see the docstring.
+        self._outbox: list[Effect] = []
+        self._depth = 0
+        self._clock: float | None = None  # the time of the step ``handle`` runs
+        self._journaling = False  # a journal is kept: facts are journaled (effects)
         self.host_key = secrets.token_urlsafe(24)  # proves a connection is the host's own table
         self._rng = rng or random.SystemRandom()
         self._admins: set[str] = set()  # session ids that presented the host key
         self.seats: list[Seat | None] = [None] * options.players
         for i in range(options.bots):
             self.seats[options.players - options.bots + i] = self._new_bot_seat()
-        self.table: _Table | None = None
+        self.table: Table | None = None
         self.finished = asyncio.Event()
         self.failed: str | None = None
-        self._bot_task: asyncio.Task[None] | None = None
+        self._bot_task: Cancellable | None = None
+        self._bot_ticket = 0  # the live decision's number (0: none)
         self.on_game_over: Callable[[], None] | None = None
         self._stalled_since: float | None = None
         self._chat_buckets: dict[str, TokenBucket] = {}  # by session id
         self.journal: JournalWriter | None = None
-        self.restored: Any = None  # restore.Replayed when this host came from a journal
+        self.restored: Replayed | None = None  # when this host came from a journal
+        self._timers: dict[Any, Cancellable] = {}  # start_timer's, by key
         self.takeover = Takeover(self)
         self.turn_clock = TurnClock(self)
-        if options.deal not in p.DEALS:
-            raise ValueError(f"unknown deal {options.deal!r}: one of {', '.join(p.DEALS)}")
-        # The private deal's host side (None: commit-reveal); see private_host.py.
-        self.private = PrivateDealing(self) if options.deal == p.DEAL_PRIVATE else None
+        if deal_half is None:
+            try:
+                kind = find_deal_kind(options.deal)
+            except KeyError as exc:
+                raise ValueError(str(exc)) from None
+            deal_half = kind.host()
+        # The deal kind's host half (deals/): the round's exchange, its messages and facts.
+        self.deal_half: DealHostHalf = deal_half
+        deal_half.attach(self)
         self._bot_seat = -1  # the seat ``_bot_task`` decides for
         # Bumped at every change the seats are told of: a bot decides for one position, and
         # a decision finished after the position moved on (a void, a redeal) is dropped.
@@ -200,7 +146,97 @@ class WizardHost:
 
     # ------------------------------------------------------------------ netplay callbacks
 
+    # ------------------------------------------------------------------ one step at a time
+
+    def handle(self, event: HostInput, now: float) -> list[Effect]:
+        """One input at time ``now``, as one step: the host's state moves on, the facts it
+        accepted are journaled (on the disk when this returns), and what it sends is
+        returned in order, not sent (``run_effects`` sends it). ``Refused`` for a join the
+        lobby does not take."""
+        if self._depth:
+            raise RuntimeError("an input arrived inside another's step")
+        self._depth, self._clock = 1, now
+        try:
+            if isinstance(event, Joined):
+                reply = self._on_join(event.session, event.hello)
+                self._outbox.insert(0, Welcome(event.session, reply))
+            elif isinstance(event, Received):
+                self._on_message(event.session, event.msg)
+            elif isinstance(event, Left):
+                self._on_disconnect(event.session)
+            else:
+                self._on_resume(event.session)
+        finally:
+            self._depth, self._clock = 0, None
+            out, self._outbox = self._outbox, []
+        return out
+
+    @contextlib.contextmanager
+    def _step(self) -> Iterator[None]:
+        """An input of the runtime's (a timer, a bot's decision) handled: its sends go out
+        when it ends, after its journal entries."""
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                self._flush()
+
+    def _flush(self) -> None:
+        out, self._outbox = self._outbox, []
+        self.run_effects(out)
+
+    def run_effects(self, effects: list[Effect]) -> None:
+        """Run a step's effects: its journal entries first (each forced to the disk), then
+        its sends, in order. So nothing is sent before what it tells of is on the disk."""
+        for effect in effects:
+            if isinstance(effect, OpenJournal | Journal | CloseJournal):
+                self._run_journal(effect)
+        server = self.server
+        if server is None:
+            return
+        for effect in effects:
+            if isinstance(effect, Send):
+                server.send(effect.session, effect.msg)
+            elif isinstance(effect, SendPayload):
+                server.send_payload(effect.session, effect.payload)
+            elif isinstance(effect, Broadcast):
+                server.broadcast(effect.msg)
+            elif isinstance(effect, Disconnect):
+                server.error(effect.session, effect.code, effect.message, fatal=True)
+            elif isinstance(effect, Forget):
+                server.forget(effect.session)
+
+    def _out(self, effect: Effect) -> None:
+        self._outbox.append(effect)
+        if self._depth == 0:
+            self._flush()
+
+    def _time(self) -> float:
+        """The step's time (``handle``'s ``now``), else the runtime's clock."""
+        return self._clock if self._clock is not None else self.runtime.now()
+
+    # ------------------------------------------------------------------ netplay callbacks
+
     def on_join(self, session: Session, hello: dict[str, Any]) -> dict[str, Any]:
+        effects = self.handle(Joined(session, hello), self.runtime.now())
+        welcome = effects.pop(0)
+        assert isinstance(welcome, Welcome)
+        if effects:  # after the welcome, which netplay sends once this returns
+            self.runtime.call_later(0.0, lambda: self.run_effects(effects))
+        return welcome.reply
+
+    def on_message(self, session: Session, msg: dict[str, Any]) -> None:
+        self.run_effects(self.handle(Received(session, msg), self.runtime.now()))
+
+    def on_disconnect(self, session: Session) -> None:
+        self.run_effects(self.handle(Left(session), self.runtime.now()))
+
+    def on_resume(self, session: Session) -> None:
+        self.run_effects(self.handle(Resumed(session), self.runtime.now()))
+
+    def _on_join(self, session: Session, hello: dict[str, Any]) -> dict[str, Any]:
         if self.table is not None:
             raise Refused(p.LOBBY_CLOSED, "the game has already started; ask for a rematch later")
         free = [i for i, s in enumerate(self.seats) if s is None]
@@ -209,39 +245,10 @@ class WizardHost:
         seat = free[0]
         session.seat = seat
         self.seats[seat] = Seat(session.name, "human", session)
-        loop = asyncio.get_running_loop()
-        loop.call_soon(self._after_join)
-        timeout = self.options.deal_step_timeout
-        if self.private is not None and timeout is not None:
-            # What a joiner owes before the game starts (its signing key) has a time limit
-            # too: a joiner that never sends it would keep the game from ever starting.
-            loop.call_later(timeout, self._lobby_step_due, session)
+        # After the welcome this returns: the lobby follows it.
+        self.start_timer(("joined", session.id), 0.0, self._after_join)
+        self.deal_half.on_join(session)
         return {"players": len(self.seats)}
-
-    def _lobby_step_due(self, session: Session) -> None:
-        """A joiner's time to send its signing key ran out: if it still has not, its seat is
-        freed for someone else and it is told why."""
-        index = session.seat
-        seat = self.seats[index] if index is not None and index < len(self.seats) else None
-        if self.table is not None or seat is None or seat.session is not session:
-            return  # the game started (it sent its key), or the seat is someone else's now
-        if seat.signing_key is not None:
-            return
-        timeout = self.options.deal_step_timeout
-        log.warning("seat %d (%s) sent no signing key in %g s: freed", index, seat.name, timeout)
-        if self.server is not None:
-            self.server.error(
-                session,
-                p.LOBBY_TIMEOUT,
-                f"your program did not send its signing key within {timeout:g} s: "
-                "your seat was given up (join again)",
-                fatal=True,
-            )
-            self.server.forget(session)
-        self.seats[index] = None  # type: ignore[index]
-        text = f"{seat.name}'s program did not get ready: the seat is free again"
-        self._broadcast({"t": "chat", "seat": None, "name": "host", "text": text[:200]})
-        self._send_lobby()
 
     def _after_join(self) -> None:
         self._send_lobby()
@@ -249,44 +256,40 @@ class WizardHost:
             self._start_game()
 
     def _ready(self) -> bool:
-        """The private deal needs every player's signing key before the game starts."""
-        return self.private is None or self.private.ready()
+        """The deal may need something of every player first (the private deal: its
+        signing key)."""
+        return self.deal_half.ready()
 
-    def on_message(self, session: Session, msg: dict[str, Any]) -> None:
+    def _on_message(self, session: Session, msg: dict[str, Any]) -> None:
         msg = p.INBOUND.check(msg)  # a malformed message ends the connection
         if self.table is not None:
             self.turn_clock.heard_from(session, msg)  # an away player pressed a key
         handler = self._handlers[msg["t"]]
         handler(self, session, msg)
 
-    def on_disconnect(self, session: Session) -> None:
+    def _on_disconnect(self, session: Session) -> None:
         if self.table is None and session.reason == "bye" and session.seat is not None:
             # Left the lobby on purpose: free the seat for someone else.
             self.seats[session.seat] = None
-            assert self.server is not None
-            self.server.forget(session)
+            self._out(Forget(session))
         elif self.table is not None and session.seat is not None:
             self.turn_clock.seat_back(session.seat)  # dropped: the takeover covers it now
             self.takeover.seat_left(session.seat)
-            if self.private is not None:
-                self.private.seat_left(session.seat)
+            self.deal_half.seat_left(session.seat)
         self._send_seats()
 
-    def on_resume(self, session: Session) -> None:
+    def _on_resume(self, session: Session) -> None:
         if self.table is None:
             self._send_lobby()
             return
         if session.seat is not None:
             self.takeover.seat_back(session.seat)
             self.turn_clock.seat_connected(session.seat)
-        if self.private is not None:
-            self.private.tell_restart_void(session)  # the void it missed while the host was down
+        self.deal_half.before_snapshot(session)  # (a void it missed while the host was down)
         self._send_snapshot(session)
-        if self.private is not None:
-            self.private.send_transcript(session)  # the round's envelopes, to resume with
-            self.private.resume_step_timer()  # a step it owes: waited for again
-        if self.table.over_msg is not None and self.server is not None:
-            self.server.send(session, self.table.over_msg)  # it missed the end
+        self.deal_half.after_snapshot(session)  # (the round's envelopes, to resume with)
+        if self.table.over_msg is not None:
+            self.send(session, self.table.over_msg)  # it missed the end
             if session.seat is not None:
                 self._told.add(session.seat)
         self._send_seats()
@@ -317,17 +320,17 @@ class WizardHost:
                 "restrict_last_bid": self.options.restrict_last_bid.value,
             },
             "levels": [s.level if s is not None and s.kind == "bot" else None for s in self.seats],
-            "deal": self.options.deal,  # players of a private deal send their signing key
+            "deal": self.deal_half.name,  # players of a private deal send their signing key
         }
 
     def _send_lobby(self) -> None:
         for seat in self.seats:
-            if seat is not None and seat.session is not None and self.server is not None:
-                self.server.send(seat.session, self.lobby_message(seat.session))
+            if seat is not None and seat.session is not None:
+                self.send(seat.session, self.lobby_message(seat.session))
         for session_id in self._admins:  # the host's table may not hold a seat
             session = self._session(session_id)
-            if session is not None and session.seat is None and self.server is not None:
-                self.server.send(session, self.lobby_message(session))
+            if session is not None and session.seat is None:
+                self.send(session, self.lobby_message(session))
 
     def _session(self, session_id: str) -> Session | None:
         return self.server.sessions.get(session_id) if self.server else None
@@ -452,32 +455,31 @@ class WizardHost:
     # ------------------------------------------------------------------ the game
 
     def _start_game(self) -> None:
-        self.close_journal()  # a rematch: the last game's journal is complete
+        self._end_journal()  # a rematch: the last game's journal is complete
         # Close the gaps left by empty seats: seat numbers are table order.
         self.seats = [s for s in self.seats if s is not None]
         for i, seat in enumerate(self.seats):
             assert seat is not None
             if seat.session is not None:
                 seat.session.seat = i
-        n = len(self.seats)
+        seats = [s for s in self.seats if s is not None]
+        n = len(seats)
         config = GameConfig(n, self._rng.randrange(n), self.options.restrict_last_bid)
-        game_id = new_game_id()
-        players = [PlayerEntry(s.name, s.kind) for s in self.seats if s is not None]
-        if self.private is None:
-            self.table = _Table(Game(config), game_id, GameRecorder(game_id, players, config))
-        else:
-            keys = self.private.start_game()
-            recorder = GameRecorder(
-                game_id, players, config, protocol=PRIVATE_PROTOCOL, signing_keys=keys
-            )
-            self.table = _Table(HiddenGame(config), game_id, recorder)  # type: ignore[arg-type]
-        self.table.created = time.time()
+        header = self._header(new_game_id(), time.time(), config, seats)
+        game, recorder = self.deal_half.begin(header)
+        self.table = Table(game, header.game_id, recorder, created=header.created)
         self.finished.clear()
-        self._open_journal()
+        self._open_journal(header)
         for seat in self.seats:
-            if seat is not None and seat.session is not None and self.server is not None:
-                self.server.send(seat.session, self._game_message(seat.session))
+            if seat is not None and seat.session is not None:
+                self.send(seat.session, self._game_message(seat.session))
         self._start_round()
+
+    def _header(
+        self, game_id: bytes, created: float, config: GameConfig, seats: list[Seat]
+    ) -> GameHeader:
+        """The journal's first entry: who sits where, how their clients resume, the deal."""
+        return game_header(game_id, created, config, seats, self.options, self.deal_half)
 
     def _game_message(self, session: Session) -> dict[str, Any]:
         assert self.table is not None
@@ -490,94 +492,11 @@ class WizardHost:
             "restrict": config.restrict_last_bid.value,
             "first_dealer": config.first_dealer,
         }
-        if self.private is not None:
-            msg |= self.private.game_fields()
+        msg |= self.deal_half.game_fields()
         return msg
 
     def _start_round(self) -> None:
-        table = self.table
-        assert table is not None
-        if self.private is not None:
-            self.private.start_round()
-            return
-        game = table.game
-        r = game.round + 1
-        local = {i: new_seed() for i, s in enumerate(self.seats) if s and s.host_deals}
-        table.deal = RoundDeal(HostRound(table.game_id, r, game.players, local))
-        self.journal_event({"t": "round", "round": r, "local": [[i, x] for i, x in local.items()]})
-        self._broadcast({"t": "round", "round": r, "dealer": (game.dealer + 1) % game.players})
-        self._advance_deal()
-
-    def _advance_deal(self) -> None:
-        """Move the commit-reveal exchange on as far as the messages received allow."""
-        table = self.table
-        assert table is not None and table.deal is not None
-        deal = table.deal
-        r = deal.exchange.round
-        if deal.commitments is None and deal.exchange.vector_ready:
-            deal.commitments = deal.exchange.publish_commitments()
-            self.journal_event({"t": "commitments", "round": r, "commitments": deal.commitments})
-            self._broadcast({"t": "commitments", "round": r, "commitments": deal.commitments})
-        if (
-            deal.commitments is not None
-            and deal.seeds is None
-            and not deal.exchange.missing_seeds()
-        ):
-            deal.seeds = deal.exchange.seeds()
-            deck = shuffle_order(deal.exchange.combined_seed(), 60)
-            events = table.game.apply(Deal(tuple(deck)))
-            self._after_change(events)
-
-    def _commit(self, session: Session, msg: dict[str, Any]) -> None:
-        deal = self._current_deal(session, msg)
-        if deal is None:
-            return
-        try:
-            deal.exchange.receive_commit(session.seat, msg)  # type: ignore[arg-type]
-        except CommitRevealError as exc:
-            self._refuse(session, exc.code, exc.message)
-            return
-        self.journal_event(
-            {
-                "t": "commit",
-                "round": msg["round"],
-                "seat": session.seat,
-                "commitment": msg["commitment"],
-            }
-        )
-        self._advance_deal()
-
-    def _seed(self, session: Session, msg: dict[str, Any]) -> None:
-        deal = self._current_deal(session, msg)
-        if deal is None:
-            return
-        try:
-            deal.exchange.receive_seed(session.seat, msg)  # type: ignore[arg-type]
-        except CommitRevealError as exc:
-            self._refuse(session, exc.code, exc.message)
-            return
-        self.journal_event(
-            {"t": "seed", "round": msg["round"], "seat": session.seat, "seed": msg["seed"]}
-        )
-        self._advance_deal()
-
-    def _current_deal(self, session: Session, msg: dict[str, Any]) -> RoundDeal | None:
-        table = self.table
-        if self.private is not None:  # first: it holds whatever the game's state
-            self._refuse(
-                session, p.WRONG_DEAL, f"this host deals privately: no {msg['t']} is ever asked"
-            )
-            return None
-        if table is None or table.deal is None or table.finished:
-            self._refuse(session, p.NOT_READY, "no deal is in progress")
-            return None
-        if session.seat is None:
-            self._refuse(session, p.NOT_SEATED, "you do not hold a seat")
-            return None
-        if msg["round"] != table.deal.exchange.round:
-            self._refuse(session, p.STALE_ROUND, f"round {msg['round']} is not being dealt")
-            return None
-        return table.deal
+        self.deal_half.start_round()
 
     def _action(self, session: Session, msg: dict[str, Any]) -> None:
         table = self.table
@@ -593,8 +512,8 @@ class WizardHost:
             )
             return
         if msg["round"] != table.game.round:
-            if self.private is not None and msg["t"] == "play":
-                self.private.take_stray_open(session, msg)  # a round voided meanwhile
+            if msg["t"] == "play":
+                self.deal_half.on_stale_play(session, msg)  # (a round voided meanwhile)
             self._refuse(
                 session,
                 p.STALE_ROUND,
@@ -606,9 +525,8 @@ class WizardHost:
             self._refuse(session, p.NOT_YOUR_SEAT, "a bot plays your seat for the rest of the game")
             return
         t = msg["t"]
-        if self.private is not None and t == "play":
-            self.private.on_play(session, msg)  # its open goes through the relay first
-            return
+        if t == "play" and self.deal_half.on_play(session, msg):
+            return  # the deal took it (the private deal: its open goes through the relay)
         if t == "bid":
             action: Bid | Play | ChooseTrump = Bid(session.seat, msg["bid"])
         elif t == "play":
@@ -616,15 +534,14 @@ class WizardHost:
         else:
             action = ChooseTrump(session.seat, Suit(msg["suit"]))
         try:
-            events = table.game.apply(action)
+            events = self.deal_half.act(table, action, "human")
         except IllegalAction as exc:
             self._refuse(session, exc.code, exc.message)
             return
-        self._journal_action(msg["round"], action, "human")
         self._after_change(events)
 
     def _chat(self, session: Session, msg: dict[str, Any]) -> None:
-        now = asyncio.get_running_loop().time()
+        now = self._time()
         bucket = self._chat_buckets.setdefault(
             session.id, TokenBucket(p.CHAT_RATE, p.CHAT_BURST, now)
         )
@@ -645,29 +562,11 @@ class WizardHost:
             elif isinstance(event, GameOver):
                 self._finish_game(event)
         if table.game.phase is Phase.DEAL and not table.finished:
-            if self.private is None:
-                self._start_round()
-            else:
-                self.private.round_moved()  # reveals, or the next round's deal
+            self.deal_half.between_rounds()  # the next round's deal (or its reveals)
         self._schedule_bot()
 
     def _finish_round(self) -> None:
-        if self.private is not None:
-            self.private.record_round()
-            return
-        table = self.table
-        assert table is not None and table.deal is not None
-        deal = table.deal
-        assert deal.commitments is not None and deal.seeds is not None
-        result = table.game.results[-1]
-        table.recorder.add_round(result, deal.commitments, deal.seeds)
-        self.journal_event({"t": "round_end", "round": result.round, "totals": list(result.totals)})
-        wire = p.result_wire(result, deal.seeds)
-        wire["commitments"] = list(deal.commitments)  # so a seat that was away can check it
-        table.history_wire.append(wire)
-        self._broadcast({"t": "round_end", "result": wire})
-        table.deal = None
-        self._write_record()
+        self.deal_half.round_scored()  # (the round is recorded: its fact was applied)
 
     def _finish_game(self, event: GameOver) -> None:
         table = self.table
@@ -703,7 +602,7 @@ class WizardHost:
 
     def stalled_for(self) -> float:
         """Seconds the game has been waiting on a disconnected seat (0 if it is not)."""
-        loop = asyncio.get_running_loop()
+        now = self.runtime.now()
         table = self.table
         waiting = (
             table is not None
@@ -717,8 +616,8 @@ class WizardHost:
             self._stalled_since = None
             return 0.0
         if self._stalled_since is None:
-            self._stalled_since = loop.time()
-        return loop.time() - self._stalled_since
+            self._stalled_since = now
+        return now - self._stalled_since
 
     # ------------------------------------------------------------------ bots
 
@@ -730,20 +629,38 @@ class WizardHost:
             if self._bot_position == self._position:
                 return  # a bot is deciding this very position already
             # A decision for a position that is gone (a void, a redeal): never let it act.
-            self._bot_task.cancel()
-            self._bot_task = None
+            self._cancel_bot()
         game = table.game
         if game.turn < 0 or game.phase not in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
             return
         seat = self.seats[game.turn]
-        if seat is None or seat.player_bot is None:
+        bot = seat.player_bot if seat is not None else None
+        if bot is None:
             return
-        self._bot_seat, self._bot_position = game.turn, self._position
-        self._bot_task = asyncio.get_running_loop().create_task(
-            self._bot_turn(table, game.turn, seat.player_bot, self._position)
+        turn, position = game.turn, self._position
+        self._bot_seat, self._bot_position = turn, position
+        self._bot_ticket = ticket = self._bot_ticket + 1
+
+        def still_current() -> bool:
+            return self._bot_ticket == ticket and self._bot_current(table, turn, bot, position)
+
+        def view() -> SeatView:
+            return self.deal_half.bot_view(turn, seat_view(queried(table.game), turn))
+
+        def done(action: Bid | Play | ChooseTrump | None, failed: bool) -> None:
+            with self._step():
+                self._bot_decided(ticket, table, turn, bot, position, action, failed)
+
+        self._bot_task = self.runtime.ask_bot(
+            bot, self.options.bot_delay, still_current, view, _fallback, done
         )
 
-    def _bot_current(self, table: _Table, seat: int, bot: Bot, position: int) -> bool:
+    def _cancel_bot(self) -> None:
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+        self._bot_task, self._bot_ticket = None, self._bot_ticket + 1
+
+    def _bot_current(self, table: Table, seat: int, bot: Bot, position: int) -> bool:
         """The position a bot's decision was started for is still the table's, and the bot
         still decides for the seat: only then may the decision act."""
         holder = self.seats[seat] if seat < len(self.seats) else None
@@ -756,156 +673,145 @@ class WizardHost:
             and holder.player_bot is bot
         )
 
-    async def _bot_turn(self, table: _Table, seat: int, bot: Bot, position: int) -> None:
+    def _bot_decided(
+        self,
+        ticket: int,
+        table: Table,
+        seat: int,
+        bot: Bot,
+        position: int,
+        action: Bid | Play | ChooseTrump | None,
+        failed: bool,
+    ) -> None:
         # No exception here may end the host (docs/security.md, "No seat can stall the
-        # table"): a bot that fails makes the first legal move instead, a decision for a
-        # position that moved on is dropped, and a move that fails is logged and lost.
-        me = asyncio.current_task()
+        # table"): a decision for a position that moved on is dropped, and a move that fails
+        # is logged and lost.
+        if self._bot_ticket != ticket:
+            return  # cancelled or replaced meanwhile
+        self._bot_task = None
+        if failed:
+            log.error("the bot in seat %d failed: it made the first legal move", seat)
         try:
-            await self._pace()
-            if not self._bot_current(table, seat, bot, position):
-                self._drop_stale_decision(me, seat)
-                return
-            view = seat_view(table.game, seat)  # type: ignore[arg-type]
-            if self.private is not None:
-                view = self.private.bot_view(seat, view)
-            try:
-                action = await _think(bot, view)
-            except Exception:
-                log.exception("the bot in seat %d failed: it makes the first legal move", seat)
-                action = _fallback(view)
-            if self._bot_task is not me:
-                return  # cancelled or replaced meanwhile
-            self._bot_task = None
-            if not self._bot_current(table, seat, bot, position):
+            if action is None or not self._bot_current(table, seat, bot, position):
                 log.info("seat %d: a bot decision for a position gone by is dropped", seat)
                 self._schedule_bot()
                 return
             self._bot_act(table, seat, action)
-        except asyncio.CancelledError:
-            raise
         except Exception:
             log.exception("a bot's move for seat %d failed; the game goes on", seat)
-            if self._bot_task is me:
-                self._bot_task = None
 
-    async def _pace(self) -> None:
-        """A bot's pacing delay, so people can follow its moves."""
-        if self.options.bot_delay > 0:
-            await asyncio.sleep(self.options.bot_delay)
-
-    def _drop_stale_decision(self, me: asyncio.Task[Any] | None, seat: int) -> None:
-        if self._bot_task is me:
-            self._bot_task = None
-            log.info("seat %d: a bot decision for a position gone by is dropped", seat)
-            self._schedule_bot()
-
-    def _bot_act(self, table: _Table, seat: int, action: Bid | Play | ChooseTrump) -> None:
+    def _bot_act(self, table: Table, seat: int, action: Bid | Play | ChooseTrump) -> None:
         holder = self.seats[seat]
         assert holder is not None
-        round_number = table.game.round
-        if self.private is not None and isinstance(action, Play):
-            self.private.bot_play(seat, action.card)
-            return
+        if isinstance(action, Play) and self.deal_half.bot_play(seat, action.card):
+            return  # the deal took it (the private deal: the bot's open goes through the relay)
+        by: Decider = "bot" if holder.bot else "stand_in"
         try:
-            events = table.game.apply(action)
+            events = self.deal_half.act(table, action, by)
         except IllegalAction as exc:  # a bug in a bot; never let it stall the table
             log.error("bot in seat %d chose an illegal action %r: %s", seat, action, exc)
-            action = _fallback(seat_view(table.game, seat))  # type: ignore[arg-type]
-            events = table.game.apply(action)
-        self._journal_action(round_number, action, "bot" if holder.bot else "stand_in")
+            action = _fallback(seat_view(queried(table.game), seat))
+            events = self.deal_half.act(table, action, by)
         self._after_change(events)
 
     def drop_bot_turn(self, seat: int) -> None:
         """Throw away a decision a bot is making for ``seat`` (its player came back)."""
         if self._bot_task is not None and self._bot_seat == seat:
-            self._bot_task.cancel()
-            self._bot_task = None
+            self._cancel_bot()
 
     # ------------------------------------------------------------------ crash safety
     # The journal (journal.py, restore.py): every accepted event is written, and forced to
     # the disk, before any message about it is sent.
 
-    def journal_event(self, entry: dict[str, Any]) -> None:
-        if self.journal is None:
-            return
-        try:
-            self.journal.append(entry)
-        except (OSError, JournalError) as exc:
-            log.error("could not write the journal %s: %s", self.journal.path, exc)
-            self.journal.close()
-            self.journal = None
-            self._broadcast(
-                {
-                    "t": "chat",
-                    "seat": None,
-                    "name": "host",
-                    "text": f"journal not saved ({exc}): a crash now would end this game",
-                }
-            )
+    @property
+    def journaling(self) -> bool:
+        return self._journaling
 
-    def _journal_action(self, round_number: int, action: Bid | Play | ChooseTrump, by: str) -> None:
-        if self.private is not None:
-            return  # a private round is journaled whole once scored (private_host.py)
-        if isinstance(action, Play):
-            kind, value = "play", action.card
-        elif isinstance(action, Bid):
-            kind, value = "bid", action.bid
-        else:
-            kind, value = "trump", int(action.suit)
-        entry = {"t": "action", "round": round_number, "a": kind, "seat": action.seat, "v": value}
-        self.journal_event({**entry, "by": by})
+    def journal_fact(self, fact: Fact) -> None:
+        """Journal ``fact``: its entry is a step's effect, run before the step's sends."""
+        if self._journaling:
+            self._out(Journal(fact.to_wire()))
 
-    def _open_journal(self) -> None:
-        table = self.table
-        assert table is not None
+    def _open_journal(self, header: GameHeader) -> None:
         if self.options.journal_dir is None:
             return
-        from .restore import game_entry
-
-        seats = [s for s in self.seats if s is not None]
-        private = self.private
-        header = game_entry(
-            table.game_id,
-            table.created,
-            table.game.config,
-            seats,
-            self.options,
-            [s.level for s in seats],
-            private.signing_keys if private is not None else (),
-            private.bot_signers if private is not None else None,
+        self._journaling = True
+        self._out(
+            OpenJournal(journal_path(self.options.journal_dir, header.game_id), header.to_wire())
         )
+
+    def _end_journal(self) -> None:
+        """A rematch: the last game's journal is complete (its ``game_over`` if it is over)."""
+        if not self._journaling:
+            return
+        self._journaling = False
+        table = self.table
+        last = None
+        if table is not None and table.finished:
+            game = table.game
+            last = GameEnded(tuple(game.totals), tuple(game.winners)).to_wire()
+        self._out(CloseJournal(last))
+
+    def _run_journal(self, effect: OpenJournal | Journal | CloseJournal) -> None:
+        """The journal's I/O, for ``run_effects``. A journal that cannot be written is given
+        up (the game goes on, and everyone is told a crash would end it)."""
+        if isinstance(effect, OpenJournal):
+            try:
+                self.journal = JournalWriter.create(effect.path, effect.header)
+            except JournalError as exc:
+                log.error("%s: this game cannot be resumed after a crash", exc)
+                self._journaling = False
+            return
+        journal = self.journal
+        if isinstance(effect, CloseJournal):
+            self.journal = None
+            if journal is not None:
+                self._seal(journal, effect.last)
+            return
+        if journal is None:
+            return
         try:
-            self.journal = JournalWriter.create(
-                journal_path(self.options.journal_dir, table.game_id), header
-            )
-        except JournalError as exc:
-            log.error("%s: this game cannot be resumed after a crash", exc)
+            journal.append(effect.entry)
+        except (OSError, JournalError) as exc:
+            log.error("could not write the journal %s: %s", journal.path, exc)
+            journal.close()
+            self.journal, self._journaling = None, False
+            if self.server is not None:
+                text = f"journal not saved ({exc}): a crash now would end this game"
+                self.server.broadcast({"t": "chat", "seat": None, "name": "host", "text": text})
+
+    @staticmethod
+    def _seal(journal: JournalWriter, last: dict[str, Any] | None) -> None:
+        try:
+            if last is not None:
+                journal.append(last)
+        except (OSError, JournalError) as exc:
+            log.error("could not write the journal %s: %s", journal.path, exc)
+        finally:
+            journal.close()
 
     def close_journal(self) -> None:
         """Close the game's journal. Once the game is over it gets its ``game_over`` entry:
         written only now (when the host closes, after the server said its last words, or at a
         rematch), so a host that dies before everyone heard the end is resumed to tell them."""
         journal, self.journal = self.journal, None
+        self._journaling = False
         if journal is None:
             return
         table = self.table
-        try:
-            if table is not None and table.finished:
-                totals, winners = list(table.game.totals), list(table.game.winners)
-                journal.append({"t": "game_over", "totals": totals, "winners": winners})
-        except (OSError, JournalError) as exc:
-            log.error("could not write the journal %s: %s", journal.path, exc)
-        finally:
-            journal.close()
+        last = None
+        if table is not None and table.finished:
+            game = table.game
+            last = GameEnded(tuple(game.totals), tuple(game.winners)).to_wire()
+        self._seal(journal, last)
 
     async def farewell(self, limit: float = 15.0) -> None:
         """After the game: wait (up to ``limit`` seconds, enough for a client's reconnect
         backoff) for players who are reconnecting within their takeover grace to hear the
         end (a restarted host's players)."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + limit
-        while loop.time() < end:
+        now = self.runtime.now
+        end = now() + limit
+        while now() < end:
             waiting = [
                 i
                 for i, s in enumerate(self.seats)
@@ -913,19 +819,65 @@ class WizardHost:
                 and s.kind == "human"
                 and i not in self._told
                 and s.takeover_at is not None
-                and s.takeover_at > loop.time()
+                and s.takeover_at > now()
             ]
             if not waiting:
                 return
             await asyncio.sleep(0.05)
 
     @classmethod
-    def from_journal(cls, journal: Any, options: HostOptions, **kwargs: Any) -> WizardHost:
+    def from_journal(
+        cls,
+        journal: JournalContents | Path,
+        options: HostOptions,
+        *,
+        rng: random.Random | None = None,
+        runtime: HostRuntime | None = None,
+    ) -> WizardHost:
         """A host holding the game of ``journal`` (a path or ``JournalContents``) exactly as
-        it was; see ``restore.restore_host``."""
-        from .restore import restore_host
+        it was, appending to the same journal: ``restore.replay_journal`` replays its facts
+        through the deal kind's host half, and this host carries on with that very half.
 
-        return restore_host(journal, options, host_cls=cls, **kwargs)
+        ``options`` gives what the command line may change (records directory, bot delay,
+        takeover grace, addresses); the seats, the rules and the game come from the journal.
+        Call ``adopt_sessions`` once its server exists, so players can resume."""
+        contents, replayed = replay_journal(journal)
+        header = replayed.header
+        options.players = header.config.players
+        options.bots = 0
+        options.auto_start = False
+        options.restrict_last_bid = header.config.restrict_last_bid
+        options.bot_level = header.bot_level
+        options.deal = header.deal
+        host = cls(options, rng=rng, deal_half=replayed.half, runtime=runtime)
+        host.seats = [host._restored_seat(i, entry) for i, entry in enumerate(header.seats)]
+        host.deal_half.adopt_seats()
+        host.table = replayed.table
+        host.journal = None if replayed.finished else JournalWriter.reopen(contents)
+        host._journaling = host.journal is not None
+        host.restored = replayed
+        if options.records_dir is not None:
+            # A record write the crash cut short leaves its temporary file (never the record).
+            pattern = f".{record_filename(header.game_id)}.*.tmp"
+            for leftover in Path(options.records_dir).glob(pattern):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+        return host
+
+    def _restored_seat(self, index: int, entry: SeatEntry) -> Seat:
+        """A journaled seat: a bot re-created by level, a person as a disconnected seat
+        holding its old session (its client resumes it)."""
+        if entry.kind == "bot":
+            level = entry.level or self.options.bot_level
+            bot = make_bot(level, random.Random(self._rng.getrandbits(64)))
+            return Seat(entry.name, "bot", bot=bot, level=level)
+        session = None
+        if entry.session_id is not None and entry.token is not None and entry.key:
+            session = Session(
+                id=entry.session_id, name=entry.name, token=entry.token, seat=index, key=entry.key
+            )
+            session.reason = "host restarted"
+        return Seat(entry.name, "human", session)
 
     def adopt_sessions(self) -> None:
         """Once the server is attached: give it back the restored players' sessions, so
@@ -948,6 +900,10 @@ class WizardHost:
 
     def resume_play(self) -> None:
         """Once the server runs: carry on from where the journal ends (a restored host)."""
+        with self._step():
+            self._resume_play()
+
+    def _resume_play(self) -> None:
         table = self.table
         if table is None:
             return
@@ -957,38 +913,88 @@ class WizardHost:
         self._write_record()
         if table.game.is_over:  # the host died between the last card and game_over
             self._finish_game(GameOver(tuple(table.game.totals), tuple(table.game.winners)))
-        elif self.private is not None:  # the attempt the crash cut off is dealt again
-            restored = self.restored
-            if restored is None:
-                self.private.resume(None, 0)
-            else:
-                self.private.resume(restored.attempt, restored.next_attempt)
-        elif table.deal is None and table.game.phase is Phase.DEAL:
-            self._start_round()
-        elif table.deal is not None and table.deal.seeds is None:
-            self._advance_deal()
+        else:  # the deal carries on (or, private, deals again the attempt the crash cut off)
+            self.deal_half.resume()
         self._schedule_bot()
 
     async def close(self) -> None:
         self.takeover.close()
         self.turn_clock.close()
-        if self.private is not None:
-            self.private.close()
-        if self._bot_task is not None:
-            self._bot_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._bot_task
+        self.deal_half.close()
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        task, self._bot_task = self._bot_task, None
+        self._bot_ticket += 1
+        await cancelled(task)
         self.close_journal()
 
     # ------------------------------------------------------------------ sending
 
+    # -- the port a deal's host half sees (deals/host_half.py HostPort) ----------------------
+
+    def send(self, session: Session, msg: dict[str, Any]) -> None:
+        self._out(Send(session, msg))
+
+    def send_to_seat(self, seat: int, msg: dict[str, Any]) -> None:
+        holder = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        session = holder.session if holder is not None else None
+        if session is not None and session.connected:
+            self._out(Send(session, msg))
+
+    def broadcast(self, msg: dict[str, Any]) -> None:
+        self._broadcast(msg)
+
+    def disconnect(self, session: Session, code: str, message: str) -> None:
+        self._out(Disconnect(session, code, message))
+
+    def changed(self, events: list[Event]) -> None:
+        self._after_change(events)
+
+    def send_states(self, events: list[Event]) -> None:
+        self._send_states(events)
+
+    def write_record(self) -> None:
+        self._write_record()
+
+    def lobby_changed(self) -> None:
+        self._after_join()
+
+    def free_lobby_seat(self, seat: int) -> None:
+        holder = self.seats[seat]
+        if holder is not None and holder.session is not None:
+            self._out(Forget(holder.session))
+        self.seats[seat] = None
+
+    def fail(self, reason: str) -> None:
+        self.failed = reason
+        self.finished.set()
+
+    def now(self) -> float:
+        return self._time()
+
+    def start_timer(self, key: Any, delay: float, fire: Callable[[], None]) -> None:
+        self.cancel_timer(key)
+        self._timers[key] = self.runtime.call_later(delay, lambda: self._fire(key, fire))
+
+    def cancel_timer(self, key: Any) -> None:
+        timer = self._timers.pop(key, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _fire(self, key: Any, fire: Callable[[], None]) -> None:
+        self._timers.pop(key, None)
+        with self._step():
+            try:
+                fire()
+            except Exception:  # no exception in a callback ends the host
+                log.exception("the host's timer %r failed", key)
+
     def _broadcast(self, msg: dict[str, Any]) -> None:
-        if self.server is not None:
-            self.server.broadcast(msg)
+        self._out(Broadcast(msg))
 
     def _refuse(self, session: Session, code: str, message: str) -> None:
-        if self.server is not None:
-            self.server.send(session, {"t": "refused", "code": code, "message": message})
+        self._out(Send(session, {"t": "refused", "code": code, "message": message}))
 
     def forfeit_seat(self, index: int) -> None:
         """A bot plays human seat ``index`` for the rest of the game, its player connected
@@ -1009,23 +1015,28 @@ class WizardHost:
         """Tell ``session`` its message was refused (for the host's helpers)."""
         self._refuse(session, code, message)
 
+    def round_in_play(self) -> int:
+        """The round the game deals or plays now."""
+        assert self.table is not None
+        return self.deal_half.round_in_play(self.table)
+
     def seat_infos(self) -> list[SeatInfo]:
         return [s.info() for s in self.seats if s is not None]
 
     def _seats_wire(self) -> list[dict[str, Any] | None]:
-        now = asyncio.get_running_loop().time()
+        now = self._time()
         return [p.seat_info_wire(s.info(now) if s else None) for s in self.seats]
 
     def _send_states(self, events: list[Event]) -> None:
         table = self.table
-        assert table is not None and self.server is not None
+        assert table is not None
         self._position += 1  # every change the seats hear of is a new position
         self.turn_clock.position_changed()  # (before the seats' wire form: its countdown)
         events_wire = [p.event_wire(e) for e in events]
-        payloads = p.state_payloads(table.game, self._seats_wire(), events_wire)
+        payloads = p.state_payloads(queried(table.game), self._seats_wire(), events_wire)
         for i, seat in enumerate(self.seats):
             if seat is not None and seat.session is not None:
-                self.server.send_payload(seat.session, payloads[i])
+                self._out(SendPayload(seat.session, payloads[i]))
 
     def _send_seats(self) -> None:
         if self.table is None:
@@ -1036,7 +1047,7 @@ class WizardHost:
     def _send_snapshot(self, session: Session) -> None:
         """Everything a (re)connecting seat needs to redraw and to keep verifying."""
         table = self.table
-        assert table is not None and self.server is not None
+        assert table is not None
         snapshot: dict[str, Any] = {
             "t": "snapshot",
             "game": self._game_message(session),
@@ -1044,33 +1055,20 @@ class WizardHost:
             "seats": self._seats_wire(),
             "view": None
             if session.seat is None
-            else p.view_wire(seat_view(table.game, session.seat)),
+            else p.view_wire(seat_view(queried(table.game), session.seat)),
             "deal": None,
             "finished": table.finished,
         }
-        if self.private is not None:
-            snapshot["deal"] = self.private.snapshot_deal(session.seat)
-        elif table.deal is not None:
-            snapshot["deal"] = {
-                "round": table.deal.exchange.round,
-                "commitments": table.deal.commitments,
-                "seed_received": session.seat is not None
-                and session.seat not in table.deal.exchange.missing_seeds(),
-                "committed": session.seat is not None
-                and session.seat not in table.deal.exchange.missing_commitments(),
-                # The host drew this seat's seed (a bot held the seat when it was dealt).
-                "drawn": session.seat is not None
-                and session.seat not in table.deal.exchange.remote_seats,
-            }
-        self.server.send(session, snapshot)
+        snapshot["deal"] = self.deal_half.snapshot_deal(session.seat)
+        self.send(session, snapshot)
 
     def _record(self, session: Session, msg: dict[str, Any]) -> None:
         """A player asks for the host's record of a finished round, for its own record
         (record_share.py). Each round is sent to a connection at most twice: the answer is
         large, and a program needs it once (twice after a reconnect cut it off)."""
-        table, server, r = self.table, self.server, msg["round"]
+        table, r = self.table, msg["round"]
         part = None if table is None else round_part(table.recorder.record(), r)
-        if part is None or server is None:
+        if part is None:
             self._refuse(session, p.NOT_READY, f"round {r} is not in the host's record")
             return
         key = (session.id, r)
@@ -1079,7 +1077,7 @@ class WizardHost:
             return
         self._parts_sent[key] = self._parts_sent.get(key, 0) + 1
         for message in part_messages(part):
-            server.send(session, message)
+            self.send(session, message)
 
     _handlers: ClassVar[dict[str, Callable[[WizardHost, Session, dict[str, Any]], None]]] = {
         "bid": _action,
@@ -1094,12 +1092,8 @@ class WizardHost:
         "rematch": _rematch,
         "here": lambda self, session, msg: None,  # (turn_clock.heard_from took it)
         "hand_to_bot": lambda self, session, msg: self._hand_to_bot(session, msg),
-        "commit": _commit,
-        "seed": _seed,
-        "sign_key": lambda self, session, msg: self._private_message(session, msg),
-        "deal": lambda self, session, msg: self._private_message(session, msg),
-        "lost": lambda self, session, msg: self._private_message(session, msg),
-        "abort": lambda self, session, msg: self._private_message(session, msg),
+        # The deal kinds' own exchanges: the host's deal half takes its kind's messages.
+        **{t: lambda self, session, msg: self._deal_message(session, msg) for t in DEAL_MESSAGES},
         "record": _record,
     }
 
@@ -1134,20 +1128,12 @@ class WizardHost:
         """A bot may now decide for the seat on turn."""
         self._schedule_bot()
 
-    def _private_message(self, session: Session, msg: dict[str, Any]) -> None:
-        private = self.private
-        if private is None:
-            self._refuse(
-                session, p.WRONG_DEAL, f"this host deals by commit-reveal: no {msg['t']} is asked"
-            )
-        elif msg["t"] == "sign_key":
-            private.on_sign_key(session, msg)
-        elif msg["t"] == "deal":
-            private.on_deal(session, msg)
-        elif msg["t"] == "abort":
-            private.on_abort(session, msg)
-        else:
-            private.on_lost(session, msg)
+    def _deal_message(self, session: Session, msg: dict[str, Any]) -> None:
+        half = self.deal_half
+        if msg["t"] in half.messages:
+            half.on_message(session, msg)
+        else:  # first: whatever the game's state, this host never asks for it
+            self._refuse(session, p.WRONG_DEAL, half.wrong_deal(msg["t"]))
 
 
 def _fallback(view: SeatView) -> Bid | Play | ChooseTrump:
@@ -1161,10 +1147,53 @@ def _fallback(view: SeatView) -> Bid | Play | ChooseTrump:
     raise ValueError(f"seat {view.seat} has no legal move in phase {view.phase}")
 
 
-async def _think(bot: Bot, view: Any) -> Bid | Play | ChooseTrump:
-    # Off the event loop for bots that search (hard runs in a worker process), so the
-    # host's own table and every client keep moving while a bot thinks.
-    return await decide_async(bot, view)
+def game_header(
+    game_id: bytes,
+    created: float,
+    config: GameConfig,
+    seats: list[Seat],
+    options: HostOptions,
+    deal_half: DealHostHalf,
+) -> GameHeader:
+    """The journal's ``game`` fact of a game starting with ``seats``."""
+    entries = tuple(
+        SeatEntry(
+            s.name,
+            s.kind,
+            level=(s.level or options.bot_level) if s.kind == "bot" else None,
+            session_id=s.session.id if s.session is not None else None,
+            token=s.session.token if s.session is not None else None,
+            key=s.session.key if s.session is not None and s.session.key else b"",
+        )
+        for s in seats
+    )
+    return GameHeader(
+        game_id=game_id,
+        created=created,
+        config=config,
+        seats=entries,
+        bind=options.bind,
+        port=options.port,
+        records_dir=None if options.records_dir is None else str(options.records_dir),
+        bot_level=options.bot_level,
+        bot_delay=options.bot_delay,
+        takeover_after=options.takeover_after,
+        password=options.password,
+        turn_time=options.turn_time,
+        **deal_half.header_fields(seats),
+    )
 
 
 BOT_NAMES = ("Merlin", "Morgana", "Gandalf", "Circe", "Prospero", "Medea", "Radagast")
+
+
+__all__ = [
+    "BOT_NAMES",
+    "DEAL_MESSAGES",
+    "DEFAULT_DEAL_STEP_TIMEOUT",
+    "HostOptions",
+    "Seat",
+    "Table",
+    "WizardHost",
+    "game_header",
+]

@@ -32,7 +32,7 @@ async def hosting(
 ) -> AsyncIterator[WizardHost]:
     """Run a host for the duration of the ``async with`` block; it closes cleanly after.
 
-    ``resume``: a journal to carry on from (``restore.restore_host``) instead of a new lobby.
+    ``resume``: a journal to carry on from (``WizardHost.from_journal``) instead of a new lobby.
     """
     options.bind, options.password = bind, password is not None  # for the journal
     host = WizardHost(options) if resume is None else WizardHost.from_journal(resume, options)

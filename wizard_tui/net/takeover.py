@@ -24,19 +24,15 @@ uses for a round dealt while this client was away.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from netplay import fairdeal
 from netplay.commit_reveal import BAD_SEED, BAD_VECTOR, CommitRevealError
 
-from ..bots import make_bot
-
-if TYPE_CHECKING:
-    from .host import WizardHost
+if TYPE_CHECKING:  # (types only)
+    from .host_port import SeatsPort
 
 log = logging.getLogger("wizard_tui.takeover")
 
@@ -44,9 +40,9 @@ log = logging.getLogger("wizard_tui.takeover")
 class Takeover:
     """The countdowns and stand-in bots of one host's human seats."""
 
-    def __init__(self, host: WizardHost) -> None:
+    def __init__(self, host: SeatsPort) -> None:
         self.host = host
-        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._counting: set[int] = set()  # seats whose countdown runs (the host's timers)
 
     @property
     def grace(self) -> float | None:
@@ -57,55 +53,53 @@ class Takeover:
         host = self.host
         table = host.table
         seat = host.seats[index] if 0 <= index < len(host.seats) else None
+        grace = self.grace
         if (
-            self.grace is None
+            grace is None
             or table is None
             or table.finished
             or seat is None
             or seat.kind != "human"
             or seat.stand_in is not None
-            or index in self._timers
+            or index in self._counting
         ):
             return
-        loop = asyncio.get_running_loop()
-        seat.takeover_at = loop.time() + self.grace
-        self._timers[index] = loop.call_later(self.grace, self._expire, index)
+        seat.takeover_at = host.now() + grace
+        self._counting.add(index)
+        host.start_timer(("takeover", index), grace, lambda: self._expire(index))
 
     def seat_back(self, index: int) -> None:
         """The player of seat ``index`` is back: they play it again from the next decision."""
-        timer = self._timers.pop(index, None)
-        if timer is not None:
-            timer.cancel()
-        seat = self.host.seats[index] if 0 <= index < len(self.host.seats) else None
+        self.cancel(index)
+        host = self.host
+        seat = host.seats[index] if 0 <= index < len(host.seats) else None
         if seat is None:
             return
         seat.takeover_at = None
         if seat.forfeited:
             return  # its bot plays on to the end of the game
-        private = self.host.private
-        if seat.stand_in is not None and private is not None and private.seat_back(index):
+        if seat.stand_in is not None and host.deal_half.seat_back(index):
             log.info(
                 "seat %d (%s) is back: its bot finishes the deal in progress", index, seat.name
             )
             return
         if seat.stand_in is not None:
             seat.stand_in = None
-            self.host.drop_bot_turn(index)
+            host.drop_bot_turn(index)
             log.info("seat %d (%s) is back from its bot", index, seat.name)
 
     def cancel(self, index: int) -> None:
         """Stop seat ``index``'s countdown, if one runs."""
-        timer = self._timers.pop(index, None)
-        if timer is not None:
-            timer.cancel()
+        if index in self._counting:
+            self._counting.discard(index)
+            self.host.cancel_timer(("takeover", index))
 
     def close(self) -> None:
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
+        for index in list(self._counting):
+            self.cancel(index)
 
     def _expire(self, index: int) -> None:
-        self._timers.pop(index, None)
+        self._counting.discard(index)
         host = self.host
         seat = host.seats[index]
         table = host.table
@@ -116,54 +110,14 @@ class Takeover:
             return
         if seat.session is not None and seat.session.connected:
             return
-        seat.stand_in = make_bot(host.options.bot_level, random.Random(host._rng.getrandbits(64)))
+        seat.stand_in = host.new_stand_in()
         log.info("a bot plays seat %d (%s) until its player is back", index, seat.name)
-        host._broadcast(
-            {
-                "t": "chat",
-                "seat": None,
-                "name": "host",
-                "text": f"a bot plays for {seat.name} until they are back",
-            }
-        )
-        host._send_seats()
-        if host.private is not None:
-            # The private deal: the player's keys left with it (private_host.py).
-            host.private.seat_taken_over(index)
-            host._schedule_bot()
-        elif not self._redeal_if_stuck(index):
-            host._schedule_bot()
-
-    def _redeal_if_stuck(self, index: int) -> bool:
-        """Throw away a deal that waits for the seed of seat ``index`` and deal again; True
-        if it did."""
-        host = self.host
-        table = host.table
-        assert table is not None
-        deal = table.deal
-        if deal is None or deal.seeds is not None:
-            return False
-        exchange = deal.exchange
-        if index not in exchange.remote_seats or index not in exchange.missing_seeds():
-            return False
-        r = exchange.round
-        name = host.seats[index].name  # type: ignore[union-attr]
-        reason = f"seat {index} ({name}) dropped before revealing its seed; a bot took it over"
-        published = deal.commitments
-        seeds = exchange.seeds_so_far() if published is not None else None
-        msg = {"t": "redeal", "round": r, "reason": reason}
-        msg.update(commitments=published, seeds=seeds)
-        host.journal_event(msg)
-        if published is not None:
-            assert seeds is not None
-            table.recorder.add_redeal(r, published, seeds, reason)
-        table.deal = None
-        log.warning("round %d: %s; dealing again", r, reason)
-        host._broadcast(msg)
-        note = f"round {r} is dealt again: {reason}"
-        host._broadcast({"t": "chat", "seat": None, "name": "host", "text": note})
-        host._start_round()
-        return True
+        host.announce(f"a bot plays for {seat.name} until they are back")
+        host.seats_changed()
+        # The deal goes on without the player: a commit-reveal deal that waits for its seed
+        # is dealt again; a private attempt that needs its keys is voided.
+        host.deal_half.seat_taken_over(index)
+        host.bots_move()
 
 
 class AwayRound:

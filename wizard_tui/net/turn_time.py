@@ -24,7 +24,6 @@ table either.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +33,8 @@ from . import protocol as p
 if TYPE_CHECKING:
     from netplay import Session
 
-    from .host import Seat, WizardHost
+    from .host_port import SeatsPort
+    from .host_state import Seat
 
 log = logging.getLogger("wizard_tui.turn_time")
 
@@ -47,9 +47,9 @@ _NOT_THE_PLAYER = frozenset({"commit", "seed", "sign_key", "deal", "lost", "abor
 class TurnClock:
     """The turn time of one host's seat on turn; see the module docstring."""
 
-    def __init__(self, host: WizardHost) -> None:
+    def __init__(self, host: SeatsPort) -> None:
         self.host = host
-        self._timer: asyncio.TimerHandle | None = None
+        self._running = False  # its timer (the host's) runs
 
     @property
     def limit(self) -> float | None:
@@ -72,17 +72,18 @@ class TurnClock:
         if seat.session is None or not seat.session.connected:
             return  # the takeover countdown covers a seat that dropped
         limit = self.limit if not seat.away else max(self.limit, AWAY_PROGRAM_GRACE)
-        loop = asyncio.get_running_loop()
-        seat.turn_at = loop.time() + limit
-        self._timer = loop.call_later(limit, self._expired, index, self.host.position)
+        host = self.host
+        seat.turn_at = host.now() + limit
+        position = host.position
+        self._running = True
+        host.start_timer(("turn",), limit, lambda: self._expired(index, position))
 
     def _deciding_seat(self) -> int:
         table = self.host.table
         if table is None or table.finished:
             return -1
         game = table.game
-        private = self.host.private
-        if private is not None and private.voiding is not None:
+        if self.host.deal_half.deciding_paused():  # (a private attempt being voided)
             return -1
         return game.turn if game.phase in _DECIDING else -1
 
@@ -91,15 +92,15 @@ class TurnClock:
         return seats[index] if 0 <= index < len(seats) else None
 
     def _stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        if self._running:
+            self._running = False
+            self.host.cancel_timer(("turn",))
         for seat in self.host.seats:
             if seat is not None:
                 seat.turn_at = None
 
     def _expired(self, index: int, position: int) -> None:
-        self._timer = None
+        self._running = False
         seat = self._seat(index)
         if seat is None or self.host.position != position or self._deciding_seat() != index:
             return  # the position moved on meanwhile
@@ -122,13 +123,14 @@ class TurnClock:
         if seat.session is None or not seat.session.connected or host.table is None:
             return False
         seat.away = True
-        if host.private is None:
+        host_decides = host.deal_half.host_decides_for_away
+        if host_decides:
             seat.stand_in = host.new_stand_in()
             text = f"{why}: a bot plays for them until they press a key"
         else:
             text = f"{why}: their program plays for them until they press a key"
         host.announce(text)
-        if host.private is None:
+        if host_decides:
             if self._deciding_seat() == index:
                 self._stop()  # its bot decides now
             host.seats_changed()
@@ -140,15 +142,10 @@ class TurnClock:
         return True
 
     def _disconnect(self, session: Session, name: str) -> None:
-        server = self.host.server
         log.warning("%s's program did not move for its away player: disconnected", name)
-        if server is not None:
-            server.error(
-                session,
-                p.TURN_TIMEOUT,
-                "your program did not move for you while you were away",
-                fatal=True,
-            )
+        self.host.disconnect(
+            session, p.TURN_TIMEOUT, "your program did not move for you while you were away"
+        )
         self.host.announce(f"{name}'s program did not move in time: it was disconnected")
 
     # -- the player -----------------------------------------------------------------------
@@ -175,14 +172,14 @@ class TurnClock:
         if seat is None or not seat.away:
             return
         seat.away = False
-        if self.host.private is None and seat.stand_in is not None:
+        if self.host.deal_half.host_decides_for_away and seat.stand_in is not None:
             # (one that dropped is then like any seat that dropped: its takeover countdown)
             seat.stand_in = None
             self.host.drop_bot_turn(index)
 
     def seat_connected(self, index: int) -> None:
         """Seat ``index``'s player is back on line: if it is on turn, its time runs."""
-        if self._deciding_seat() == index and self._timer is None:
+        if self._deciding_seat() == index and not self._running:
             self.position_changed()
 
     def close(self) -> None:

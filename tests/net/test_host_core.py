@@ -1,0 +1,445 @@
+"""The host's rules driven with no socket and no event loop.
+
+The host reads its clock, schedules its timers and runs its bots through its
+``HostRuntime``; here that is ``FakeRuntime`` (a clock the test moves, timers it fires, bots
+it runs) and the server is ``FakeServer`` (it keeps what the host sent, and for each message
+how many journal entries were on the disk then). The tests feed the host's inputs (joins,
+messages, disconnects, time) and assert on what came out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from netplay import Session
+from netplay.commit_reveal import ClientRound
+from netplay.sessions import SessionTable
+from wizard_tui.bots import Bot
+from wizard_tui.game import DECK_SIZE, Deal, Event, Game, Phase, SeatView, rounds_for, seat_view
+from wizard_tui.game.hidden import HiddenGame
+from wizard_tui.net import protocol as p
+from wizard_tui.net.deals import DealKind, register_deal_kind, unregister_deal_kind
+from wizard_tui.net.deals.host_half import DealHostBase
+from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host_effects import Journal, Received, Send, SendPayload
+from wizard_tui.net.host_runtime import BotDone
+from wizard_tui.net.host_state import Table
+from wizard_tui.net.journal import read_journal
+from wizard_tui.net.journal_facts import Fact, GameHeader
+from wizard_tui.net.restore import replay
+from wizard_tui.record import GameRecorder
+
+
+class _Timer:
+    def __init__(self, when: float, fire: Callable[[], None]) -> None:
+        self.when, self.fire, self.cancelled = when, fire, False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+_Asked = tuple[_Timer, Bot, Callable[[], bool], Callable[[], SeatView], BotDone]
+
+
+class FakeRuntime:
+    """A clock the test moves; timers and bots that run when the test says so."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+        self.timers: list[_Timer] = []
+        self.bots: list[
+            tuple[_Timer, Bot, Callable[[], bool], Callable[[], SeatView], BotDone]
+        ] = []
+
+    def now(self) -> float:
+        return self.t
+
+    def call_later(self, delay: float, fire: Callable[[], None]) -> _Timer:
+        timer = _Timer(self.t + max(0.0, delay), fire)
+        self.timers.append(timer)
+        return timer
+
+    def ask_bot(
+        self,
+        bot: Bot,
+        delay: float,
+        still_current: Callable[[], bool],
+        view: Callable[[], SeatView],
+        fallback: Callable[[SeatView], Any],
+        done: BotDone,
+    ) -> _Timer:
+        handle = _Timer(self.t + delay, lambda: None)
+        self.bots.append((handle, bot, still_current, view, done))
+        return handle
+
+    def advance(self, seconds: float = 0.0) -> None:
+        """Move the clock on, firing every timer due (in order) and every bot asked."""
+        end = self.t + seconds
+        while True:
+            self.run_bots()
+            due = [t for t in self.timers if not t.cancelled and t.when <= end]
+            if not due:
+                break
+            timer = min(due, key=lambda t: t.when)
+            self.timers.remove(timer)
+            self.t = max(self.t, timer.when)
+            timer.fire()
+        self.t = end
+
+    def run_bots(self) -> None:
+        while self.bots:
+            handle, bot, still_current, view, done = self.bots.pop(0)
+            if handle.cancelled:
+                continue
+            if not still_current():
+                done(None, False)
+                continue
+            done(bot.decide(view()), False)  # type: ignore[arg-type]
+
+
+class FakeServer:
+    """What the host sent, each with the journal's entry count at that moment."""
+
+    def __init__(self, journal_dir: Path | None = None) -> None:
+        self.sessions = SessionTable()
+        self.sent: list[tuple[str | None, dict[str, Any], int]] = []  # (session id, msg, entries)
+        self.errors: list[tuple[str, str]] = []
+        self.journal_dir = journal_dir
+
+    def _entries(self) -> int:
+        if self.journal_dir is None or not self.journal_dir.exists():
+            return 0
+        paths = list(self.journal_dir.glob("*.journal"))
+        return len(read_journal(paths[0]).entries) if paths else 0
+
+    def send(self, session: Session, msg: dict[str, Any]) -> None:
+        self.sent.append((session.id, msg, self._entries()))
+
+    def send_payload(self, session: Session, payload: bytes) -> None:
+        import msgpack
+
+        self.sent.append((session.id, msgpack.unpackb(payload), self._entries()))
+
+    def broadcast(self, msg: dict[str, Any]) -> None:
+        self.sent.append((None, msg, self._entries()))
+
+    def error(self, session: Session, code: str, message: str, *, fatal: bool = False) -> None:
+        self.errors.append((session.id, code))
+        session.connected = False
+
+    def forget(self, session: Session) -> None:
+        pass
+
+    def to(self, session: Session) -> list[dict[str, Any]]:
+        return [m for sid, m, _ in self.sent if sid in (None, session.id)]
+
+
+def _session(name: str) -> Session:
+    return Session(id=f"id-{name}", name=name, token=f"tok-{name}", connected=True, key=b"k" * 32)
+
+
+def _host(tmp_path: Path, **kw: Any) -> tuple[WizardHost, FakeRuntime, FakeServer]:
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="random",
+        records_dir=tmp_path / "records",
+        journal_dir=tmp_path / "games",
+        **kw,
+    )
+    runtime = FakeRuntime()
+    host = WizardHost(options, rng=random.Random(5), runtime=runtime)
+    server = FakeServer(options.journal_dir)
+    host.server = server  # type: ignore[assignment]
+    return host, runtime, server
+
+
+def _join(host: WizardHost, runtime: FakeRuntime, *names: str) -> list[Session]:
+    sessions = []
+    for name in names:
+        session = _session(name)
+        host.on_join(session, {})
+        sessions.append(session)
+        runtime.advance()
+    return sessions
+
+
+class Players:
+    """The two people at the table: they answer the deal and play the first legal move."""
+
+    def __init__(self, host: WizardHost, server: FakeServer, sessions: list[Session]) -> None:
+        self.host, self.server, self.sessions = host, server, sessions
+        self.rounds: dict[int, ClientRound] = {}
+        self.seen = 0
+
+    def answer(self) -> None:
+        """Answer every deal message the host sent since the last call."""
+        new, self.seen = self.server.sent[self.seen :], len(self.server.sent)
+        table = self.host.table
+        assert table is not None
+        for sid, msg, _ in new:
+            for s in self.sessions:
+                if sid not in (None, s.id) or s.seat is None:
+                    continue
+                if msg["t"] == "round":
+                    cr = ClientRound(table.game_id, msg["round"], s.seat, 3)
+                    self.rounds[s.seat] = cr
+                    self.host.on_message(s, cr.commit_message())
+                elif msg["t"] == "commitments" and s.seat in self.rounds:
+                    cr = self.rounds[s.seat]
+                    cr.receive_commitments(msg)
+                    self.host.on_message(s, cr.seed_message())
+
+    def move(self) -> bool:
+        """The seat on turn, if a person's, makes its first legal move."""
+        table = self.host.table
+        assert table is not None
+        game = table.game
+        for s in self.sessions:
+            if s.seat == game.turn and game.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
+                view = seat_view(game, s.seat)  # type: ignore[arg-type]
+                r = game.round
+                if view.phase is Phase.PLAY:
+                    self.host.on_message(s, p.play_msg(s.seat, r, view.legal_cards[0]))
+                elif view.phase is Phase.BID:
+                    self.host.on_message(s, p.bid_msg(s.seat, r, view.legal_bids[0]))
+                else:
+                    self.host.on_message(s, p.trump_msg(s.seat, r, 0))
+                return True
+        return False
+
+
+def _play_rounds(host: WizardHost, runtime: FakeRuntime, players: Players, rounds: int) -> None:
+    table = host.table
+    assert table is not None
+    for _ in range(2000):
+        players.answer()
+        runtime.advance()
+        if len(table.game.results) >= rounds:
+            return
+        if not players.move():
+            runtime.advance()
+    raise AssertionError("the game did not move on")
+
+
+def test_lobby_to_game_to_a_scored_round(tmp_path: Path) -> None:
+    host, runtime, server = _host(tmp_path)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    # The lobby filled (two people, one bot) and the host started by itself.
+    lobby = [m for m in server.to(alice) if m["t"] == "lobby"]
+    assert lobby and lobby[-1]["seats"][2]["kind"] == "bot"
+    assert host.table is not None
+    assert [m["t"] for m in server.to(alice) if m["t"] in ("game", "round")] == ["game", "round"]
+    _play_rounds(host, runtime, Players(host, server, [alice, bob]), 1)
+    ends = [m for m in server.to(bob) if m["t"] == "round_end"]
+    assert len(ends) == 1 and ends[0]["result"]["round"] == 1
+    assert len(ends[0]["result"]["seeds"]) == 3  # published at the round's end
+    assert host.table.recorder.record().rounds[0].round == 1
+    entries = read_journal(next((tmp_path / "games").glob("*.journal"))).entries
+    assert [e["t"] for e in entries].count("round_end") == 1
+
+
+def test_an_action_out_of_turn_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    host, runtime, server = _host(tmp_path)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    players = Players(host, server, [alice, bob])
+    players.answer()
+    players.answer()
+    table = host.table
+    assert table is not None and table.game.phase in (Phase.BID, Phase.CHOOSE_TRUMP)
+    wrong = alice if table.game.turn != alice.seat else bob
+    before = (table.game.actions, table.game.turn)
+    assert wrong.seat is not None
+    if table.game.phase is Phase.BID:
+        msg = p.bid_msg(wrong.seat, 1, 0)
+    else:
+        msg = p.trump_msg(wrong.seat, 1, 0)
+    entries = len(read_journal(next((tmp_path / "games").glob("*.journal"))).entries)
+    effects = host.handle(Received(wrong, msg), runtime.now())
+    # Its one effect: the refusal, to the sender alone; nothing journaled, nothing changed.
+    assert [type(e) for e in effects] == [Send]
+    (refusal,) = effects
+    assert isinstance(refusal, Send) and refusal.session is wrong
+    assert (refusal.msg["t"], refusal.msg["code"]) == ("refused", "not_your_turn")
+    assert (table.game.actions, table.game.turn) == before
+    assert len(read_journal(next((tmp_path / "games").glob("*.journal"))).entries) == entries
+    # An accepted one: journaled before handle returns its sends (a state per person).
+    right = alice if wrong is bob else bob
+    assert right.seat == table.game.turn and right.seat is not None
+    view = seat_view(table.game, right.seat)  # type: ignore[arg-type]
+    if view.phase is Phase.BID:
+        msg = p.bid_msg(right.seat, 1, view.legal_bids[0])
+    else:
+        msg = p.trump_msg(right.seat, 1, 0)
+    effects = host.handle(Received(right, msg), runtime.now())
+    # Its effects: the fact's entry first, then a state per person; none ran yet.
+    assert isinstance(effects[0], Journal) and effects[0].entry["t"] == "action"
+    assert not any(isinstance(e, Journal) for e in effects[1:])
+    assert {e.session.id for e in effects if isinstance(e, SendPayload)} == {alice.id, bob.id}
+    path = next((tmp_path / "games").glob("*.journal"))
+    assert len(read_journal(path).entries) == entries
+    sent = len(server.sent)
+    host.run_effects(effects)
+    after = read_journal(path).entries
+    assert len(after) == entries + 1 and after[-1] == effects[0].entry
+    # ... and the server got the sends once the entry was on the disk.
+    assert [n for _, _, n in server.sent[sent:]] == [entries + 1] * (len(server.sent) - sent)
+
+
+def test_a_dropped_player_is_taken_over_when_its_time_runs_out(tmp_path: Path) -> None:
+    host, runtime, server = _host(tmp_path, takeover_after=30.0)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    players = Players(host, server, [alice, bob])
+    players.answer()
+    players.answer()
+    assert bob.seat is not None
+    seat = host.seats[bob.seat]
+    assert seat is not None
+    bob.connected = False
+    host.on_disconnect(bob)
+    seats = [m for m in server.sent if m[1]["t"] == "seats"][-1][1]["seats"]
+    assert seats[bob.seat]["takeover_in"] == 30.0
+    runtime.advance(29.0)
+    assert seat.stand_in is None
+    runtime.advance(1.0)
+    assert seat.stand_in is not None  # a bot plays the seat now
+    chats = [m["text"] for _, m, _ in server.sent if m["t"] == "chat"]
+    assert "a bot plays for bob until they are back" in chats
+    # And the game goes on without bob: the stand-in moves for the seat.
+    players.sessions = [alice]
+    _play_rounds(host, runtime, players, 1)
+
+
+def test_every_message_is_sent_after_the_facts_it_tells_are_journaled(tmp_path: Path) -> None:
+    host, runtime, server = _host(tmp_path)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    _play_rounds(host, runtime, Players(host, server, [alice, bob]), 2)
+    path = next((tmp_path / "games").glob("*.journal"))
+    entries = read_journal(path).entries
+
+    def on_disk(count: int, t: str, **fields: Any) -> int:
+        """How many ``t`` entries with ``fields`` the first ``count`` entries hold."""
+        return sum(
+            1
+            for e in entries[:count]
+            if e["t"] == t and all(e.get(k) == v for k, v in fields.items())
+        )
+
+    told = {"commitments": 0, "round_end": 0, "actions": 0}
+    for sid, msg, count in server.sent:
+        if msg["t"] == "commitments":
+            assert on_disk(count, "commitments", round=msg["round"]) == 1
+            told["commitments"] += 1
+        elif msg["t"] == "round_end":
+            assert on_disk(count, "round_end", round=msg["result"]["round"]) == 1
+            told["round_end"] += 1
+        elif msg["t"] == "state" and sid == alice.id:
+            # Every trump, bid and card alice has been told of was on the disk before.
+            told["actions"] += sum(e[0] in ("bid", "played", "trump") for e in msg["events"])
+            assert on_disk(count, "action") >= told["actions"]
+    assert told["commitments"] == on_disk(len(entries), "commitments") >= 2
+    assert told["round_end"] == on_disk(len(entries), "round_end") == 2
+    assert told["actions"] == on_disk(len(entries), "action") > 10
+
+
+def test_a_host_rebuilt_from_its_facts_is_the_live_one(tmp_path: Path) -> None:
+    host, runtime, server = _host(tmp_path)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    players = Players(host, server, [alice, bob])
+    _play_rounds(host, runtime, players, 1)
+    for _ in range(5):  # into round 2: its deal done, a few bids in
+        players.answer()
+        runtime.advance()
+        players.move()
+    table = host.table
+    assert table is not None and table.game.round == 2
+    path = next((tmp_path / "games").glob("*.journal"))
+    state = replay(read_journal(path).entries)
+    assert state.game.actions == table.game.actions
+    assert state.recorder.record() == table.recorder.record()
+    live, restored = host.deal_half.deal, state.half.deal  # type: ignore[attr-defined]
+    assert (restored.commitments, restored.seeds) == (live.commitments, live.seeds)
+    # The "crash": a new host from the journal, with the same runtime; its players resume.
+    again = WizardHost.from_journal(path, host.options, runtime=runtime)
+    again.server = FakeServer()  # type: ignore[assignment]
+    assert again.table is not None
+    assert [seat_view(again.table.game, s) for s in range(3)] == [  # type: ignore[arg-type]
+        seat_view(table.game, s)  # type: ignore[arg-type]
+        for s in range(3)
+    ]
+    again.resume_play()
+    assert again.journal is not None
+    again.journal.close()
+
+
+# --------------------------------------------------------------------------- a new deal kind
+
+
+class OpenDealHost(DealHostBase):
+    """A test-only deal kind: the host shuffles with a seeded generator and every hand is
+    open. It is a package's worth of code plus one registry line: the host needs no
+    change for it."""
+
+    name: ClassVar[str] = "open-test"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rng = random.Random(11)
+
+    def begin(self, header: GameHeader) -> tuple[Game | HiddenGame, GameRecorder]:
+        return Game(header.config), GameRecorder(header.game_id, header.players, header.config)
+
+    def apply(self, table: Table, fact: Fact) -> list[Event]:
+        raise ValueError("an open deal journals nothing")
+
+    def start_round(self) -> None:
+        port = self.port
+        table = port.table
+        assert table is not None
+        deck = list(range(DECK_SIZE))
+        self.rng.shuffle(deck)
+        port.broadcast({"t": "round", "round": table.game.round + 1, "open": True})
+        port.changed(table.game.apply(Deal(tuple(deck))))
+
+    def between_rounds(self) -> None:
+        self.start_round()
+
+    def round_scored(self) -> None:
+        table = self.port.table
+        assert table is not None
+        self.port.broadcast(
+            {"t": "round_end", "result": p.result_wire(table.game.results[-1], None)}
+        )
+
+
+def test_a_new_deal_kind_plays_a_whole_game_with_no_change_to_the_host(tmp_path: Path) -> None:
+    register_deal_kind(DealKind("open-test", "every hand open (tests)", OpenDealHost, object))
+    try:
+        options = HostOptions(players=3, bots=1, bot_level="random", deal="open-test")
+        runtime = FakeRuntime()
+        host = WizardHost(options, rng=random.Random(2), runtime=runtime)
+        server = FakeServer()
+        host.server = server  # type: ignore[assignment]
+        alice, bob = _join(host, runtime, "alice", "bob")
+        assert isinstance(host.deal_half, OpenDealHost)
+        assert [m["deal"] for m in server.to(alice) if m["t"] == "lobby"][-1] == "open-test"
+        players = Players(host, server, [alice, bob])
+        for _ in range(5000):
+            runtime.advance()
+            if host.table is not None and host.table.finished:
+                break
+            players.move()
+        table = host.table
+        assert table is not None and table.finished and host.finished.is_set()
+        assert len(table.game.results) == rounds_for(3)
+        ends = [m for m in server.to(alice) if m["t"] == "round_end"]
+        assert [m["result"]["round"] for m in ends] == list(range(1, rounds_for(3) + 1))
+        assert [m["t"] for m in server.to(bob)][-1] == "game_over"
+        # Another kind's exchange is refused: this host asks for no commitment.
+        host.on_message(alice, {"t": "commit", "round": 1, "commitment": bytes(32)})
+        assert server.to(alice)[-1]["code"] == p.WRONG_DEAL
+    finally:
+        unregister_deal_kind("open-test")

@@ -1,0 +1,130 @@
+"""The host's inputs and the effects a step of it has, as values.
+
+``WizardHost.handle(input, now)`` takes one input (a player joined, a message came, a link
+dropped or came back) at time ``now`` and returns what the step journals (the entries of
+the facts it accepted: ``journal_facts.py``) and sends, in order. The netplay callbacks run
+``handle`` and run its effects (``WizardHost.run_effects``): the journal's first, then the
+sends, so journal-before-send holds by construction; a test asserts on them
+(``tests/net/test_host_core.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from netplay import Session
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    session: Session
+    hello: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    session: Session
+    msg: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    session: Session
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    session: Session
+
+
+HostInput: TypeAlias = Joined | Received | Left | Resumed
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The answer to a join (netplay sends it as the join's reply)."""
+
+    session: Session
+    reply: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    session: Session
+    msg: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SendPayload:
+    """A message already encoded (the per-seat ``state`` messages, encoded in one go)."""
+
+    session: Session
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Broadcast:
+    msg: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """A fatal error: the session's connection ends with ``code``."""
+
+    session: Session
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Forget:
+    """The server forgets the session (its seat was freed)."""
+
+    session: Session
+
+
+@dataclass(frozen=True, slots=True)
+class OpenJournal:
+    """A new game's journal, at ``path``, holding its ``game`` entry."""
+
+    path: Path
+    header: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Journal:
+    """One fact's entry (``journal_facts``), appended and forced to the disk."""
+
+    entry: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class CloseJournal:
+    """The game's journal is complete (a rematch): ``last`` is its ``game_over``, if over."""
+
+    last: dict[str, Any] | None
+
+
+JournalEffect: TypeAlias = OpenJournal | Journal | CloseJournal
+Effect: TypeAlias = Welcome | Send | SendPayload | Broadcast | Disconnect | Forget | JournalEffect
+
+__all__ = [
+    "Broadcast",
+    "CloseJournal",
+    "Disconnect",
+    "Effect",
+    "Forget",
+    "HostInput",
+    "Joined",
+    "Journal",
+    "JournalEffect",
+    "Left",
+    "OpenJournal",
+    "Received",
+    "Resumed",
+    "Send",
+    "SendPayload",
+    "Welcome",
+]

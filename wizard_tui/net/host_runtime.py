@@ -1,0 +1,129 @@
+"""What the host's rules run on: a clock, timers and bots that think off the rule code.
+
+The host (``host.py``) never reads a clock, schedules a callback or starts a task itself: it
+asks its ``HostRuntime``. ``LoopRuntime`` is the real one, on the asyncio event loop (a bot
+that searches thinks in a worker: ``bots.decide_async``). A test drives the same host with a
+runtime of its own (a hand-moved clock, timers it fires, bots it runs), with no event loop
+and no socket (``tests/net/test_host_core.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ..bots import Bot, decide_async
+from ..game import SeatView
+from ..game.codec import PlayerAction
+
+log = logging.getLogger("wizard_tui.host")
+
+# What a bot's thinking reports: its action, or None when its decision was dropped before it
+# thought (the position moved on while it paced); and whether the bot failed (the action is
+# then the first legal move).
+BotDone = Callable[[PlayerAction | None, bool], None]
+
+
+class Cancellable(Protocol):
+    def cancel(self) -> Any: ...
+
+
+class HostRuntime(Protocol):
+    def now(self) -> float:
+        """Seconds on a monotonic clock."""
+        ...
+
+    def call_later(self, delay: float, fire: Callable[[], None]) -> Cancellable:
+        """Call ``fire`` after ``delay`` seconds (0: as soon as the current input is done)."""
+        ...
+
+    def ask_bot(
+        self,
+        bot: Bot,
+        delay: float,
+        still_current: Callable[[], bool],
+        view: Callable[[], SeatView],
+        fallback: Callable[[SeatView], PlayerAction],
+        done: BotDone,
+    ) -> Cancellable:
+        """Let ``bot`` decide: after its pacing ``delay``, if ``still_current()``, it thinks
+        about ``view()`` and ``done`` gets its action (``fallback``'s if it failed)."""
+        ...
+
+
+class LoopRuntime:
+    """The host's runtime on the running asyncio event loop."""
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def call_later(self, delay: float, fire: Callable[[], None]) -> Cancellable:
+        loop = asyncio.get_running_loop()
+        if delay <= 0:
+            return loop.call_soon(fire)  # (the loop's next turn)
+        return loop.call_later(delay, fire)
+
+    def ask_bot(
+        self,
+        bot: Bot,
+        delay: float,
+        still_current: Callable[[], bool],
+        view: Callable[[], SeatView],
+        fallback: Callable[[SeatView], PlayerAction],
+        done: BotDone,
+    ) -> Cancellable:
+        return asyncio.get_running_loop().create_task(
+            self._think(bot, delay, still_current, view, fallback, done)
+        )
+
+    async def pace(self, delay: float) -> None:
+        """A bot's pacing delay, so people can follow its moves."""
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+    async def _think(
+        self,
+        bot: Bot,
+        delay: float,
+        still_current: Callable[[], bool],
+        view: Callable[[], SeatView],
+        fallback: Callable[[SeatView], PlayerAction],
+        done: BotDone,
+    ) -> None:
+        # No exception here may end the host (docs/security.md, "No seat can stall the
+        # table"): a bot that fails makes the first legal move, a failed move is logged.
+        try:
+            await self.pace(delay)
+            if not still_current():
+                done(None, False)
+                return
+            seen = view()
+            failed = False
+            try:
+                # Off the event loop for bots that search (hard runs in a worker process), so the
+                # host's own table and every client keep moving while a bot thinks.
+                action: PlayerAction = await decide_async(bot, seen)
+            except Exception:
+                log.exception("a bot failed: it makes the first legal move")
+                action, failed = fallback(seen), True
+            done(action, failed)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("a bot's move failed; the game goes on")
+
+
+async def cancelled(task: Cancellable | None) -> None:
+    """Cancel a bot's thinking and wait for it to end (when the host closes)."""
+    if task is None:
+        return
+    task.cancel()
+    if isinstance(task, asyncio.Task):
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+__all__ = ["BotDone", "Cancellable", "HostRuntime", "LoopRuntime", "cancelled"]
