@@ -12,25 +12,23 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
+
+from open_deal import KIND as OPEN_DEAL
+from open_deal import OpenDealHost
 
 from netplay import Session
 from netplay.commit_reveal import ClientRound
 from netplay.sessions import SessionTable
 from wizard_tui.bots import Bot
-from wizard_tui.game import DECK_SIZE, Deal, Event, Game, Phase, SeatView, rounds_for, seat_view
-from wizard_tui.game.hidden import HiddenGame
+from wizard_tui.game import Phase, SeatView, rounds_for, seat_view
 from wizard_tui.net import protocol as p
-from wizard_tui.net.deals import DealKind, register_deal_kind, unregister_deal_kind
-from wizard_tui.net.deals.host_half import DealHostBase
+from wizard_tui.net.deals import register_deal_kind, unregister_deal_kind
 from wizard_tui.net.host import HostOptions, WizardHost
 from wizard_tui.net.host_effects import Journal, Received, Send, SendPayload
 from wizard_tui.net.host_runtime import BotDone
-from wizard_tui.net.host_state import Table
 from wizard_tui.net.journal import read_journal
-from wizard_tui.net.journal_facts import Fact, GameHeader
 from wizard_tui.net.restore import replay
-from wizard_tui.record import GameRecorder
 
 
 class _Timer:
@@ -378,54 +376,17 @@ def test_a_host_rebuilt_from_its_facts_is_the_live_one(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- a new deal kind
 
 
-class OpenDealHost(DealHostBase):
-    """A test-only deal kind: the host shuffles with a seeded generator and every hand is
-    open. It is a package's worth of code plus one registry line: the host needs no
-    change for it."""
-
-    name: ClassVar[str] = "open-test"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.rng = random.Random(11)
-
-    def begin(self, header: GameHeader) -> tuple[Game | HiddenGame, GameRecorder]:
-        return Game(header.config), GameRecorder(header.game_id, header.players, header.config)
-
-    def apply(self, table: Table, fact: Fact) -> list[Event]:
-        raise ValueError("an open deal journals nothing")
-
-    def start_round(self) -> None:
-        port = self.port
-        table = port.table
-        assert table is not None
-        deck = list(range(DECK_SIZE))
-        self.rng.shuffle(deck)
-        port.broadcast({"t": "round", "round": table.game.round + 1, "open": True})
-        port.changed(table.game.apply(Deal(tuple(deck))))
-
-    def between_rounds(self) -> None:
-        self.start_round()
-
-    def round_scored(self) -> None:
-        table = self.port.table
-        assert table is not None
-        self.port.broadcast(
-            {"t": "round_end", "result": p.result_wire(table.game.results[-1], None)}
-        )
-
-
 def test_a_new_deal_kind_plays_a_whole_game_with_no_change_to_the_host(tmp_path: Path) -> None:
-    register_deal_kind(DealKind("open-test", "every hand open (tests)", OpenDealHost, object))
+    register_deal_kind(OPEN_DEAL)  # open_deal/: a package and this line
     try:
-        options = HostOptions(players=3, bots=1, bot_level="random", deal="open-test")
+        options = HostOptions(players=3, bots=1, bot_level="random", deal=OPEN_DEAL.name)
         runtime = FakeRuntime()
         host = WizardHost(options, rng=random.Random(2), runtime=runtime)
         server = FakeServer()
         host.server = server  # type: ignore[assignment]
         alice, bob = _join(host, runtime, "alice", "bob")
         assert isinstance(host.deal_half, OpenDealHost)
-        assert [m["deal"] for m in server.to(alice) if m["t"] == "lobby"][-1] == "open-test"
+        assert [m["deal"] for m in server.to(alice) if m["t"] == "lobby"][-1] == OPEN_DEAL.name
         players = Players(host, server, [alice, bob])
         for _ in range(5000):
             runtime.advance()
@@ -442,4 +403,4 @@ def test_a_new_deal_kind_plays_a_whole_game_with_no_change_to_the_host(tmp_path:
         host.on_message(alice, {"t": "commit", "round": 1, "commitment": bytes(32)})
         assert server.to(alice)[-1]["code"] == p.WRONG_DEAL
     finally:
-        unregister_deal_kind("open-test")
+        unregister_deal_kind(OPEN_DEAL.name)

@@ -271,6 +271,7 @@ def commit_reveal_round() -> dict[str, Any]:
         "players": [{"name": name, "kind": "human"} for name in NAMES],
         "restrict": config.restrict_last_bid.value,
         "first_dealer": config.first_dealer,
+        "deal": "commit-reveal",
     }
     msgs.append(wire("host", game_msg, "to seat 0 (each seat gets its own `you`)"))
     msgs.append(wire("host", {"t": "round", "round": r, "dealer": dealer}, "to every seat"))

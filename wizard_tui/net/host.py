@@ -491,6 +491,7 @@ class WizardHost:
             "players": [{"name": s.name, "kind": s.kind} for s in self.seats if s],
             "restrict": config.restrict_last_bid.value,
             "first_dealer": config.first_dealer,
+            "deal": self.deal_half.name,  # each seat takes the part of this kind's seat half
         }
         msg |= self.deal_half.game_fields()
         return msg
