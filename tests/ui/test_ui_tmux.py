@@ -17,8 +17,14 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 SCRIPT = Path(__file__).with_name("tmux_table.py")
 
 
+# Each test its own tmux server: two starting the default server at once (two test workers)
+# race, and one of them fails to start its session.
+SOCKET = f"wizard-ui-{uuid.uuid4().hex[:8]}"
+
+
 def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
+    command = ["tmux", "-L", SOCKET, *args]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
 
 
 def capture(session: str) -> str:
@@ -82,4 +88,4 @@ def test_incremental_repaints_match_a_full_repaint(ascii_only: bool) -> None:
         assert incremental == full
         assert ("Quit" in full.splitlines()[-1]) and "Hck" not in full
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run(["tmux", "-L", SOCKET, "kill-session", "-t", session], capture_output=True)
