@@ -34,6 +34,7 @@ from ..game.rules import score
 from . import bidding
 from .base import Bot
 from .certain import sure_losers, sure_winners
+from .endgame import Solver
 from .fast import BEAT_MASK, FULL_MASK, legal_mask, pick, play_out
 from .knowledge import Knowledge, read_view
 from .normal import bid_distribution, choose_trump_by_strength, sensible_bid
@@ -43,6 +44,7 @@ MIN_SAMPLES = 12
 BID_WINDOW = 2  # candidate bids: the heuristic's bid ± this many
 BID_SIGMA = 1.0  # how far (in tricks) a bid may stray from what the hand is worth
 SETTLE_MARGIN = 1.0  # points of expected score not worth more sampling
+EXACT_CARDS = 9  # cards left in all hands from which each sampled deal is solved exactly
 
 
 class HardBot(Bot):
@@ -58,6 +60,7 @@ class HardBot(Bot):
         max_samples: int | None = None,
         min_samples: int = MIN_SAMPLES,
         bid_weighting: bool = True,
+        exact_cards: int = EXACT_CARDS,
     ) -> None:
         super().__init__(rng)
         self.time_budget = time_budget
@@ -65,6 +68,7 @@ class HardBot(Bot):
         self.max_samples = max_samples
         self.min_samples = min_samples
         self.bid_weighting = bid_weighting
+        self.exact_cards = exact_cards  # solve deals exactly once this few cards are in hands
         self.last_samples = 0  # deals examined by the last decision (for tests and tuning)
 
     # ------------------------------------------------------------------ trump
@@ -197,9 +201,37 @@ class HardBot(Bot):
         samples = 0
         won0 = list(view.tricks_won)
         weigh = self._weigher(k, view)
+        exact = sum(k.counts) <= self.exact_cards
         while True:
             hands = sample_hands(k, self.rng)
             w = weigh(hands) if weigh else 1.0
+            if exact:
+                # Few cards left: solve this deal (every seat at its best) instead.
+                solver = Solver(bids, t1)
+                tricks = solver.root_values(
+                    hands,
+                    me,
+                    candidates,
+                    cards_in_trick,
+                    trick_mask,
+                    k.led,
+                    k.win_card,
+                    k.win_seat,
+                    won0,
+                    k.tricks_left,
+                )
+                for i, t in enumerate(tricks):
+                    scores[i].append(score(bids[me], t))
+                weights.append(w)
+                samples += 1
+                if self.max_samples is not None and samples >= self.max_samples:
+                    break
+                now = time.perf_counter()
+                if now + (now - start) / samples > deadline and samples >= 2:
+                    break
+                if samples >= self.min_samples and samples % 4 == 0 and _settled(scores, weights):
+                    break
+                continue
             for i, (c, led, win, win_seat, in_trick) in enumerate(after):
                 hs = list(hands)
                 hs[me] ^= 1 << c
@@ -232,10 +264,11 @@ def certain_choice(
     legal: int, need: int, left: int, win: int, n_after: int, unseen: int, t1: int
 ) -> int:
     """The legal cards worth searching: never an overtrick, nor the loss of a trick every
-    one of which is needed, when some legal card avoids it for certain."""
+    one of which is needed (or, the bid out of reach, of a trick that would bring the
+    score closer), when some legal card avoids it for certain."""
     if need <= 0:
         safe = sure_losers(legal, win, n_after, unseen, t1)
-    elif need == left:
+    elif need >= left:
         safe = sure_winners(legal, win, n_after, unseen, t1)
     else:
         safe = 0

@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 
+from ...bots import LEVELS, level_label
 from ...session import LobbyUpdate
 from ..glyphs import clean
 from ..messages import AddBot, ChangeTable, RemoveBot, StartGame
@@ -20,7 +21,7 @@ from ..widgets.base import CardWidget
 from ..widgets.journal import RecentLog
 from ..widgets.keybar import KeyBar
 
-BOT_LEVELS = ("random", "easy", "normal", "hard")
+BOT_LEVELS = LEVELS
 LAST_BID_RULES = ("never", "always", "after-round-1")
 RULE_WORDS = {
     "never": "off",
@@ -91,7 +92,7 @@ class LobbyView(CardWidget):
             out.append("\n")
         if u.bot_level or u.restrict_last_bid:
             out.append("Bots: ", accent)
-            out.append(u.bot_level or "?")
+            out.append(level_label(u.bot_level) if u.bot_level else "?")
             out.append(f"   {g.dot} Last bid restricted: ", accent)
             rule = u.restrict_last_bid
             out.append(f"{rule} ({RULE_WORDS.get(rule, '')})\n" if rule != "never" else "no\n")
