@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from ..game import LED_OPEN, LED_WIZARD, SeatView, cards_of
 from ..game.engine import SUIT_MASKS
@@ -116,7 +117,8 @@ class HardBot(Bot):
                         forbidden = r - sum(x for x in bids if x is not None)
                     bids[s] = bidding.quick_bid(hands[s], k.trump, view.trump_card, n, r, forbidden)
                 won = [0] * n
-                play_out(list(hands), t1, avail0, first, 0, LED_OPEN, -1, -1, bids, won, r)
+                every = [x if x is not None else 0 for x in bids]  # every seat has bid now
+                play_out(list(hands), t1, avail0, first, 0, LED_OPEN, -1, -1, every, won, r)
                 scores[i].append(score(b, won[me]))
             weights.append(w)
             samples += 1
@@ -135,7 +137,7 @@ class HardBot(Bot):
         )
         return candidates[best]
 
-    def _weigher(self, k: Knowledge, view: SeatView):
+    def _weigher(self, k: Knowledge, view: SeatView) -> Callable[[list[int]], float] | None:
         """A function giving how well a deal explains the bids made so far: a Gaussian on
         each other bidder's error (their hand at bid time: the sampled hand plus the cards
         they have played since). None when there is nothing to weigh."""
