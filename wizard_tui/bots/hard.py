@@ -15,7 +15,9 @@ best weighted mean score for this seat wins.
   ``EV(b) = P(k=b)(20+10b) - 10 Σ_k P(k)|b-k|`` for the trick distribution those
   playouts predict.
 - Certain outcomes (``certain``): with the bid made only cards sure to lose the trick are
-  searched, when there are any; needing every trick left, only cards sure to take it.
+  searched, when there are any; needing every trick left (or more), only cards sure to take it.
+- Exact play (``endgame``): once ``exact_cards`` or fewer cards are in all hands, each
+  sampled deal is solved (every seat at its best for its own score) instead of played out.
   Leading round 1's only trick, the bid comes from the exact chance (``bidding.lead_chance``).
 - Time: ``time_budget`` seconds a card, ``bid_budget`` a bid (default three times as
   much: a bid happens once a round and plays out whole rounds); sampling stops when
