@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from rival import RivalBot  # noqa: E402
 
 from wizard_tui.arena import estimate  # noqa: E402
-from wizard_tui.bots import make_bot  # noqa: E402
+from wizard_tui.bots import HardBot, make_bot  # noqa: E402
 from wizard_tui.game import RestrictLastBid  # noqa: E402
 from wizard_tui.simulate import new_deal_set, play_game  # noqa: E402
 
@@ -42,11 +42,16 @@ def play_deal_set(args: tuple[int, int, str, str, str, float | None]) -> dict:
     and bids hit / rounds for both sides."""
     d, n, seed, level, restrict, budget = args
     timed = {} if budget is None else {"time_budget": budget}
+    searches = isinstance(make_bot(level), HardBot)  # the levels that think against a clock
     deal_set = new_deal_set(n, random.Random(f"rival-arena/{seed}/deal/{d}"))
     out = {"diffs": [], "bot": [], "rival": [], "bot_hits": 0, "rival_hits": 0, "rounds": 0}
     for k in range(n):
         bots = [
-            make_bot(level, random.Random(f"rival-arena/{seed}/{d}/{k}/{s}"), **timed)
+            make_bot(
+                level,
+                random.Random(f"rival-arena/{seed}/{d}/{k}/{s}"),
+                **(timed if searches else {}),
+            )
             if s == k
             else RivalBot(random.Random(f"rival-arena/{seed}/{d}/{k}/{s}"), **timed)
             for s in range(n)
