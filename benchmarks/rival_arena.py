@@ -1,7 +1,7 @@
 """Duplicate matches of a bot level (``hard`` by default) against the rival.
 
 python benchmarks/rival_arena.py [--players 3] [--games 4] [--seed 1]
-        [--restrict-last-bid always] [--bot hard] [--jobs N]
+        [--restrict-last-bid always] [--bot hard] [--jobs N] [--budget S] [--first-deal D]
 
 Every deal set is played once per seat: the bot under test sits at seat k of rotation k
 and the rival holds every other seat, so both play every hand. A game's difference is
@@ -9,7 +9,9 @@ the bot's final score minus the mean of the rivals' on the same deal; a deal set
 mean over its rotations. Prints the mean difference a game with its 95% Student t
 interval over deal sets, and each side's mean score and bid hit rate. Both sides think
 against the clock with the same budget (``hard``'s defaults), so on a loaded machine
-both examine fewer deals; keep runs small on a shared machine.
+both examine fewer deals; keep runs small on a shared machine. ``--budget S`` gives both
+sides S seconds a card (three times that a bid) instead, for runs sized to a shared machine;
+``--first-deal D`` starts at deal set D, so runs of one seed add up without overlapping.
 """
 
 from __future__ import annotations
@@ -30,22 +32,28 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from rival import RivalBot  # noqa: E402
 
 from wizard_tui.arena import estimate  # noqa: E402
-from wizard_tui.bots import make_bot  # noqa: E402
+from wizard_tui.bots import HardBot, make_bot  # noqa: E402
 from wizard_tui.game import RestrictLastBid  # noqa: E402
 from wizard_tui.simulate import new_deal_set, play_game  # noqa: E402
 
 
-def play_deal_set(args: tuple[int, int, str, str, str]) -> dict:
+def play_deal_set(args: tuple[int, int, str, str, str, float | None]) -> dict:
     """All rotations of deal set ``d``: per rotation the bot's score, the rivals' mean,
     and bids hit / rounds for both sides."""
-    d, n, seed, level, restrict = args
+    d, n, seed, level, restrict, budget = args
+    timed = {} if budget is None else {"time_budget": budget}
+    searches = isinstance(make_bot(level), HardBot)  # the levels that think against a clock
     deal_set = new_deal_set(n, random.Random(f"rival-arena/{seed}/deal/{d}"))
     out = {"diffs": [], "bot": [], "rival": [], "bot_hits": 0, "rival_hits": 0, "rounds": 0}
     for k in range(n):
         bots = [
-            make_bot(level, random.Random(f"rival-arena/{seed}/{d}/{k}/{s}"))
+            make_bot(
+                level,
+                random.Random(f"rival-arena/{seed}/{d}/{k}/{s}"),
+                **(timed if searches else {}),
+            )
             if s == k
-            else RivalBot(random.Random(f"rival-arena/{seed}/{d}/{k}/{s}"))
+            else RivalBot(random.Random(f"rival-arena/{seed}/{d}/{k}/{s}"), **timed)
             for s in range(n)
         ]
         record = play_game(bots, deal_set, RestrictLastBid(restrict)).record
@@ -72,8 +80,12 @@ def main() -> None:
     )
     ap.add_argument("--bot", default="hard", help="the level under test (a make_bot string)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--budget", type=float, default=None, help="seconds a card, both sides")
+    ap.add_argument("--first-deal", type=int, default=0, help="the first deal set's index")
+    ap.add_argument("--per-deal", action="store_true", help="print each deal set's difference")
     a = ap.parse_args()
-    work = [(d, a.players, a.seed, a.bot, a.restrict_last_bid) for d in range(a.games)]
+    deals = range(a.first_deal, a.first_deal + a.games)
+    work = [(d, a.players, a.seed, a.bot, a.restrict_last_bid, a.budget) for d in deals]
     start = time.perf_counter()
     if a.jobs > 1:
         with ProcessPoolExecutor(a.jobs, mp_context=get_context("spawn")) as pool:
@@ -82,6 +94,10 @@ def main() -> None:
         results = [play_deal_set(w) for w in work]
     seconds = time.perf_counter() - start
     per_deal = [sum(r["diffs"]) / len(r["diffs"]) for r in results]
+    if a.per_deal:
+        print(
+            "per deal set:", " ".join(f"{d}:{x:+.1f}" for d, x in zip(deals, per_deal, strict=True))
+        )
     est = estimate(per_deal)
     games = sum(len(r["diffs"]) for r in results)
     rounds = sum(r["rounds"] for r in results)
@@ -90,7 +106,8 @@ def main() -> None:
     print(
         f"{a.bot} vs rival: {a.games} deal sets x {a.players} seats = {games} games, "
         f"{a.players} players, restrict last bid {a.restrict_last_bid}, seed {a.seed}, "
-        f"{seconds:.0f} s, jobs {a.jobs}, cores {os.cpu_count()}"
+        f"{seconds:.0f} s, jobs {a.jobs}, cores {os.cpu_count()}, "
+        f"budget {'default' if a.budget is None else a.budget}, first deal {a.first_deal}"
     )
     print(
         f"  {a.bot}: mean score {bot_mean:.1f}, "

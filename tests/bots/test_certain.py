@@ -1,5 +1,5 @@
-"""``hard`` never takes an overtrick, nor loses a trick it needs, that a legal card avoids
-for certain.
+"""``hard`` never takes an overtrick, nor loses a trick it needs (or, its bid out of reach,
+one that brings its score closer), that a legal card avoids for certain.
 
 The oracle here is the engine's trick rule alone: a card that does not beat the card
 winning the trick can never take it; a card that beats it, when nobody plays after or no
@@ -65,7 +65,7 @@ def positions(seeds: range):
             left = view.round - len(view.tricks)
             if need <= 0:
                 safe = oracle_losers(view)
-            elif need == left:
+            elif need >= left:  # every trick needed, or the bid out of reach: each one counts
                 safe = oracle_winners(view)
             else:
                 continue

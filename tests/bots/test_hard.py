@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from wizard_tui.bots import HardBot, make_bot, parse_level
+from wizard_tui.bots import LEVELS, HardBot, level_label, make_bot, parse_level
 from wizard_tui.bots.hard import candidate_cards
 from wizard_tui.game import Phase, mask_of, seat_view
 
@@ -32,9 +32,21 @@ def test_level_strings_and_keywords() -> None:
     bot = make_bot("hard:budget=0.05", time_budget=0.2)
     assert isinstance(bot, HardBot) and bot.time_budget == 0.2
     assert bot.bid_budget == pytest.approx(0.6)
-    for bad in ("hard:speed=3", "hard:budget=fast", "normal:budget=1", "expert"):
+    for bad in ("hard:speed=3", "hard:budget=fast", "normal:budget=1", "master"):
         with pytest.raises(ValueError):
             parse_level(bad)
+
+
+def test_expert_is_the_search_with_a_second_a_decision() -> None:
+    expert = make_bot("expert")
+    assert isinstance(expert, HardBot) and expert.level == "expert"
+    assert (expert.time_budget, expert.bid_budget) == (1.0, 1.0)
+    assert expert.exact_cards > HardBot().exact_cards
+    assert "expert" in LEVELS and LEVELS.index("expert") > LEVELS.index("hard")
+    assert make_bot("expert:budget=0.2,samples=5").max_samples == 5
+    assert level_label("expert") == "expert (up to 1 s a move)"
+    assert level_label("hard") == "hard (up to 0.45 s a move)"
+    assert level_label("normal") == "normal"
 
 
 def big_play_view():

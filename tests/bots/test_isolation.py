@@ -98,7 +98,7 @@ def test_the_check_catches_a_leaky_view() -> None:
 def test_views_and_bots_reach_no_game_and_no_hidden_cards() -> None:
     bots = {
         level: make_bot(level, random.Random(1), max_samples=2)
-        if level == "hard"
+        if level in ("hard", "expert")
         else make_bot(level, random.Random(1))
         for level in LEVELS
     }

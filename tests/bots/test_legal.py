@@ -15,8 +15,8 @@ from .helpers import decision_points, game_at_round
 
 def tiny(level: str, rng: random.Random):
     # The search bot on a shoestring: one deal per decision keeps the property fast.
-    if level == "hard":
-        return make_bot("hard", rng, max_samples=1, time_budget=1.0)
+    if level in ("hard", "expert"):
+        return make_bot(level, rng, max_samples=1, time_budget=1.0)
     return make_bot(level, rng)
 
 

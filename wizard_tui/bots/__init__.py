@@ -11,6 +11,7 @@ from typing import Any
 
 from .base import Bot, SeatAction
 from .easy import EasyBot
+from .expert import ExpertBot
 from .hard import HardBot
 from .normal import NormalBot
 from .random_bot import RandomBot
@@ -21,6 +22,7 @@ _LEVELS: dict[str, type[Bot]] = {
     "easy": EasyBot,
     "normal": NormalBot,
     "hard": HardBot,
+    "expert": ExpertBot,
 }
 
 LEVELS: tuple[str, ...] = tuple(_LEVELS)
@@ -33,7 +35,25 @@ _OPTIONS: dict[str, tuple[str, type]] = {
     "samples": ("max_samples", int),
     "max_samples": ("max_samples", int),
     "min_samples": ("min_samples", int),
+    "exact_cards": ("exact_cards", int),
 }
+
+
+def thinking_time(level: str) -> float | None:
+    """The longest a level's bot thinks over a move, for a level that searches (hard,
+    expert); None for one that answers at once."""
+    bot = _LEVELS.get(level)
+    if bot is None or not issubclass(bot, HardBot):
+        return None
+    searcher = bot()
+    return max(searcher.time_budget, searcher.bid_budget)
+
+
+def level_label(level: str) -> str:
+    """A level's name with the longest its bot thinks over a move when that is noticeable:
+    ``"expert (up to 1 s a move)"``; the name alone for a level that answers at once."""
+    seconds = thinking_time(level)
+    return level if seconds is None else f"{level} (up to {seconds:g} s a move)"
 
 
 def parse_level(spec: str) -> tuple[str, dict[str, Any]]:
@@ -56,7 +76,7 @@ def parse_level(spec: str) -> tuple[str, dict[str, Any]]:
             raise ValueError(
                 f"bot option {key.strip()} needs a {kind.__name__}: {item!r}"
             ) from None
-    if options and _LEVELS[name] is not HardBot:
+    if options and not issubclass(_LEVELS[name], HardBot):
         raise ValueError(f"bot level {name!r} takes no options")
     return name, options
 
@@ -74,11 +94,14 @@ __all__ = [
     "Bot",
     "BotRunner",
     "EasyBot",
+    "ExpertBot",
     "HardBot",
     "NormalBot",
     "RandomBot",
     "SeatAction",
     "decide_async",
+    "level_label",
     "make_bot",
     "parse_level",
+    "thinking_time",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 
-from ..game import Bid, ChooseTrump, Phase, Play, SeatView
+from ..game import Bid, ChooseTrump, Phase, Play, SeatView, Suit
 
 SeatAction = ChooseTrump | Bid | Play
 
@@ -28,7 +28,7 @@ class Bot(ABC):
         if view.turn != view.seat:
             raise ValueError(f"seat {view.seat} is not on turn")
         if view.phase is Phase.CHOOSE_TRUMP:
-            return ChooseTrump(view.seat, self.choose_trump(view))
+            return ChooseTrump(view.seat, Suit(self.choose_trump(view)))
         if view.phase is Phase.BID:
             return Bid(view.seat, self.choose_bid(view))
         if view.phase is Phase.PLAY:

@@ -72,7 +72,7 @@ def legal_mask(hand: int, led: int) -> int:
     return hand
 
 
-def _win_chance(card: int, beat: tuple[int, ...], unseen: int, n_unseen: int, held: int) -> float:
+def _win_chance(card: int, beat: tuple[int, ...], unseen: int, n_unseen: int, held: float) -> float:
     """Rough chance that none of the ``held`` unseen cards still to come beats ``card``."""
     if n_unseen <= 0:
         return 1.0
@@ -81,7 +81,8 @@ def _win_chance(card: int, beat: tuple[int, ...], unseen: int, n_unseen: int, he
         return 1.0
     if b >= n_unseen:
         return 0.0
-    return (1.0 - b / n_unseen) ** held
+    chance: float = (1.0 - b / n_unseen) ** held  # a float: the base is never negative
+    return chance
 
 
 def pick(
@@ -132,11 +133,11 @@ def pick(
     losers = legal & ~threats
     if losers:
         return max(cards_of(losers), key=pw.__getitem__)  # shed the most dangerous safe card
-    cs = cards_of(winners)
+    shed = cards_of(winners)
     if n_after == 0:
-        return max(cs, key=pw.__getitem__)  # the trick is ours anyway: spend the worst card
+        return max(shed, key=pw.__getitem__)  # the trick is ours anyway: spend the worst card
     # Someone may still go over: offer the card most likely to be beaten.
-    return min(cs, key=lambda c: _win_chance(c, beat, unseen, n_unseen, held) * 30 + pw[c])
+    return min(shed, key=lambda c: _win_chance(c, beat, unseen, n_unseen, held) * 30 + pw[c])
 
 
 def _lead(
@@ -147,7 +148,7 @@ def _lead(
     pw: tuple[int, ...],
     unseen: int,
     n_unseen: int,
-    held: int,
+    held: float,
 ) -> int:
     if need > 0:
         # Only the top card of each suit (and a Wizard) can be the best lead to win with.

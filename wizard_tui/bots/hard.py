@@ -15,7 +15,9 @@ best weighted mean score for this seat wins.
   ``EV(b) = P(k=b)(20+10b) - 10 Σ_k P(k)|b-k|`` for the trick distribution those
   playouts predict.
 - Certain outcomes (``certain``): with the bid made only cards sure to lose the trick are
-  searched, when there are any; needing every trick left, only cards sure to take it.
+  searched, when there are any; needing every trick left (or more), only cards sure to take it.
+- Exact play (``endgame``): once ``exact_cards`` or fewer cards are in all hands, each
+  sampled deal is solved (every seat at its best for its own score) instead of played out.
   Leading round 1's only trick, the bid comes from the exact chance (``bidding.lead_chance``).
 - Time: ``time_budget`` seconds a card, ``bid_budget`` a bid (default three times as
   much: a bid happens once a round and plays out whole rounds); sampling stops when
@@ -27,6 +29,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from ..game import LED_OPEN, LED_WIZARD, SeatView, cards_of
 from ..game.engine import SUIT_MASKS
@@ -34,6 +37,7 @@ from ..game.rules import score
 from . import bidding
 from .base import Bot
 from .certain import sure_losers, sure_winners
+from .endgame import Solver
 from .fast import BEAT_MASK, FULL_MASK, legal_mask, pick, play_out
 from .knowledge import Knowledge, read_view
 from .normal import bid_distribution, choose_trump_by_strength, sensible_bid
@@ -43,6 +47,7 @@ MIN_SAMPLES = 12
 BID_WINDOW = 2  # candidate bids: the heuristic's bid ± this many
 BID_SIGMA = 1.0  # how far (in tricks) a bid may stray from what the hand is worth
 SETTLE_MARGIN = 1.0  # points of expected score not worth more sampling
+EXACT_CARDS = 9  # cards left in all hands from which each sampled deal is solved exactly
 
 
 class HardBot(Bot):
@@ -58,6 +63,7 @@ class HardBot(Bot):
         max_samples: int | None = None,
         min_samples: int = MIN_SAMPLES,
         bid_weighting: bool = True,
+        exact_cards: int = EXACT_CARDS,
     ) -> None:
         super().__init__(rng)
         self.time_budget = time_budget
@@ -65,6 +71,7 @@ class HardBot(Bot):
         self.max_samples = max_samples
         self.min_samples = min_samples
         self.bid_weighting = bid_weighting
+        self.exact_cards = exact_cards  # solve deals exactly once this few cards are in hands
         self.last_samples = 0  # deals examined by the last decision (for tests and tuning)
 
     # ------------------------------------------------------------------ trump
@@ -112,7 +119,8 @@ class HardBot(Bot):
                         forbidden = r - sum(x for x in bids if x is not None)
                     bids[s] = bidding.quick_bid(hands[s], k.trump, view.trump_card, n, r, forbidden)
                 won = [0] * n
-                play_out(list(hands), t1, avail0, first, 0, LED_OPEN, -1, -1, bids, won, r)
+                every = [x if x is not None else 0 for x in bids]  # every seat has bid now
+                play_out(list(hands), t1, avail0, first, 0, LED_OPEN, -1, -1, every, won, r)
                 scores[i].append(score(b, won[me]))
             weights.append(w)
             samples += 1
@@ -131,7 +139,7 @@ class HardBot(Bot):
         )
         return candidates[best]
 
-    def _weigher(self, k: Knowledge, view: SeatView):
+    def _weigher(self, k: Knowledge, view: SeatView) -> Callable[[list[int]], float] | None:
         """A function giving how well a deal explains the bids made so far: a Gaussian on
         each other bidder's error (their hand at bid time: the sampled hand plus the cards
         they have played since). None when there is nothing to weigh."""
@@ -197,9 +205,37 @@ class HardBot(Bot):
         samples = 0
         won0 = list(view.tricks_won)
         weigh = self._weigher(k, view)
+        exact = sum(k.counts) <= self.exact_cards
         while True:
             hands = sample_hands(k, self.rng)
             w = weigh(hands) if weigh else 1.0
+            if exact:
+                # Few cards left: solve this deal (every seat at its best) instead.
+                solver = Solver(bids, t1)
+                tricks = solver.root_values(
+                    hands,
+                    me,
+                    candidates,
+                    cards_in_trick,
+                    trick_mask,
+                    k.led,
+                    k.win_card,
+                    k.win_seat,
+                    won0,
+                    k.tricks_left,
+                )
+                for i, t in enumerate(tricks):
+                    scores[i].append(score(bids[me], t))
+                weights.append(w)
+                samples += 1
+                if self.max_samples is not None and samples >= self.max_samples:
+                    break
+                now = time.perf_counter()
+                if now + (now - start) / samples > deadline and samples >= 2:
+                    break
+                if samples >= self.min_samples and samples % 4 == 0 and _settled(scores, weights):
+                    break
+                continue
             for i, (c, led, win, win_seat, in_trick) in enumerate(after):
                 hs = list(hands)
                 hs[me] ^= 1 << c
@@ -232,10 +268,11 @@ def certain_choice(
     legal: int, need: int, left: int, win: int, n_after: int, unseen: int, t1: int
 ) -> int:
     """The legal cards worth searching: never an overtrick, nor the loss of a trick every
-    one of which is needed, when some legal card avoids it for certain."""
+    one of which is needed (or, the bid out of reach, of a trick that would bring the
+    score closer), when some legal card avoids it for certain."""
     if need <= 0:
         safe = sure_losers(legal, win, n_after, unseen, t1)
-    elif need == left:
+    elif need >= left:
         safe = sure_winners(legal, win, n_after, unseen, t1)
     else:
         safe = 0

@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 
+from ...bots import LEVELS, thinking_time
 from ...i18n import N_, _
 from ...reach.qr import qr_lines
 from ...session import LobbyUpdate
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
     from ..table_app import TableApp
 
-BOT_LEVELS = ("random", "easy", "normal", "hard")
+BOT_LEVELS = LEVELS
 LAST_BID_RULES = ("never", "always", "after-round-1")
 RULE_WORDS = {
     "never": N_("off"),
@@ -41,6 +42,7 @@ SETTING_WORDS = {
     "easy": N_("easy"),
     "normal": N_("normal"),
     "hard": N_("hard"),
+    "expert": N_("expert"),
     "never": N_("never"),
     "always": N_("always"),
     "after-round-1": N_("after round 1"),
@@ -50,6 +52,16 @@ SETTING_WORDS = {
 def setting_word(code: str) -> str:
     known = SETTING_WORDS.get(code)
     return _(known) if known is not None else clean(code, 24)
+
+
+def level_words(level: str) -> str:
+    """A bot level in words, with how long its bot may think when that is noticeable."""
+    seconds = thinking_time(level)
+    if seconds is None:
+        return setting_word(level)
+    return _("{level} (up to {seconds} s a move)").format(
+        level=setting_word(level), seconds=f"{seconds:g}"
+    )
 
 
 def _next(options: tuple[str, ...], current: str) -> str:
@@ -122,7 +134,7 @@ class LobbyView(CardWidget):
             out.append("\n")
         if u.bot_level or u.restrict_last_bid:
             out.append(_("Bots:") + " ", accent)
-            out.append(setting_word(u.bot_level) if u.bot_level else "?")
+            out.append(level_words(u.bot_level) if u.bot_level else "?")
             out.append(f"   {g.dot} " + _("Last bid restricted:") + " ", accent)
             rule = u.restrict_last_bid
             words = _(RULE_WORDS[rule]) if rule in RULE_WORDS else ""

@@ -158,7 +158,7 @@ LOBBY_KEYS = (
     (N_("up/down, j k"), N_("choose a seat")),
     ("a", N_("add a bot (in an empty seat, or a new seat up to 6)")),
     ("x", N_("take the chosen seat's bot out (or the last bot)")),
-    ("l", N_("the bots' level: random, easy, normal, hard")),
+    ("l", N_("the bots' level: random, easy, normal, hard, expert")),
     ("- +", N_("fewer or more seats (3 to 6; people keep theirs)")),
     ("r", N_("the last-bid rule: never, always, after round 1")),
     ("Enter, g", N_("start the game (once 3 seats are taken)")),
