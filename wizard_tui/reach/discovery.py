@@ -24,6 +24,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..i18n import _
+
 if TYPE_CHECKING:  # imported where used: a program that never announces never loads them
     from zeroconf import ServiceInfo
     from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
@@ -166,7 +168,9 @@ async def announcing(
     except Exception as exc:  # port 5353 taken, no multicast route, a name clash...
         log.warning("not announced on the LAN: %s", exc)
         await announcer.close()
-        yield f"not announced on the LAN ({exc.__class__.__name__}): friends type the address"
+        yield _("not announced on the LAN ({why}): friends type the address").format(
+            why=exc.__class__.__name__
+        )
         return
 
     async def follow() -> None:
@@ -182,7 +186,8 @@ async def announcing(
     assert announcer.info is not None  # start() registered it
     follower = asyncio.create_task(follow())
     try:
-        yield f"announced on the LAN as {announcer.info.name.split('._')[0]!r}"
+        name = announcer.info.name.split("._")[0]
+        yield _("announced on the LAN as {name}").format(name=repr(name))
     finally:
         follower.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -17,6 +17,7 @@ import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..i18n import _
 from ..net.protocol import PROTOCOL, VERSION
 from ..paths import data_dir
 from .discovery import announcing, announcing_allowed, instance_name, txt_record
@@ -188,15 +189,17 @@ async def serving(
             port_text, fingerprint = (await child.start())[:2]
             reach.ssh_port, reach.ssh_fingerprint = int(port_text), fingerprint
             port_part = "" if reach.ssh_port == 22 else f" -p {reach.ssh_port}"
-            reach.lines.append(f"ssh{port_part} YOURNAME@{_shown(address)}  (nothing to install)")
-            reach.lines.append(f"SSH host key {fingerprint}")
+            user = _("YOURNAME")  # what the friend types: their name at the table
+            command_line = f"ssh{port_part} {user}@{_shown(address)}"
+            reach.lines.append(command_line + "  " + _("(nothing to install)"))
+            reach.lines.append(_("SSH host key {fingerprint}").format(fingerprint=fingerprint))
         if settings.web_port is not None:
             command = _web_command(settings, game_port, host_key, address, password is not None)
             child = Child("web", command, _child_env(None))
             children.append(child)
             port_text = (await child.start())[0]
             reach.web_url = f"http://{_shown(address)}:{int(port_text)}/"
-            reach.lines.append(f"browser: {reach.web_url}")
+            reach.lines.append(_("browser: {url}").format(url=reach.web_url))
         async with contextlib.AsyncExitStack() as stack:
             if announce is not None and settings.announce and announcing_allowed(settings.bind):
                 line = await stack.enter_async_context(
