@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
+import pytest
+
 from netplay import Session
 from netplay.commit_reveal import ClientRound
 from netplay.sessions import SessionTable
@@ -24,13 +26,13 @@ from wizard_tui.net import protocol as p
 from wizard_tui.net.deals import DealKind, register_deal_kind, unregister_deal_kind
 from wizard_tui.net.deals.host_half import DealHostBase
 from wizard_tui.net.host import HostOptions, WizardHost
-from wizard_tui.net.host_effects import Journal, Received, Send, SendPayload
+from wizard_tui.net.host_effects import Effect, Journal, Received, Send, SendPayload, WriteRecord
 from wizard_tui.net.host_runtime import BotDone
 from wizard_tui.net.host_state import Table
 from wizard_tui.net.journal import read_journal
 from wizard_tui.net.journal_facts import Fact, GameHeader
 from wizard_tui.net.restore import replay
-from wizard_tui.record import GameRecorder
+from wizard_tui.record import GameRecorder, read_record
 
 
 class _Timer:
@@ -240,6 +242,31 @@ def test_lobby_to_game_to_a_scored_round(tmp_path: Path) -> None:
     assert host.table.recorder.record().rounds[0].round == 1
     entries = read_journal(next((tmp_path / "games").glob("*.journal"))).entries
     assert [e["t"] for e in entries].count("round_end") == 1
+
+
+def test_the_record_is_an_effect_written_after_the_steps_journal_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host, runtime, server = _host(tmp_path)
+    records = tmp_path / "records"
+    steps: list[tuple[list[Effect], list[Path]]] = []
+    run = host.run_effects
+
+    def spy(effects: list[Effect]) -> None:
+        steps.append((list(effects), sorted(records.glob("*.json")) if records.exists() else []))
+        run(effects)
+
+    monkeypatch.setattr(host, "run_effects", spy)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    _play_rounds(host, runtime, Players(host, server, [alice, bob]), 1)
+    writing = [(e, before) for e, before in steps if any(isinstance(x, WriteRecord) for x in e)]
+    assert len(writing) == 1  # the round's end
+    effects, before = writing[0]
+    assert before == []  # the step itself wrote nothing: running its effects did
+    (write,) = [e for e in effects if isinstance(e, WriteRecord)]
+    assert any(isinstance(e, Journal) and e.entry["t"] == "round_end" for e in effects)
+    assert host.table is not None and host.table.record_path == write.path
+    assert [r.round for r in read_record(write.path).rounds] == [1]
 
 
 def test_an_action_out_of_turn_is_refused_and_changes_nothing(tmp_path: Path) -> None:

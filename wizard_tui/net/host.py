@@ -69,6 +69,7 @@ from .host_effects import (
     Send,
     SendPayload,
     Welcome,
+    WriteRecord,
 )
 from .host_runtime import Cancellable, HostRuntime, LoopRuntime, cancelled
 from .host_state import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions, Seat, Table, queried
@@ -189,10 +190,14 @@ class WizardHost:
 
     def run_effects(self, effects: list[Effect]) -> None:
         """Run a step's effects: its journal entries first (each forced to the disk), then
-        its sends, in order. So nothing is sent before what it tells of is on the disk."""
+        the record it writes, then its sends, in order. So nothing is sent before what it
+        tells of is on the disk."""
         for effect in effects:
             if isinstance(effect, OpenJournal | Journal | CloseJournal):
                 self._run_journal(effect)
+        for effect in effects:  # (after the journal: a record holds only journaled rounds)
+            if isinstance(effect, WriteRecord):
+                self._run_write_record(effect)
         server = self.server
         if server is None:
             return
@@ -586,19 +591,31 @@ class WizardHost:
             self.on_game_over()
 
     def _write_record(self) -> Path | None:
+        """The record as it stands is written (a ``WriteRecord`` effect): where it goes."""
         table = self.table
         assert table is not None
         if self.options.records_dir is None:
             return None
+        record = table.recorder.record()
+        path = Path(self.options.records_dir) / record.filename
+        self._out(WriteRecord(path, record))
+        return path
+
+    def _run_write_record(self, effect: WriteRecord) -> None:
+        """The record's I/O, for ``run_effects``. A record that cannot be written is not
+        fatal: everyone is told (the journal still holds the game)."""
         try:
-            self.options.records_dir.mkdir(parents=True, exist_ok=True)
-            table.record_path = write_record(self.options.records_dir, table.recorder.record())
+            effect.path.parent.mkdir(parents=True, exist_ok=True)
+            path = write_record(effect.path.parent, effect.record, name=effect.path.name)
         except OSError as exc:
             log.error("could not write the game record: %s", exc)
-            self._broadcast(
-                {"t": "chat", "seat": None, "name": "host", "text": f"record not saved: {exc}"}
-            )
-        return table.record_path
+            if self.server is not None:
+                text = f"record not saved: {exc}"
+                self.server.broadcast({"t": "chat", "seat": None, "name": "host", "text": text})
+            return
+        table = self.table
+        if table is not None and table.game_id == effect.record.game_id:
+            table.record_path = path
 
     def stalled_for(self) -> float:
         """Seconds the game has been waiting on a disconnected seat (0 if it is not)."""

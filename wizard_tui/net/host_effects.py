@@ -2,7 +2,8 @@
 
 ``WizardHost.handle(input, now)`` takes one input (a player joined, a message came, a link
 dropped or came back) at time ``now`` and returns what the step journals (the entries of
-the facts it accepted: ``journal_facts.py``) and sends, in order. The netplay callbacks run
+the facts it accepted: ``journal_facts.py``), which record it writes, and what it sends, in
+order. The netplay callbacks run
 ``handle`` and run its effects (``WizardHost.run_effects``): the journal's first, then the
 sends, so journal-before-send holds by construction; a test asserts on them
 (``tests/net/test_host_core.py``).
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from netplay import Session
+
+from ..record import GameRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +110,19 @@ class CloseJournal:
     last: dict[str, Any] | None
 
 
+@dataclass(frozen=True, slots=True)
+class WriteRecord:
+    """The game's record as it stands, written atomically to ``path`` (run after the step's
+    journal entries, before its sends: a ``game_over`` names a record already there)."""
+
+    path: Path
+    record: GameRecord
+
+
 JournalEffect: TypeAlias = OpenJournal | Journal | CloseJournal
-Effect: TypeAlias = Welcome | Send | SendPayload | Broadcast | Disconnect | Forget | JournalEffect
+Effect: TypeAlias = (
+    Welcome | Send | SendPayload | Broadcast | Disconnect | Forget | JournalEffect | WriteRecord
+)
 
 __all__ = [
     "Broadcast",
@@ -127,4 +141,5 @@ __all__ = [
     "Send",
     "SendPayload",
     "Welcome",
+    "WriteRecord",
 ]
