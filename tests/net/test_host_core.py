@@ -25,8 +25,23 @@ from wizard_tui.game.hidden import HiddenGame
 from wizard_tui.net import protocol as p
 from wizard_tui.net.deals import DealKind, register_deal_kind, unregister_deal_kind
 from wizard_tui.net.deals.host_half import DealHostBase
-from wizard_tui.net.host import HostOptions, WizardHost
-from wizard_tui.net.host_effects import Effect, Journal, Received, Send, SendPayload, WriteRecord
+from wizard_tui.net.host import BOT_PACING, HostOptions, WizardHost
+from wizard_tui.net.host_effects import (
+    AskBot,
+    BotDecided,
+    Broadcast,
+    CancelTimer,
+    Effect,
+    Journal,
+    Left,
+    Received,
+    Resumed,
+    Send,
+    SendPayload,
+    StartTimer,
+    TimerFired,
+    WriteRecord,
+)
 from wizard_tui.net.host_runtime import BotDone
 from wizard_tui.net.host_state import Table
 from wizard_tui.net.journal import read_journal
@@ -43,18 +58,13 @@ class _Timer:
         self.cancelled = True
 
 
-_Asked = tuple[_Timer, Bot, Callable[[], bool], Callable[[], SeatView], BotDone]
-
-
 class FakeRuntime:
     """A clock the test moves; timers and bots that run when the test says so."""
 
     def __init__(self) -> None:
         self.t = 1000.0
         self.timers: list[_Timer] = []
-        self.bots: list[
-            tuple[_Timer, Bot, Callable[[], bool], Callable[[], SeatView], BotDone]
-        ] = []
+        self.bots: list[tuple[_Timer, Bot, SeatView, BotDone]] = []
 
     def now(self) -> float:
         return self.t
@@ -65,16 +75,10 @@ class FakeRuntime:
         return timer
 
     def ask_bot(
-        self,
-        bot: Bot,
-        delay: float,
-        still_current: Callable[[], bool],
-        view: Callable[[], SeatView],
-        fallback: Callable[[SeatView], Any],
-        done: BotDone,
+        self, bot: Bot, view: SeatView, fallback: Callable[[SeatView], Any], done: BotDone
     ) -> _Timer:
-        handle = _Timer(self.t + delay, lambda: None)
-        self.bots.append((handle, bot, still_current, view, done))
+        handle = _Timer(self.t, lambda: None)
+        self.bots.append((handle, bot, view, done))
         return handle
 
     def advance(self, seconds: float = 0.0) -> None:
@@ -93,13 +97,9 @@ class FakeRuntime:
 
     def run_bots(self) -> None:
         while self.bots:
-            handle, bot, still_current, view, done = self.bots.pop(0)
-            if handle.cancelled:
-                continue
-            if not still_current():
-                done(None, False)
-                continue
-            done(bot.decide(view()), False)  # type: ignore[arg-type]
+            handle, bot, view, done = self.bots.pop(0)
+            if not handle.cancelled:
+                done(bot.decide(view), False)  # type: ignore[arg-type]
 
 
 class FakeServer:
@@ -338,6 +338,74 @@ def test_a_dropped_player_is_taken_over_when_its_time_runs_out(tmp_path: Path) -
     # And the game goes on without bob: the stand-in moves for the seat.
     players.sessions = [alice]
     _play_rounds(host, runtime, players, 1)
+
+
+def test_a_takeover_countdown_is_a_timer_effect_and_its_end_an_input(tmp_path: Path) -> None:
+    host, runtime, server = _host(tmp_path, takeover_after=30.0)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    players = Players(host, server, [alice, bob])
+    players.answer()
+    players.answer()
+    assert bob.seat is not None
+    seat = host.seats[bob.seat]
+    assert seat is not None
+    key, now = ("takeover", bob.seat), runtime.now()
+    bob.connected = False
+    effects = host.handle(Left(bob), now)
+    assert StartTimer(key, 30.0) in effects  # the core starts no timer: it asks for one
+    host.run_effects(effects)
+    bob.connected = True
+    assert CancelTimer(key) in host.handle(Resumed(bob), now + 10)
+    assert host.handle(TimerFired(key), now + 30) == []  # a late one changes nothing
+    assert seat.stand_in is None
+    bob.connected = False
+    assert StartTimer(key, 30.0) in host.handle(Left(bob), now + 40)
+    effects = host.handle(TimerFired(key), now + 70)
+    assert seat.stand_in is not None  # a bot plays the seat now
+    texts = [e.msg.get("text") for e in effects if isinstance(e, Broadcast)]
+    assert "a bot plays for bob until they are back" in texts
+
+
+def test_a_bot_is_paced_by_a_timer_asked_by_an_effect_and_answers_as_an_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host, runtime, server = _host(tmp_path, bot_delay=2.0)
+    steps: list[list[Effect]] = []
+    run = host.run_effects
+
+    def spy(effects: list[Effect]) -> None:
+        steps.append(list(effects))
+        run(effects)
+
+    monkeypatch.setattr(host, "run_effects", spy)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    players = Players(host, server, [alice, bob])
+    table = host.table
+    assert table is not None
+    bot = next(i for i, s in enumerate(host.seats) if s is not None and s.kind == "bot")
+    on_turn = (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
+    for _ in range(200):  # the clock never moves: the bot's pacing never ends by itself
+        players.answer()
+        runtime.advance()
+        if table.game.turn == bot and table.game.phase in on_turn:
+            break
+        players.move()
+    else:
+        raise AssertionError("the bot never came on turn")
+    effects = [e for step in steps for e in step]
+    assert StartTimer(BOT_PACING, 2.0) in effects
+    assert not any(isinstance(e, AskBot) for e in effects)  # not before its pacing ended
+    actions, now = len(table.game.actions), runtime.now() + 2.0
+    (asked,) = host.handle(TimerFired(BOT_PACING), now)
+    assert isinstance(asked, AskBot)
+    assert (asked.seat, asked.position, asked.view.seat) == (bot, host.position, bot)
+    action = asked.bot.decide(asked.view)
+    # An answer for another position (one gone by) is dropped; the asked one acts.
+    assert host.handle(BotDecided(bot, asked.position - 1, action), now) == []
+    assert len(table.game.actions) == actions
+    effects = host.handle(BotDecided(bot, asked.position, action), now)
+    assert isinstance(effects[0], Journal) and effects[0].entry["t"] == "action"
+    assert len(table.game.actions) == actions + 1
 
 
 def test_every_message_is_sent_after_the_facts_it_tells_are_journaled(tmp_path: Path) -> None:
