@@ -32,6 +32,7 @@ from wizard_tui.net.host_effects import (
     Broadcast,
     CancelTimer,
     Effect,
+    GameFinished,
     Journal,
     Left,
     Received,
@@ -510,7 +511,9 @@ class OpenDealHost(DealHostBase):
         )
 
 
-def test_a_new_deal_kind_plays_a_whole_game_with_no_change_to_the_host(tmp_path: Path) -> None:
+def test_a_new_deal_kind_plays_a_whole_game_with_no_change_to_the_host(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     register_deal_kind(DealKind("open-test", "every hand open (tests)", OpenDealHost, object))
     try:
         options = HostOptions(players=3, bots=1, bot_level="random", deal="open-test")
@@ -518,6 +521,14 @@ def test_a_new_deal_kind_plays_a_whole_game_with_no_change_to_the_host(tmp_path:
         host = WizardHost(options, rng=random.Random(2), runtime=runtime)
         server = FakeServer()
         host.server = server  # type: ignore[assignment]
+        steps: list[list[Effect]] = []
+        run = host.run_effects
+
+        def spy(effects: list[Effect]) -> None:
+            steps.append(list(effects))
+            run(effects)
+
+        monkeypatch.setattr(host, "run_effects", spy)
         alice, bob = _join(host, runtime, "alice", "bob")
         assert isinstance(host.deal_half, OpenDealHost)
         assert [m["deal"] for m in server.to(alice) if m["t"] == "lobby"][-1] == "open-test"
@@ -533,6 +544,11 @@ def test_a_new_deal_kind_plays_a_whole_game_with_no_change_to_the_host(tmp_path:
         ends = [m for m in server.to(alice) if m["t"] == "round_end"]
         assert [m["result"]["round"] for m in ends] == list(range(1, rounds_for(3) + 1))
         assert [m["t"] for m in server.to(bob)][-1] == "game_over"
+        # The game's end is the last step's effect, after its game_over is broadcast.
+        (last,) = [step for step in steps if any(isinstance(e, GameFinished) for e in step)]
+        kinds = [type(e) for e in last]
+        over = [i for i, e in enumerate(last) if isinstance(e, Broadcast)][-1]
+        assert last[over].msg["t"] == "game_over" and kinds.index(GameFinished) > over
         # Another kind's exchange is refused: this host asks for no commitment.
         host.on_message(alice, {"t": "commit", "round": 1, "commitment": bytes(32)})
         assert server.to(alice)[-1]["code"] == p.WRONG_DEAL

@@ -65,6 +65,8 @@ from .host_effects import (
     Disconnect,
     Effect,
     Forget,
+    GameFinished,
+    GameStarted,
     HostInput,
     Joined,
     Journal,
@@ -127,7 +129,7 @@ class WizardHost:
         for i in range(options.bots):
             self.seats[options.players - options.bots + i] = self._new_bot_seat()
         self.table: Table | None = None
-        self.finished = asyncio.Event()
+        self.finished = asyncio.Event()  # set by the adapter (a GameFinished effect)
         self.failed: str | None = None
         self._bot_task: Cancellable | None = None  # the runtime's thinking (the adapter's)
         self._bot_asked: AskBot | None = None  # the bot asked to decide, until it answers
@@ -232,6 +234,12 @@ class WizardHost:
         for effect in effects:  # last: a timer of no delay fires once the sends are out
             if isinstance(effect, StartTimer | CancelTimer | AskBot | CancelBot):
                 self._run_timing(effect)
+            elif isinstance(effect, GameStarted):
+                self.finished.clear()
+            elif isinstance(effect, GameFinished):
+                self.finished.set()
+                if self.on_game_over is not None:
+                    self.on_game_over()
 
     def _run_timing(self, effect: StartTimer | CancelTimer | AskBot | CancelBot) -> None:
         """The runtime's timers and bots, for ``run_effects``: what they report comes back
@@ -523,7 +531,7 @@ class WizardHost:
         header = self._header(new_game_id(), time.time(), config, seats)
         game, recorder = self.deal_half.begin(header)
         self.table = Table(game, header.game_id, recorder, created=header.created)
-        self.finished.clear()
+        self._out(GameStarted())
         self._open_journal(header)
         for seat in self.seats:
             if seat is not None and seat.session is not None:
@@ -636,9 +644,7 @@ class WizardHost:
         }
         self._broadcast(table.over_msg)
         self._told = {i for i, s in enumerate(self.seats) if s and s.info().connected}
-        self.finished.set()
-        if self.on_game_over is not None:
-            self.on_game_over()
+        self._out(GameFinished())
 
     def _write_record(self) -> Path | None:
         """The record as it stands is written (a ``WriteRecord`` effect): where it goes."""
@@ -991,7 +997,7 @@ class WizardHost:
         if table is None:
             return
         if table.finished:
-            self.finished.set()
+            self._out(GameFinished())
             return
         self._write_record()
         if table.game.is_over:  # the host died between the last card and game_over
@@ -1052,7 +1058,7 @@ class WizardHost:
 
     def fail(self, reason: str) -> None:
         self.failed = reason
-        self.finished.set()
+        self._out(GameFinished())
 
     def now(self) -> float:
         return self._time()

@@ -171,6 +171,17 @@ class CancelBot:
     """The bot's thinking (the last ``AskBot``) is thrown away: no answer comes back."""
 
 
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """A game (or a rematch) began: the host is not finished."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished:
+    """The game is over, or given up (``WizardHost.failed`` says why): whoever waits for the
+    host's end (``WizardHost.finished``, ``on_game_over``) hears of it, after the sends."""
+
+
 JournalEffect: TypeAlias = OpenJournal | Journal | CloseJournal
 TimingEffect: TypeAlias = StartTimer | CancelTimer | AskBot | CancelBot
 Effect: TypeAlias = (
@@ -183,6 +194,8 @@ Effect: TypeAlias = (
     | JournalEffect
     | WriteRecord
     | TimingEffect
+    | GameStarted
+    | GameFinished
 )
 
 __all__ = [
@@ -195,6 +208,8 @@ __all__ = [
     "Disconnect",
     "Effect",
     "Forget",
+    "GameFinished",
+    "GameStarted",
     "HostInput",
     "Joined",
     "Journal",
