@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from open_deal import KIND as OPEN_DEAL
 from open_deal import OpenDealHost
 
@@ -24,11 +25,28 @@ from wizard_tui.bots import Bot
 from wizard_tui.game import Phase, SeatView, rounds_for, seat_view
 from wizard_tui.net import protocol as p
 from wizard_tui.net.deals import register_deal_kind, unregister_deal_kind
-from wizard_tui.net.host import HostOptions, WizardHost
-from wizard_tui.net.host_effects import Journal, Received, Send, SendPayload
+from wizard_tui.net.host import BOT_PACING, HostOptions, WizardHost
+from wizard_tui.net.host_effects import (
+    AskBot,
+    BotDecided,
+    Broadcast,
+    CancelTimer,
+    Effect,
+    GameFinished,
+    Journal,
+    Left,
+    Received,
+    Resumed,
+    Send,
+    SendPayload,
+    StartTimer,
+    TimerFired,
+    WriteRecord,
+)
 from wizard_tui.net.host_runtime import BotDone
 from wizard_tui.net.journal import read_journal
 from wizard_tui.net.restore import replay
+from wizard_tui.record import read_record
 
 
 class _Timer:
@@ -39,18 +57,13 @@ class _Timer:
         self.cancelled = True
 
 
-_Asked = tuple[_Timer, Bot, Callable[[], bool], Callable[[], SeatView], BotDone]
-
-
 class FakeRuntime:
     """A clock the test moves; timers and bots that run when the test says so."""
 
     def __init__(self) -> None:
         self.t = 1000.0
         self.timers: list[_Timer] = []
-        self.bots: list[
-            tuple[_Timer, Bot, Callable[[], bool], Callable[[], SeatView], BotDone]
-        ] = []
+        self.bots: list[tuple[_Timer, Bot, SeatView, BotDone]] = []
 
     def now(self) -> float:
         return self.t
@@ -61,16 +74,10 @@ class FakeRuntime:
         return timer
 
     def ask_bot(
-        self,
-        bot: Bot,
-        delay: float,
-        still_current: Callable[[], bool],
-        view: Callable[[], SeatView],
-        fallback: Callable[[SeatView], Any],
-        done: BotDone,
+        self, bot: Bot, view: SeatView, fallback: Callable[[SeatView], Any], done: BotDone
     ) -> _Timer:
-        handle = _Timer(self.t + delay, lambda: None)
-        self.bots.append((handle, bot, still_current, view, done))
+        handle = _Timer(self.t, lambda: None)
+        self.bots.append((handle, bot, view, done))
         return handle
 
     def advance(self, seconds: float = 0.0) -> None:
@@ -89,13 +96,9 @@ class FakeRuntime:
 
     def run_bots(self) -> None:
         while self.bots:
-            handle, bot, still_current, view, done = self.bots.pop(0)
-            if handle.cancelled:
-                continue
-            if not still_current():
-                done(None, False)
-                continue
-            done(bot.decide(view()), False)  # type: ignore[arg-type]
+            handle, bot, view, done = self.bots.pop(0)
+            if not handle.cancelled:
+                done(bot.decide(view), False)  # type: ignore[arg-type]
 
 
 class FakeServer:
@@ -240,6 +243,31 @@ def test_lobby_to_game_to_a_scored_round(tmp_path: Path) -> None:
     assert [e["t"] for e in entries].count("round_end") == 1
 
 
+def test_the_record_is_an_effect_written_after_the_steps_journal_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host, runtime, server = _host(tmp_path)
+    records = tmp_path / "records"
+    steps: list[tuple[list[Effect], list[Path]]] = []
+    run = host.run_effects
+
+    def spy(effects: list[Effect]) -> None:
+        steps.append((list(effects), sorted(records.glob("*.json")) if records.exists() else []))
+        run(effects)
+
+    monkeypatch.setattr(host, "run_effects", spy)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    _play_rounds(host, runtime, Players(host, server, [alice, bob]), 1)
+    writing = [(e, before) for e, before in steps if any(isinstance(x, WriteRecord) for x in e)]
+    assert len(writing) == 1  # the round's end
+    effects, before = writing[0]
+    assert before == []  # the step itself wrote nothing: running its effects did
+    (write,) = [e for e in effects if isinstance(e, WriteRecord)]
+    assert any(isinstance(e, Journal) and e.entry["t"] == "round_end" for e in effects)
+    assert host.table is not None and host.table.record_path == write.path
+    assert [r.round for r in read_record(write.path).rounds] == [1]
+
+
 def test_an_action_out_of_turn_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     host, runtime, server = _host(tmp_path)
     alice, bob = _join(host, runtime, "alice", "bob")
@@ -247,7 +275,14 @@ def test_an_action_out_of_turn_is_refused_and_changes_nothing(tmp_path: Path) ->
     players.answer()
     players.answer()
     table = host.table
-    assert table is not None and table.game.phase in (Phase.BID, Phase.CHOOSE_TRUMP)
+    assert table is not None
+    # The seeds are random: the host's bot may be first; it moves when the clock does.
+    for _ in range(50):
+        if table.game.turn in (alice.seat, bob.seat):
+            break
+        runtime.advance(1.0)
+    assert table.game.phase in (Phase.BID, Phase.CHOOSE_TRUMP)
+    assert table.game.turn in (alice.seat, bob.seat)
     wrong = alice if table.game.turn != alice.seat else bob
     before = (table.game.actions, table.game.turn)
     assert wrong.seat is not None
@@ -309,6 +344,74 @@ def test_a_dropped_player_is_taken_over_when_its_time_runs_out(tmp_path: Path) -
     # And the game goes on without bob: the stand-in moves for the seat.
     players.sessions = [alice]
     _play_rounds(host, runtime, players, 1)
+
+
+def test_a_takeover_countdown_is_a_timer_effect_and_its_end_an_input(tmp_path: Path) -> None:
+    host, runtime, server = _host(tmp_path, takeover_after=30.0)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    players = Players(host, server, [alice, bob])
+    players.answer()
+    players.answer()
+    assert bob.seat is not None
+    seat = host.seats[bob.seat]
+    assert seat is not None
+    key, now = ("takeover", bob.seat), runtime.now()
+    bob.connected = False
+    effects = host.handle(Left(bob), now)
+    assert StartTimer(key, 30.0) in effects  # the core starts no timer: it asks for one
+    host.run_effects(effects)
+    bob.connected = True
+    assert CancelTimer(key) in host.handle(Resumed(bob), now + 10)
+    assert host.handle(TimerFired(key), now + 30) == []  # a late one changes nothing
+    assert seat.stand_in is None
+    bob.connected = False
+    assert StartTimer(key, 30.0) in host.handle(Left(bob), now + 40)
+    effects = host.handle(TimerFired(key), now + 70)
+    assert seat.stand_in is not None  # a bot plays the seat now
+    texts = [e.msg.get("text") for e in effects if isinstance(e, Broadcast)]
+    assert "a bot plays for bob until they are back" in texts
+
+
+def test_a_bot_is_paced_by_a_timer_asked_by_an_effect_and_answers_as_an_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host, runtime, server = _host(tmp_path, bot_delay=2.0)
+    steps: list[list[Effect]] = []
+    run = host.run_effects
+
+    def spy(effects: list[Effect]) -> None:
+        steps.append(list(effects))
+        run(effects)
+
+    monkeypatch.setattr(host, "run_effects", spy)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    players = Players(host, server, [alice, bob])
+    table = host.table
+    assert table is not None
+    bot = next(i for i, s in enumerate(host.seats) if s is not None and s.kind == "bot")
+    on_turn = (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
+    for _ in range(200):  # the clock never moves: the bot's pacing never ends by itself
+        players.answer()
+        runtime.advance()
+        if table.game.turn == bot and table.game.phase in on_turn:
+            break
+        players.move()
+    else:
+        raise AssertionError("the bot never came on turn")
+    effects = [e for step in steps for e in step]
+    assert StartTimer(BOT_PACING, 2.0) in effects
+    assert not any(isinstance(e, AskBot) for e in effects)  # not before its pacing ended
+    actions, now = len(table.game.actions), runtime.now() + 2.0
+    (asked,) = host.handle(TimerFired(BOT_PACING), now)
+    assert isinstance(asked, AskBot)
+    assert (asked.seat, asked.position, asked.view.seat) == (bot, host.position, bot)
+    action = asked.bot.decide(asked.view)
+    # An answer for another position (one gone by) is dropped; the asked one acts.
+    assert host.handle(BotDecided(bot, asked.position - 1, action), now) == []
+    assert len(table.game.actions) == actions
+    effects = host.handle(BotDecided(bot, asked.position, action), now)
+    assert isinstance(effects[0], Journal) and effects[0].entry["t"] == "action"
+    assert len(table.game.actions) == actions + 1
 
 
 def test_every_message_is_sent_after_the_facts_it_tells_are_journaled(tmp_path: Path) -> None:
@@ -376,7 +479,9 @@ def test_a_host_rebuilt_from_its_facts_is_the_live_one(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- a new deal kind
 
 
-def test_a_new_deal_kind_plays_a_whole_game_with_no_change_to_the_host(tmp_path: Path) -> None:
+def test_a_new_deal_kind_plays_a_whole_game_with_no_change_to_the_host(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     register_deal_kind(OPEN_DEAL)  # open_deal/: a package and this line
     try:
         options = HostOptions(players=3, bots=1, bot_level="random", deal=OPEN_DEAL.name)
@@ -384,6 +489,14 @@ def test_a_new_deal_kind_plays_a_whole_game_with_no_change_to_the_host(tmp_path:
         host = WizardHost(options, rng=random.Random(2), runtime=runtime)
         server = FakeServer()
         host.server = server  # type: ignore[assignment]
+        steps: list[list[Effect]] = []
+        run = host.run_effects
+
+        def spy(effects: list[Effect]) -> None:
+            steps.append(list(effects))
+            run(effects)
+
+        monkeypatch.setattr(host, "run_effects", spy)
         alice, bob = _join(host, runtime, "alice", "bob")
         assert isinstance(host.deal_half, OpenDealHost)
         assert [m["deal"] for m in server.to(alice) if m["t"] == "lobby"][-1] == OPEN_DEAL.name
@@ -399,6 +512,11 @@ def test_a_new_deal_kind_plays_a_whole_game_with_no_change_to_the_host(tmp_path:
         ends = [m for m in server.to(alice) if m["t"] == "round_end"]
         assert [m["result"]["round"] for m in ends] == list(range(1, rounds_for(3) + 1))
         assert [m["t"] for m in server.to(bob)][-1] == "game_over"
+        # The game's end is the last step's effect, after its game_over is broadcast.
+        (last,) = [step for step in steps if any(isinstance(e, GameFinished) for e in step)]
+        kinds = [type(e) for e in last]
+        over = [i for i, e in enumerate(last) if isinstance(e, Broadcast)][-1]
+        assert last[over].msg["t"] == "game_over" and kinds.index(GameFinished) > over
         # Another kind's exchange is refused: this host asks for no commitment.
         host.on_message(alice, {"t": "commit", "round": 1, "commitment": bytes(32)})
         assert server.to(alice)[-1]["code"] == p.WRONG_DEAL

@@ -52,19 +52,19 @@ CLI = [sys.executable, "-m", "wizard_tui"]
 
 
 class HeldPacing(LoopRuntime):
-    """Bots' pacing that, once armed, lasts until the test lets it end."""
+    """Bots' thinking that, once armed, lasts until the test lets it end."""
 
     def __init__(self) -> None:
         self.armed = False
         self.waiting = asyncio.Event()  # a bot is held in its delay
         self.release = asyncio.Event()
 
-    async def pace(self, delay: float) -> None:
+    async def decide(self, bot: Bot, view: SeatView) -> Any:
         if self.armed:
             self.armed = False
             self.waiting.set()
             await self.release.wait()
-        await super().pace(delay)
+        return await super().decide(bot, view)
 
 
 class PacedByTheTest(WizardHost):

@@ -150,11 +150,11 @@ async def test_bot_plays_a_dropped_seat_and_hands_it_back(tmp_path: Path) -> Non
         await wait_until(lambda: host.seats[b].stand_in is not None)  # type: ignore[union-attr]
         # The stand-in played for the seat at least once, and is deciding its next move.
         await wait_until(lambda: "stand_in" in actions_by(journal, b))
-        await wait_until(lambda: host._bot_task is not None and host._bot_seat == b)
+        await wait_until(lambda: host.bot_deciding == b)
         stood_in = actions_by(journal, b).count("stand_in")
         dropper.client.gate.set()  # type: ignore[attr-defined]
         await wait_until(lambda: host.seats[b].stand_in is None)  # type: ignore[union-attr]
-        assert host._bot_task is None or host._bot_seat != b  # that decision was dropped
+        assert host.bot_deciding != b  # that decision was dropped
         codes = await game
         await host.finished.wait()
 

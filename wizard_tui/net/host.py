@@ -7,12 +7,14 @@ nothing). Each seat is sent only its own view; public events go to all. How roun
 dealt is the deal kind's (``deals/``: commit-reveal, private), whose host half sees this
 core only through ``HostPort``.
 
-The host reads no clock, schedules nothing and starts no task itself: its ``HostRuntime``
-(``host_runtime.py``) does, so the same host runs on the event loop (``LoopRuntime``) or in
-a test with a hand-moved clock and no loop. Every input (a netplay callback, a timer, a
-bot's decision) is handled as one step (``handle``: effects, ``host_effects.py``): what it
-journals and sends wait until it ends, then the journal's entries are written first and the
-sends after, so journal-before-send holds by construction, not by the order of calls.
+The host's core reads no clock, schedules nothing and starts no task: every input (a netplay
+callback, a timer that ran out, a bot's decision) is handled as one step (``handle``:
+inputs and effects, ``host_effects.py``), whose effects say what it journals, which record
+it writes, what it sends, which timers it starts or cancels and which bot it asks. The
+adapter (``run_effects``) runs them once the step ends, the journal's entries first, then
+the record, the sends, and the timers and bots on its ``HostRuntime`` (``host_runtime.py``:
+the event loop's ``LoopRuntime``, or a test's hand-moved clock), so journal-before-send
+holds by construction, not by the order of calls.
 """
 
 from __future__ import annotations
@@ -54,11 +56,17 @@ from . import protocol as p
 from .deals import find_deal_kind
 from .deals.host_half import DealHostHalf
 from .host_effects import (
+    AskBot,
+    BotDecided,
     Broadcast,
+    CancelBot,
+    CancelTimer,
     CloseJournal,
     Disconnect,
     Effect,
     Forget,
+    GameFinished,
+    GameStarted,
     HostInput,
     Joined,
     Journal,
@@ -68,7 +76,10 @@ from .host_effects import (
     Resumed,
     Send,
     SendPayload,
+    StartTimer,
+    TimerFired,
     Welcome,
+    WriteRecord,
 )
 from .host_runtime import Cancellable, HostRuntime, LoopRuntime, cancelled
 from .host_state import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions, Seat, Table, queried
@@ -80,6 +91,9 @@ from .takeover import Takeover
 from .turn_time import TurnClock
 
 log = logging.getLogger("wizard_tui.host")
+
+# The key of the timer that paces the bots (``options.bot_delay``), so people follow them.
+BOT_PACING = ("bot",)
 
 # Every deal kind's exchange messages (routed to the host's deal half, or refused).
 DEAL_MESSAGES = ("commit", "seed", "sign_key", "deal", "lost", "abort")
@@ -115,16 +129,18 @@ class WizardHost:
         for i in range(options.bots):
             self.seats[options.players - options.bots + i] = self._new_bot_seat()
         self.table: Table | None = None
-        self.finished = asyncio.Event()
+        self.finished = asyncio.Event()  # set by the adapter (a GameFinished effect)
         self.failed: str | None = None
-        self._bot_task: Cancellable | None = None
-        self._bot_ticket = 0  # the live decision's number (0: none)
+        self._bot_task: Cancellable | None = None  # the runtime's thinking (the adapter's)
+        self._bot_asked: AskBot | None = None  # the bot asked to decide, until it answers
+        self._bot_pacing = False  # the bot's pacing timer runs (it is asked once it ends)
         self.on_game_over: Callable[[], None] | None = None
         self._stalled_since: float | None = None
         self._chat_buckets: dict[str, TokenBucket] = {}  # by session id
         self.journal: JournalWriter | None = None
         self.restored: Replayed | None = None  # when this host came from a journal
-        self._timers: dict[Any, Cancellable] = {}  # start_timer's, by key
+        self._timer_fires: dict[Any, Callable[[], None]] = {}  # the core's timers, by key
+        self._timers: dict[Any, Cancellable] = {}  # the runtime's (the adapter's), by key
         self.takeover = Takeover(self)
         self.turn_clock = TurnClock(self)
         if deal_half is None:
@@ -136,7 +152,9 @@ class WizardHost:
         # The deal kind's host half (deals/): the round's exchange, its messages and facts.
         self.deal_half: DealHostHalf = deal_half
         deal_half.attach(self)
-        self._bot_seat = -1  # the seat ``_bot_task`` decides for
+        self._bot_seat = -1  # the seat the bot paced or asked decides for
+        self._bot_table: Table | None = None  # ... at this table
+        self._bot: Bot | None = None  # ... being this bot
         # Bumped at every change the seats are told of: a bot decides for one position, and
         # a decision finished after the position moved on (a void, a redeal) is dropped.
         self._position = 0
@@ -149,10 +167,10 @@ class WizardHost:
     # ------------------------------------------------------------------ one step at a time
 
     def handle(self, event: HostInput, now: float) -> list[Effect]:
-        """One input at time ``now``, as one step: the host's state moves on, the facts it
-        accepted are journaled (on the disk when this returns), and what it sends is
-        returned in order, not sent (``run_effects`` sends it). ``Refused`` for a join the
-        lobby does not take."""
+        """One input at time ``now``, as one step: the host's state moves on, and what the
+        step journals, writes, sends, and which timers and bot it starts or cancels, are
+        returned in order as effects, none of them run (``run_effects`` runs them).
+        ``Refused`` for a join the lobby does not take."""
         if self._depth:
             raise RuntimeError("an input arrived inside another's step")
         self._depth, self._clock = 1, now
@@ -164,8 +182,12 @@ class WizardHost:
                 self._on_message(event.session, event.msg)
             elif isinstance(event, Left):
                 self._on_disconnect(event.session)
-            else:
+            elif isinstance(event, Resumed):
                 self._on_resume(event.session)
+            elif isinstance(event, TimerFired):
+                self._timer_fired(event.key)
+            else:
+                self._bot_decided(event)
         finally:
             self._depth, self._clock = 0, None
             out, self._outbox = self._outbox, []
@@ -173,8 +195,7 @@ class WizardHost:
 
     @contextlib.contextmanager
     def _step(self) -> Iterator[None]:
-        """An input of the runtime's (a timer, a bot's decision) handled: its sends go out
-        when it ends, after its journal entries."""
+        """A step not started by an input (``resume_play``): its effects run when it ends."""
         self._depth += 1
         try:
             yield
@@ -189,14 +210,17 @@ class WizardHost:
 
     def run_effects(self, effects: list[Effect]) -> None:
         """Run a step's effects: its journal entries first (each forced to the disk), then
-        its sends, in order. So nothing is sent before what it tells of is on the disk."""
+        the record it writes, then its sends, in order. So nothing is sent before what it
+        tells of is on the disk."""
         for effect in effects:
             if isinstance(effect, OpenJournal | Journal | CloseJournal):
                 self._run_journal(effect)
+        for effect in effects:  # (after the journal: a record holds only journaled rounds)
+            if isinstance(effect, WriteRecord):
+                self._run_write_record(effect)
         server = self.server
-        if server is None:
-            return
-        for effect in effects:
+        for effect in effects if server is not None else ():
+            assert server is not None
             if isinstance(effect, Send):
                 server.send(effect.session, effect.msg)
             elif isinstance(effect, SendPayload):
@@ -207,6 +231,45 @@ class WizardHost:
                 server.error(effect.session, effect.code, effect.message, fatal=True)
             elif isinstance(effect, Forget):
                 server.forget(effect.session)
+        for effect in effects:  # last: a timer of no delay fires once the sends are out
+            if isinstance(effect, StartTimer | CancelTimer | AskBot | CancelBot):
+                self._run_timing(effect)
+            elif isinstance(effect, GameStarted):
+                self.finished.clear()
+            elif isinstance(effect, GameFinished):
+                self.finished.set()
+                if self.on_game_over is not None:
+                    self.on_game_over()
+
+    def _run_timing(self, effect: StartTimer | CancelTimer | AskBot | CancelBot) -> None:
+        """The runtime's timers and bots, for ``run_effects``: what they report comes back
+        as an input (``TimerFired``, ``BotDecided``), a step of its own."""
+        if isinstance(effect, StartTimer | CancelTimer):
+            timer = self._timers.pop(effect.key, None)
+            if timer is not None:
+                timer.cancel()
+            if isinstance(effect, StartTimer):
+                key = effect.key
+                self._timers[key] = self.runtime.call_later(
+                    effect.delay, lambda: self._timer_due(key)
+                )
+            return
+        task, self._bot_task = self._bot_task, None
+        if task is not None:
+            task.cancel()
+        if isinstance(effect, AskBot):
+            asked = effect
+
+            def done(action: Bid | Play | ChooseTrump, failed: bool) -> None:
+                self._bot_task = None
+                decided = BotDecided(asked.seat, asked.position, action, failed)
+                self.run_effects(self.handle(decided, self.runtime.now()))
+
+            self._bot_task = self.runtime.ask_bot(effect.bot, effect.view, _fallback, done)
+
+    def _timer_due(self, key: Any) -> None:
+        self._timers.pop(key, None)
+        self.run_effects(self.handle(TimerFired(key), self.runtime.now()))
 
     def _out(self, effect: Effect) -> None:
         self._outbox.append(effect)
@@ -468,7 +531,7 @@ class WizardHost:
         header = self._header(new_game_id(), time.time(), config, seats)
         game, recorder = self.deal_half.begin(header)
         self.table = Table(game, header.game_id, recorder, created=header.created)
-        self.finished.clear()
+        self._out(GameStarted())
         self._open_journal(header)
         for seat in self.seats:
             if seat is not None and seat.session is not None:
@@ -582,24 +645,34 @@ class WizardHost:
         }
         self._broadcast(table.over_msg)
         self._told = {i for i, s in enumerate(self.seats) if s and s.info().connected}
-        self.finished.set()
-        if self.on_game_over is not None:
-            self.on_game_over()
+        self._out(GameFinished())
 
     def _write_record(self) -> Path | None:
+        """The record as it stands is written (a ``WriteRecord`` effect): where it goes."""
         table = self.table
         assert table is not None
         if self.options.records_dir is None:
             return None
+        record = table.recorder.record()
+        path = Path(self.options.records_dir) / record.filename
+        self._out(WriteRecord(path, record))
+        return path
+
+    def _run_write_record(self, effect: WriteRecord) -> None:
+        """The record's I/O, for ``run_effects``. A record that cannot be written is not
+        fatal: everyone is told (the journal still holds the game)."""
         try:
-            self.options.records_dir.mkdir(parents=True, exist_ok=True)
-            table.record_path = write_record(self.options.records_dir, table.recorder.record())
+            effect.path.parent.mkdir(parents=True, exist_ok=True)
+            path = write_record(effect.path.parent, effect.record, name=effect.path.name)
         except OSError as exc:
             log.error("could not write the game record: %s", exc)
-            self._broadcast(
-                {"t": "chat", "seat": None, "name": "host", "text": f"record not saved: {exc}"}
-            )
-        return table.record_path
+            if self.server is not None:
+                text = f"record not saved: {exc}"
+                self.server.broadcast({"t": "chat", "seat": None, "name": "host", "text": text})
+            return
+        table = self.table
+        if table is not None and table.game_id == effect.record.game_id:
+            table.record_path = path
 
     def stalled_for(self) -> float:
         """Seconds the game has been waiting on a disconnected seat (0 if it is not)."""
@@ -626,7 +699,7 @@ class WizardHost:
         table = self.table
         if table is None or table.finished:
             return
-        if self._bot_task is not None:
+        if self._bot_pacing or self._bot_asked is not None:
             if self._bot_position == self._position:
                 return  # a bot is deciding this very position already
             # A decision for a position that is gone (a void, a redeal): never let it act.
@@ -638,28 +711,50 @@ class WizardHost:
         bot = seat.player_bot if seat is not None else None
         if bot is None:
             return
-        turn, position = game.turn, self._position
-        self._bot_seat, self._bot_position = turn, position
-        self._bot_ticket = ticket = self._bot_ticket + 1
+        self._bot_seat, self._bot_position = game.turn, self._position
+        self._bot_table, self._bot = table, bot
+        if self.options.bot_delay > 0:  # paced, so people can follow its moves
+            self._bot_pacing = True
+            self.start_timer(BOT_PACING, self.options.bot_delay, self._bot_paced)
+        else:
+            self._ask_bot()
 
-        def still_current() -> bool:
-            return self._bot_ticket == ticket and self._bot_current(table, turn, bot, position)
+    def _bot_paced(self) -> None:
+        self._bot_pacing = False
+        if not self._bot_still_current():
+            log.info("seat %d: a bot decision for a position gone by is dropped", self._bot_seat)
+            self._schedule_bot()
+            return
+        self._ask_bot()
 
-        def view() -> SeatView:
-            return self.deal_half.bot_view(turn, seat_view(queried(table.game), turn))
-
-        def done(action: Bid | Play | ChooseTrump | None, failed: bool) -> None:
-            with self._step():
-                self._bot_decided(ticket, table, turn, bot, position, action, failed)
-
-        self._bot_task = self.runtime.ask_bot(
-            bot, self.options.bot_delay, still_current, view, _fallback, done
-        )
+    def _ask_bot(self) -> None:
+        """The bot decides the position it was scheduled for: an ``AskBot`` effect."""
+        table, seat, bot = self._bot_table, self._bot_seat, self._bot
+        assert table is not None and bot is not None
+        view = self.deal_half.bot_view(seat, seat_view(queried(table.game), seat))
+        self._bot_asked = AskBot(seat, bot, view, self._bot_position)
+        self._out(self._bot_asked)
 
     def _cancel_bot(self) -> None:
-        if self._bot_task is not None:
-            self._bot_task.cancel()
-        self._bot_task, self._bot_ticket = None, self._bot_ticket + 1
+        if self._bot_pacing:
+            self._bot_pacing = False
+            self.cancel_timer(BOT_PACING)
+        asked, self._bot_asked = self._bot_asked, None
+        if asked is None:
+            return
+        pending = next((i for i, e in enumerate(self._outbox) if e is asked), None)
+        if pending is not None:  # asked in this very step: it never goes out
+            del self._outbox[pending]
+        else:
+            self._out(CancelBot())
+
+    def _bot_still_current(self) -> bool:
+        table, bot = self._bot_table, self._bot
+        return (
+            table is not None
+            and bot is not None
+            and self._bot_current(table, self._bot_seat, bot, self._bot_position)
+        )
 
     def _bot_current(self, table: Table, seat: int, bot: Bot, position: int) -> bool:
         """The position a bot's decision was started for is still the table's, and the bot
@@ -674,30 +769,24 @@ class WizardHost:
             and holder.player_bot is bot
         )
 
-    def _bot_decided(
-        self,
-        ticket: int,
-        table: Table,
-        seat: int,
-        bot: Bot,
-        position: int,
-        action: Bid | Play | ChooseTrump | None,
-        failed: bool,
-    ) -> None:
+    def _bot_decided(self, decided: BotDecided) -> None:
         # No exception here may end the host (docs/security.md, "No seat can stall the
         # table"): a decision for a position that moved on is dropped, and a move that fails
         # is logged and lost.
-        if self._bot_ticket != ticket:
+        asked = self._bot_asked
+        if asked is None or (asked.seat, asked.position) != (decided.seat, decided.position):
             return  # cancelled or replaced meanwhile
-        self._bot_task = None
-        if failed:
+        self._bot_asked = None
+        seat = decided.seat
+        if decided.failed:
             log.error("the bot in seat %d failed: it made the first legal move", seat)
         try:
-            if action is None or not self._bot_current(table, seat, bot, position):
+            table = self._bot_table
+            if table is None or not self._bot_current(table, seat, asked.bot, asked.position):
                 log.info("seat %d: a bot decision for a position gone by is dropped", seat)
                 self._schedule_bot()
                 return
-            self._bot_act(table, seat, action)
+            self._bot_act(table, seat, decided.action)
         except Exception:
             log.exception("a bot's move for seat %d failed; the game goes on", seat)
 
@@ -717,7 +806,7 @@ class WizardHost:
 
     def drop_bot_turn(self, seat: int) -> None:
         """Throw away a decision a bot is making for ``seat`` (its player came back)."""
-        if self._bot_task is not None and self._bot_seat == seat:
+        if (self._bot_pacing or self._bot_asked is not None) and self._bot_seat == seat:
             self._cancel_bot()
 
     # ------------------------------------------------------------------ crash safety
@@ -909,7 +998,7 @@ class WizardHost:
         if table is None:
             return
         if table.finished:
-            self.finished.set()
+            self._out(GameFinished())
             return
         self._write_record()
         if table.game.is_over:  # the host died between the last card and game_over
@@ -925,8 +1014,9 @@ class WizardHost:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        self._timer_fires.clear()
+        self._bot_asked, self._bot_pacing = None, False
         task, self._bot_task = self._bot_task, None
-        self._bot_ticket += 1
         await cancelled(task)
         self.close_journal()
 
@@ -969,27 +1059,28 @@ class WizardHost:
 
     def fail(self, reason: str) -> None:
         self.failed = reason
-        self.finished.set()
+        self._out(GameFinished())
 
     def now(self) -> float:
         return self._time()
 
     def start_timer(self, key: Any, delay: float, fire: Callable[[], None]) -> None:
-        self.cancel_timer(key)
-        self._timers[key] = self.runtime.call_later(delay, lambda: self._fire(key, fire))
+        """A ``StartTimer`` effect; ``fire`` runs in the step of its ``TimerFired``."""
+        self._timer_fires[key] = fire
+        self._out(StartTimer(key, delay))
 
     def cancel_timer(self, key: Any) -> None:
-        timer = self._timers.pop(key, None)
-        if timer is not None:
-            timer.cancel()
+        if self._timer_fires.pop(key, None) is not None:
+            self._out(CancelTimer(key))
 
-    def _fire(self, key: Any, fire: Callable[[], None]) -> None:
-        self._timers.pop(key, None)
-        with self._step():
-            try:
-                fire()
-            except Exception:  # no exception in a callback ends the host
-                log.exception("the host's timer %r failed", key)
+    def _timer_fired(self, key: Any) -> None:
+        fire = self._timer_fires.pop(key, None)
+        if fire is None:
+            return  # cancelled meanwhile
+        try:
+            fire()
+        except Exception:  # no exception in a callback ends the host
+            log.exception("the host's timer %r failed", key)
 
     def _broadcast(self, msg: dict[str, Any]) -> None:
         self._out(Broadcast(msg))
@@ -1113,6 +1204,12 @@ class WizardHost:
     def position(self) -> int:
         """Bumped at every change the seats hear of (a bot's decision belongs to one)."""
         return self._position
+
+    @property
+    def bot_deciding(self) -> int | None:
+        """The seat a bot is deciding for (paced or asked), or None."""
+        waiting = self._bot_pacing or self._bot_asked is not None
+        return self._bot_seat if waiting else None
 
     def new_stand_in(self) -> Bot:
         """A bot of the host's level to stand in for a person."""

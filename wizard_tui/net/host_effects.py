@@ -1,10 +1,12 @@
 """The host's inputs and the effects a step of it has, as values.
 
 ``WizardHost.handle(input, now)`` takes one input (a player joined, a message came, a link
-dropped or came back) at time ``now`` and returns what the step journals (the entries of
-the facts it accepted: ``journal_facts.py``) and sends, in order. The netplay callbacks run
-``handle`` and run its effects (``WizardHost.run_effects``): the journal's first, then the
-sends, so journal-before-send holds by construction; a test asserts on them
+dropped or came back, a timer ran out, a bot decided) at time ``now`` and returns what the
+step journals (the entries of the facts it accepted: ``journal_facts.py``), which record it
+writes, what it sends, and the timers it starts or cancels and the bot it asks, in order.
+The netplay callbacks run ``handle`` and run its effects (``WizardHost.run_effects``): the
+journal's first, then the record, the sends, and the timers and bots last (on the
+``HostRuntime``), so journal-before-send holds by construction; a test asserts on them
 (``tests/net/test_host_core.py``).
 """
 
@@ -15,6 +17,11 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from netplay import Session
+
+from ..bots import Bot
+from ..game import SeatView
+from ..game.codec import PlayerAction
+from ..record import GameRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +46,25 @@ class Resumed:
     session: Session
 
 
-HostInput: TypeAlias = Joined | Received | Left | Resumed
+@dataclass(frozen=True, slots=True)
+class TimerFired:
+    """The timer ``key`` a step started (``StartTimer``) ran out."""
+
+    key: Any
+
+
+@dataclass(frozen=True, slots=True)
+class BotDecided:
+    """The answer to an ``AskBot``: the bot's ``action`` for ``seat`` at ``position`` (the
+    first legal move if it ``failed``)."""
+
+    seat: int
+    position: int
+    action: PlayerAction
+    failed: bool = False
+
+
+HostInput: TypeAlias = Joined | Received | Left | Resumed | TimerFired | BotDecided
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,15 +132,84 @@ class CloseJournal:
     last: dict[str, Any] | None
 
 
+@dataclass(frozen=True, slots=True)
+class WriteRecord:
+    """The game's record as it stands, written atomically to ``path`` (run after the step's
+    journal entries, before its sends: a ``game_over`` names a record already there)."""
+
+    path: Path
+    record: GameRecord
+
+
+@dataclass(frozen=True, slots=True)
+class StartTimer:
+    """In ``delay`` seconds, a ``TimerFired(key)`` input (0: once this step is done). A
+    timer of the same key still running is replaced."""
+
+    key: Any
+    delay: float
+
+
+@dataclass(frozen=True, slots=True)
+class CancelTimer:
+    key: Any
+
+
+@dataclass(frozen=True, slots=True)
+class AskBot:
+    """Let ``bot`` think about ``view`` (off the event loop): a ``BotDecided`` input for
+    ``seat`` at ``position`` comes back. One bot thinks at a time: a new ask replaces it."""
+
+    seat: int
+    bot: Bot
+    view: SeatView
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class CancelBot:
+    """The bot's thinking (the last ``AskBot``) is thrown away: no answer comes back."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """A game (or a rematch) began: the host is not finished."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished:
+    """The game is over, or given up (``WizardHost.failed`` says why): whoever waits for the
+    host's end (``WizardHost.finished``, ``on_game_over``) hears of it, after the sends."""
+
+
 JournalEffect: TypeAlias = OpenJournal | Journal | CloseJournal
-Effect: TypeAlias = Welcome | Send | SendPayload | Broadcast | Disconnect | Forget | JournalEffect
+TimingEffect: TypeAlias = StartTimer | CancelTimer | AskBot | CancelBot
+Effect: TypeAlias = (
+    Welcome
+    | Send
+    | SendPayload
+    | Broadcast
+    | Disconnect
+    | Forget
+    | JournalEffect
+    | WriteRecord
+    | TimingEffect
+    | GameStarted
+    | GameFinished
+)
 
 __all__ = [
+    "AskBot",
+    "BotDecided",
     "Broadcast",
+    "CancelBot",
+    "CancelTimer",
     "CloseJournal",
     "Disconnect",
     "Effect",
     "Forget",
+    "GameFinished",
+    "GameStarted",
     "HostInput",
     "Joined",
     "Journal",
@@ -126,5 +220,9 @@ __all__ = [
     "Resumed",
     "Send",
     "SendPayload",
+    "StartTimer",
+    "TimerFired",
+    "TimingEffect",
     "Welcome",
+    "WriteRecord",
 ]

@@ -1,10 +1,13 @@
 """What the host's rules run on: a clock, timers and bots that think off the rule code.
 
-The host (``host.py``) never reads a clock, schedules a callback or starts a task itself: it
-asks its ``HostRuntime``. ``LoopRuntime`` is the real one, on the asyncio event loop (a bot
-that searches thinks in a worker: ``bots.decide_async``). A test drives the same host with a
-runtime of its own (a hand-moved clock, timers it fires, bots it runs), with no event loop
-and no socket (``tests/net/test_host_core.py``).
+The host's core (``WizardHost.handle``) never reads a clock, schedules a callback or starts
+a task: its steps return ``StartTimer``, ``CancelTimer``, ``AskBot`` and ``CancelBot``
+effects, which the host's adapter (``WizardHost.run_effects``) runs on a ``HostRuntime``;
+a timer's end and a bot's decision come back as inputs (``TimerFired``, ``BotDecided``).
+``LoopRuntime`` is the real one, on the asyncio event loop (a bot that searches thinks in a
+worker: ``bots.decide_async``). A test runs the same host on a runtime of its own (a
+hand-moved clock, timers it fires, bots it runs), with no event loop and no socket
+(``tests/net/test_host_core.py``), or feeds ``handle`` those inputs itself.
 """
 
 from __future__ import annotations
@@ -21,10 +24,9 @@ from ..game.codec import PlayerAction
 
 log = logging.getLogger("wizard_tui.host")
 
-# What a bot's thinking reports: its action, or None when its decision was dropped before it
-# thought (the position moved on while it paced); and whether the bot failed (the action is
-# then the first legal move).
-BotDone = Callable[[PlayerAction | None, bool], None]
+# What a bot's thinking reports: its action, and whether the bot failed (the action is then
+# the first legal move).
+BotDone = Callable[[PlayerAction, bool], None]
 
 
 class Cancellable(Protocol):
@@ -43,14 +45,12 @@ class HostRuntime(Protocol):
     def ask_bot(
         self,
         bot: Bot,
-        delay: float,
-        still_current: Callable[[], bool],
-        view: Callable[[], SeatView],
+        view: SeatView,
         fallback: Callable[[SeatView], PlayerAction],
         done: BotDone,
     ) -> Cancellable:
-        """Let ``bot`` decide: after its pacing ``delay``, if ``still_current()``, it thinks
-        about ``view()`` and ``done`` gets its action (``fallback``'s if it failed)."""
+        """Let ``bot`` think about ``view``: ``done`` gets its action (``fallback``'s if it
+        failed), unless it is cancelled first. (Its pacing is the core's timer.)"""
         ...
 
 
@@ -69,46 +69,33 @@ class LoopRuntime:
     def ask_bot(
         self,
         bot: Bot,
-        delay: float,
-        still_current: Callable[[], bool],
-        view: Callable[[], SeatView],
+        view: SeatView,
         fallback: Callable[[SeatView], PlayerAction],
         done: BotDone,
     ) -> Cancellable:
-        return asyncio.get_running_loop().create_task(
-            self._think(bot, delay, still_current, view, fallback, done)
-        )
+        return asyncio.get_running_loop().create_task(self._think(bot, view, fallback, done))
 
-    async def pace(self, delay: float) -> None:
-        """A bot's pacing delay, so people can follow its moves."""
-        if delay > 0:
-            await asyncio.sleep(delay)
+    async def decide(self, bot: Bot, view: SeatView) -> PlayerAction:
+        """The bot's thinking: off the event loop for bots that search (hard runs in a
+        worker process), so the host's own table and every client keep moving meanwhile."""
+        return await decide_async(bot, view)
 
     async def _think(
         self,
         bot: Bot,
-        delay: float,
-        still_current: Callable[[], bool],
-        view: Callable[[], SeatView],
+        view: SeatView,
         fallback: Callable[[SeatView], PlayerAction],
         done: BotDone,
     ) -> None:
         # No exception here may end the host (docs/security.md, "No seat can stall the
         # table"): a bot that fails makes the first legal move, a failed move is logged.
         try:
-            await self.pace(delay)
-            if not still_current():
-                done(None, False)
-                return
-            seen = view()
             failed = False
             try:
-                # Off the event loop for bots that search (hard runs in a worker process), so the
-                # host's own table and every client keep moving while a bot thinks.
-                action: PlayerAction = await decide_async(bot, seen)
+                action: PlayerAction = await self.decide(bot, view)
             except Exception:
                 log.exception("a bot failed: it makes the first legal move")
-                action, failed = fallback(seen), True
+                action, failed = fallback(view), True
             done(action, failed)
         except asyncio.CancelledError:
             raise
