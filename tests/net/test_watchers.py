@@ -213,7 +213,7 @@ async def test_a_watchers_chat_reaches_the_players_and_it_can_do_nothing_else(
         seen = Tap(spectator)
         spectator.chat("good luck!")
         line = await heard.wait_for(lambda u: isinstance(u, ChatLine) and u.text == "good luck!")
-        assert line.name == "late friend (watching)" and line.seat is None
+        assert line.name == "late friend" and line.seat is None and line.watcher
         # What only a seat may send is refused, as sent by a hostile watcher's program.
         mark = seen.mark()
         spectator.client.send(p.bid_msg(0, 1, 0))

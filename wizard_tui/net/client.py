@@ -473,7 +473,9 @@ class NetworkSession:
         name = msg.get("name")
         text = msg.get("text")
         if type(name) is str and type(text) is str:
-            self._emit(ChatLine(seat if type(seat) is int else None, name[:64], text[: p.MAX_CHAT]))
+            seat = seat if type(seat) is int else None
+            watcher = msg.get("watcher") is True and seat is None
+            self._emit(ChatLine(seat, name[:64], text[: p.MAX_CHAT], watcher))
 
     def _on_game_over(self, msg: dict[str, Any]) -> None:
         totals = a_list(msg.get("totals"), "game over")

@@ -565,8 +565,10 @@ class WizardHost:
         if not bucket.take(now):
             self._refuse(session, p.CHAT_TOO_FAST, "you are sending chat too fast: wait a moment")
             return
-        name = f"{session.name} (watching)" if session in self.watchers else session.name
-        self._broadcast({"t": "chat", "seat": session.seat, "name": name, "text": msg["text"]})
+        chat = {"t": "chat", "seat": session.seat, "name": session.name, "text": msg["text"]}
+        if session in self.watchers:
+            chat["watcher"] = True  # a spectator's: its table marks it so
+        self._broadcast(chat)
 
     def _after_change(self, events: list[Event]) -> None:
         table = self.table
