@@ -16,8 +16,15 @@ from typing import Any
 import pytest
 from net_helpers import LIMITS, LOOPBACK, CapturingSession, Tap, play_bots, running_host
 
-from netplay import KnownHosts, ServerError, StaticIdentity, load_or_create_identity
+from netplay import (
+    KnownHosts,
+    ProtocolError,
+    ServerError,
+    StaticIdentity,
+    load_or_create_identity,
+)
 from wizard_tui.cli import UserError
+from wizard_tui.game import Deal, Game, GameConfig, RestrictLastBid
 from wizard_tui.launch import connect_session
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
@@ -222,3 +229,17 @@ async def test_a_watchers_chat_reaches_the_players_and_it_can_do_nothing_else(
         await heard.close()
         await seen.close()
         assert not any(isinstance(u, TableUpdate) for u in seen.updates)
+
+
+def test_a_watchers_reader_refuses_a_view_with_a_seat_or_a_hand() -> None:
+    game = Game(GameConfig(3, 0, RestrictLastBid.NEVER))
+    game.apply(Deal(tuple(range(60))))
+    public = p.public_view_wire(game)
+    assert public["hand"] == [] and public["trump_card"] == game.trump_card
+    reader = p.ViewReader(watching=True)
+    assert reader.read(public, ()).seat == -1
+    for wrong in ({"seat": 0}, {"hand": [game.dealt_hand(0)[0]]}, {"legal_bids": [0, 1]}):
+        with pytest.raises(ProtocolError):
+            p.ViewReader(watching=True).read({**public, **wrong}, ())
+    with pytest.raises(ProtocolError):  # a seat's reader refuses a view with no seat
+        p.ViewReader().read(public, ())

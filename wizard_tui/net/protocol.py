@@ -471,8 +471,8 @@ def _checked_header(
 
 def view_from_wire(d: Any, history: tuple[RoundResult, ...]) -> SeatView:
     """A view the host sent, checked (one view alone; a session reads its stream of views
-    with a ``ViewReader``)."""
-    return ViewReader().read(d, history)
+    with a ``ViewReader``). A view with no seat is read as a watcher's."""
+    return ViewReader(watching=type(d) is dict and d.get("seat") is None).read(d, history)
 
 
 class ViewReader:
