@@ -243,3 +243,45 @@ def test_a_watchers_reader_refuses_a_view_with_a_seat_or_a_hand() -> None:
             p.ViewReader(watching=True).read({**public, **wrong}, ())
     with pytest.raises(ProtocolError):  # a seat's reader refuses a view with no seat
         p.ViewReader().read(public, ())
+
+
+class DroppingWatcher(CapturingSession):
+    """A watcher whose socket just goes (no bye) at the first state of round 2; its client
+    reconnects with its token, as any player's does."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.dropped = False
+
+    def _handle(self, msg: dict[str, Any]) -> None:
+        super()._handle(msg)
+        if msg["t"] == "state" and not self.dropped and msg["view"]["round"] == 2:
+            self.dropped = True
+            link = self.client._link  # the test's subject: a link that just goes
+            assert link is not None
+            link.writer.transport.abort()
+
+
+async def test_a_watcher_whose_link_drops_resumes_with_a_public_snapshot(tmp_path: Path) -> None:
+    options = HostOptions(players=3, bots=1, bot_level="random", records_dir=tmp_path)
+    options.deal, options.bot_delay = "commit-reveal", 0.01  # time for the watcher to resume
+    async with asyncio.timeout(90), running_host(options) as host:
+        spectator = watcher(options.port, DroppingWatcher)
+        await spectator.connect()
+        tap = Tap(spectator)
+        seated = [
+            NetworkSession(LOOPBACK, options.port, name=f"n{i}", limits=LIMITS) for i in range(2)
+        ]
+        for s in seated:
+            await s.connect()
+        assert await play_bots(seated, "random", seed=5) == [0, 0]
+        await host.finished.wait()
+        await tap.wait_for(lambda u: isinstance(u, GameFinished))
+        assert spectator.dropped
+        snapshots = [m for m in spectator.received if m["t"] == "snapshot"]
+        assert len(snapshots) == 1 and snapshots[0]["deal"] is None
+        assert snapshots[0]["view"]["hand"] == [] and snapshots[0]["game"]["you"] is None
+        assert len(host.watchers) == 1  # the same session, not a second watcher
+        await tap.close()
+        for s in seated:
+            await s.close()

@@ -963,6 +963,10 @@ class WizardHost:
     def broadcast(self, msg: dict[str, Any]) -> None:
         self._broadcast(msg)
 
+    def forget_session(self, session: Session) -> None:
+        """The server drops ``session`` for good (a watcher that left)."""
+        self._out(Forget(session))
+
     def disconnect(self, session: Session, code: str, message: str) -> None:
         self._out(Disconnect(session, code, message))
 

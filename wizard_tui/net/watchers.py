@@ -35,6 +35,8 @@ class WatchersPort(Protocol):
 
     def send(self, session: Session, msg: dict[str, Any]) -> None: ...
 
+    def forget_session(self, session: Session) -> None: ...
+
 
 class Watchers:
     """The watcher sessions of one host, and what each of them is sent."""
@@ -57,15 +59,25 @@ class Watchers:
             raise Refused(p.NO_WATCHERS, "this host does not take watchers")
         if self.free_places() <= 0:
             raise Refused(p.WATCHERS_FULL, f"this table has {self.cap} watchers already")
+        self._prune()
         session.seat = None
         self._sessions[session.id] = session
         return {"watching": True}
 
     def left(self, session: Session) -> None:
-        """A watcher's link dropped: its session is kept for a reconnect only while it is
-        connected to nothing else; a watcher who left for good frees its place."""
+        """A watcher's link dropped: its session is kept so it can resume; one that said
+        ``bye`` left for good and is forgotten."""
         if session.reason == "bye":
             self._sessions.pop(session.id, None)
+            self.port.forget_session(session)
+
+    def _prune(self) -> None:
+        """Keep at most ``cap`` dropped watchers' sessions (the oldest go first), so
+        watchers coming and going with new keys cannot grow the host's memory."""
+        dropped = [s for s in self._sessions.values() if not s.connected]
+        for session in dropped[: max(0, len(dropped) - self.cap + 1)]:
+            del self._sessions[session.id]
+            self.port.forget_session(session)
 
     def connected(self) -> list[Session]:
         return [s for s in self._sessions.values() if s.connected]
