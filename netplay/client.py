@@ -95,8 +95,10 @@ class Client:
         known_hosts: KnownHosts | None = None,
         password: str | None = None,
         server_key: bytes | None = None,
+        watch: bool = False,
     ) -> None:
-        """``identity``: this player's static key (``load_or_create_identity``); without one,
+        """``watch``: join as a spectator (the hello says so; the app decides what that
+        means). ``identity``: this player's static key (``load_or_create_identity``); without one,
         a throwaway key for this ``Client`` (its reconnects still resume). ``known_hosts``:
         where host keys are pinned on first use and checked after. ``password``: the room
         password, if the host has one. ``server_key``: the host's static key when it is
@@ -107,6 +109,7 @@ class Client:
         self.version = version
         self.name = name
         self.token = token
+        self.watch = watch
         self.reconnect = reconnect
         self.limits = limits
         self.identity = identity if identity is not None else StaticIdentity.generate()
@@ -252,7 +255,11 @@ class Client:
                 await self._shake_hands(link, secure)
                 self._check_host(secure.remote_static)
                 link.send(
-                    encode_payload(hs.hello(self.protocol, self.version, self.name, self.token))
+                    encode_payload(
+                        hs.hello(
+                            self.protocol, self.version, self.name, self.token, watch=self.watch
+                        )
+                    )
                 )
                 event = conn.next_event(loop.time())  # frames that came with the handshake
                 while event is None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import BAD_MESSAGE, INCOMPATIBLE_VERSION, WRONG_PROTOCOL, ProtocolError
 from .limits import DEFAULT_LIMITS, Limits
-from .schema import Bool, Field, Int, Message, Nullable, Str
+from .schema import Bool, Field, Int, Message, Nullable, Optional, Str
 
 HELLO = "hello"
 WELCOME = "welcome"
@@ -32,8 +32,14 @@ ERROR_SCHEMA = Message(ERROR, code=Str(1, 64), message=Str(0, 1024), fatal=Bool(
 WELCOME_KEYS = frozenset({"t", "session", "token", "resumed", "seat"})
 
 
-def hello(protocol: str, version: int, name: str, token: str | None) -> dict[str, Any]:
-    return {"t": HELLO, "protocol": protocol, "version": version, "name": name, "token": token}
+def hello(
+    protocol: str, version: int, name: str, token: str | None, *, watch: bool = False
+) -> dict[str, Any]:
+    """``watch``: the client asks to watch (a spectator: no seat); only then is it sent."""
+    msg = {"t": HELLO, "protocol": protocol, "version": version, "name": name, "token": token}
+    if watch:
+        msg["watch"] = True
+    return msg
 
 
 def welcome(
@@ -87,6 +93,7 @@ def check_hello(
         version=Int(),
         name=Str(1, limits.max_name, printable=True),
         token=Nullable(TOKEN),
+        watch=Optional(Bool()),
     ).check(msg)
 
 

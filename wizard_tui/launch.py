@@ -102,7 +102,9 @@ async def _connect(
     persistent: bool = True,
     records_dir: Path | None = None,
     slot: Path | None = None,
+    watch: bool = False,
 ) -> NetworkSession:
+    # watch: join as a spectator (no seat; net/watchers.py).
     # persistent: the signing key and round secrets of ``slot`` (a joining player's own
     # directory) or of the installation (the host's own table); the solo table's
     # throwaway ones otherwise.
@@ -119,6 +121,7 @@ async def _connect(
         records_dir=records_dir,
         signing_key=signing_key,
         secret_store=store,
+        watch=watch,
     )
     session.client.token = token  # a resumed game: take back our seat, not a new one
     return await connect_session(session, host, port)
@@ -259,6 +262,7 @@ def run_joined_table(
 
     slot = claim_player()
     identity, known_hosts = player_keys(slot)
+    watching = bool(getattr(args, "watch", False))
 
     async def main() -> int:
         session = await _connect(
@@ -268,8 +272,9 @@ def run_joined_table(
             identity=identity,
             known_hosts=known_hosts,
             password=password,
-            records_dir=joined_records(args),
+            records_dir=None if watching else joined_records(args),
             slot=slot,
+            watch=watching,
         )
         # The table shows the host's fingerprint (its journal and the lobby).
         return await run_table_async(session, **_table_options(args))

@@ -58,9 +58,10 @@ class TableUpdate:
 
 @dataclass(frozen=True, slots=True)
 class ChatLine:
-    seat: int | None  # None: a message from the host program itself
+    seat: int | None  # None: a message from the host program itself (or from a watcher)
     name: str
     text: str
+    watcher: bool = False  # a spectator's chat (join --watch): it holds no seat
 
 
 @dataclass(frozen=True, slots=True)

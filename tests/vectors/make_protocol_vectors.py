@@ -477,6 +477,26 @@ def other_messages() -> list[dict[str, Any]]:
         wire("client", {"t": "rematch"}),
         wire("client", {"t": "chat", "text": "good luck"}),
         wire("host", {"t": "chat", "seat": 0, "name": "Ann", "text": "good luck"}),
+        wire(
+            "client",
+            hs.hello(p.PROTOCOL, p.VERSION, "Lou", None, watch=True),
+            "a spectator (join --watch): no seat, public information only",
+        ),
+        wire(
+            "host",
+            {"t": "chat", "seat": None, "name": "Lou", "text": "go Ann", "watcher": True},
+            "a watcher's chat",
+        ),
+        wire(
+            "host",
+            {
+                "t": "state",
+                "view": p.public_view_wire(Game(GameConfig(PLAYERS, 0, RestrictLastBid.NEVER))),
+                "seats": [{"name": "Ann", "kind": "human", "connected": True}],
+                "events": [],
+            },
+            "a watcher's state: the public view, no seat, no hand, no legal move",
+        ),
         wire("client", p.trump_msg(0, 3, 2)),
         wire("client", {"t": "lost", "round": 2, "attempt": 0}),
         wire("client", {"t": "here"}, "the player is back at the keys of a seat marked away"),

@@ -16,7 +16,7 @@ from ..net.host import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions, WizardHost
 from ..net.hosting import hosting, wait_for_game
 from ..net.journal import JournalContents
 from ..net.keys import load_identity
-from ..net.protocol import DEFAULT_PORT
+from ..net.protocol import DEFAULT_PORT, MAX_WATCHERS
 from ..net.saved_games import games_dir
 from ..paths import default_records_dir
 from ..reach import services
@@ -96,6 +96,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "key (default: no limit; 0: none; a resumed game keeps its own)"
         ),
     )
+    parser.add_argument(
+        "--no-watchers",
+        action="store_true",
+        help=_(
+            "refuse spectators (by default up to {n} friends may watch with "
+            "'join --watch'; they take no seat and see no hand)"
+        ).format(n=MAX_WATCHERS),
+    )
     options.add_password(parser, host=True)
     resuming.add_arguments(parser)
     options.add_table_looks(parser)
@@ -142,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
         deal=args.deal,
         deal_step_timeout=args.deal_step_timeout or None,
         turn_time=args.turn_time or None,
+        watchers=not args.no_watchers,
     )
     game = resuming.choose_game(args, interactive=not args.headless)
     password = options.room_password(args)

@@ -54,11 +54,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     records.add_argument(
         "--no-records", action="store_true", help=_("keep your record of the game in memory only")
     )
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help=_(
+            "watch the game without a seat: public information only (bids, "
+            "played cards, tricks, scores, chat), never a hand"
+        ),
+    )
     options.add_password(parser, host=False)
     options.add_table_looks(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.watch and args.bot:
+        raise UserError(_("--watch and --bot do not go together: a watcher plays no seat"))
     if args.target is None:
         from .find_table import find_table
 

@@ -82,6 +82,7 @@ class NetworkSession:
         signing_key: SigningKey | None = None,
         secret_store: SecretKeeper | None = None,
         records_dir: Path | None = None,
+        watch: bool = False,
     ) -> None:
         # host_key: the secret that makes this table the host's own (claim_host);
         # server_key: the host's static public key when known in advance (checked like a pin).
@@ -100,7 +101,11 @@ class NetworkSession:
             known_hosts=known_hosts,
             password=password,
             server_key=server_key,
+            watch=watch,
         )
+        # A spectator (watchers.py): no seat, no deal of its own, no intent but chat; its
+        # views have no hand (``ViewReader(watching=True)`` refuses one that has).
+        self.watching = watch
         self.name = name
         self._host_key = host_key
         # What the player brings to every deal: a seed source, the signing key of the private
@@ -115,7 +120,9 @@ class NetworkSession:
         self.seats: tuple[SeatInfo, ...] = ()
         self._seats_wire: list[Any] | None = None  # what ``seats`` was parsed from
         self.view: SeatView | None = None
-        self._views = p.ViewReader()  # checks each state's view, the round's tricks once
+        self._views = p.ViewReader(
+            watching=watch
+        )  # checks each state's view, the round's tricks once
         self._round_views = RoundViews()  # what each round showed: its check's evidence
         self.history: list[RoundResult] = []
         self.checker: RoundChecker | None = None
@@ -220,33 +227,38 @@ class NetworkSession:
 
     # ------------------------------------------------------------------ intents
 
+    def _intent(self, msg: dict[str, Any]) -> None:
+        """Send a seat's intent: a watcher has none (it may only chat)."""
+        if not self.watching:
+            self.client.send(msg)
+
     def bid(self, bid: int, *, auto: bool = False) -> None:
         if self.view is not None:
-            self.client.send(_auto(p.bid_msg(self.view.seat, self.view.round, bid), auto))
+            self._intent(_auto(p.bid_msg(self.view.seat, self.view.round, bid), auto))
 
     def play(self, card: int, *, auto: bool = False) -> None:
-        if self.view is not None:
+        if self.view is not None and not self.watching:
             fields = self.seat_half.play_fields(card)
             if fields is None:
                 self._emit(ActionRefused("card_not_in_hand", "that card is not in your hand"))
                 return
             msg = _auto(p.play_msg(self.view.seat, self.view.round, card), auto)
             msg.update(fields)
-            self.client.send(msg)
+            self._intent(msg)
             self.seat_half.after_play()
 
     def choose_trump(self, suit: Suit, *, auto: bool = False) -> None:
         if self.view is not None:
-            self.client.send(_auto(p.trump_msg(self.view.seat, self.view.round, int(suit)), auto))
+            self._intent(_auto(p.trump_msg(self.view.seat, self.view.round, int(suit)), auto))
 
     def here(self) -> None:
         """The player is at the keyboard: an away seat (the turn time ran out) is theirs
         again. A table sends it at any key press while its seat is away."""
-        self.client.send({"t": "here"})
+        self._intent({"t": "here"})
 
     def hand_to_bot(self, seat: int) -> None:
         """Host only: a bot decides for ``seat`` until its player presses a key."""
-        self.client.send({"t": "hand_to_bot", "seat": seat})
+        self._intent({"t": "hand_to_bot", "seat": seat})
 
     @property
     def away(self) -> bool:
@@ -257,7 +269,7 @@ class NetworkSession:
         # Where only this program knows the hand (the seat half says so), it decides for its
         # away player (away_player.py); else the host's bot does.
         view = self.view
-        if view is None or not self.seat_half.plays_for_away_player:
+        if view is None or self.watching or not self.seat_half.plays_for_away_player:
             return
         if not self.away:
             self._away_player.forget()
@@ -276,16 +288,16 @@ class NetworkSession:
             self.client.send({"t": "chat", "text": text})
 
     def start_game(self) -> None:
-        self.client.send({"t": "start"})
+        self._intent({"t": "start"})
 
     def add_bot(self) -> None:
-        self.client.send({"t": "add_bot"})
+        self._intent({"t": "add_bot"})
 
     def remove_bot(self, seat: int) -> None:
-        self.client.send({"t": "remove_bot", "seat": seat})
+        self._intent({"t": "remove_bot", "seat": seat})
 
     def lobby_settings(self, seats: int, bot_level: str, restrict_last_bid: str) -> None:
-        self.client.send(
+        self._intent(
             {
                 "t": "lobby_settings",
                 "seats": seats,
@@ -295,7 +307,7 @@ class NetworkSession:
         )
 
     def rematch(self) -> None:
-        self.client.send({"t": "rematch"})
+        self._intent({"t": "rematch"})
 
     # ------------------------------------------------------------------ receiving
 
@@ -323,7 +335,7 @@ class NetworkSession:
         handler = self._HANDLERS.get(kind)
         if handler is not None:
             handler(self, msg)
-        elif kind in self.seat_half.messages:
+        elif kind in self.seat_half.messages and not self.watching:
             self.seat_half.on_message(msg)
         else:
             log.debug("ignoring message %r", kind)
@@ -342,7 +354,7 @@ class NetworkSession:
 
     def _on_lobby(self, msg: dict[str, Any]) -> None:
         half = self._seat_half_for(msg.get("deal"))
-        if half is not None:
+        if half is not None and not self.watching:
             half.lobby()  # what the deal needs before the game (a private deal's signing key)
         seats = a_list(msg.get("seats"), "lobby seats", max_len=MAX_PLAYERS)
         you, port = msg.get("you"), msg.get("port")
@@ -381,7 +393,9 @@ class NetworkSession:
         self.finished = None
         self._round_views.clear()
         self.view = None
-        self._views = p.ViewReader()
+        self._views = p.ViewReader(watching=self.watching)
+        if self.watching:
+            return  # nothing of the deal is a watcher's: no checker, no record of its own
         half.game(msg)
         if self.seat is not None:
             self.checker = RoundChecker(config, self.seat)
@@ -400,15 +414,17 @@ class NetworkSession:
     def _on_round(self, msg: dict[str, Any]) -> None:
         r = msg.get("round")
         expect(type(r) is int and 1 <= r <= p.MAX_ROUND, "round number")
-        self.seat_half.round(msg)
+        if not self.watching:
+            self.seat_half.round(msg)
 
     def _on_state(self, msg: dict[str, Any]) -> None:
         view = self._views.read(msg.get("view"), tuple(self.history))
         self._set_seats(msg.get("seats"))
         events_wire = a_list(msg.get("events"), "events")
         events = [p.event_from_wire(e, view.players) for e in events_wire]
-        self.seat = view.seat
-        view = self.seat_half.view_for_table(view)  # a private deal: our own hand
+        if not self.watching:
+            self.seat = view.seat
+            view = self.seat_half.view_for_table(view)  # a private deal: our own hand
         self.view = view
         self._round_views.note(view)
         self._emit(TableUpdate(view, self.seats, tuple(filter(None, events))))
@@ -431,7 +447,8 @@ class NetworkSession:
             return
         result, seeds = p.result_from_wire(msg.get("result"), self.config.players)
         self.history.append(result)
-        self.seat_half.round_end(result, seeds, msg)
+        if not self.watching:
+            self.seat_half.round_end(result, seeds, msg)
         if self.view is not None:
             self.view = _with_history(self.view, tuple(self.history))
 
@@ -456,7 +473,9 @@ class NetworkSession:
         name = msg.get("name")
         text = msg.get("text")
         if type(name) is str and type(text) is str:
-            self._emit(ChatLine(seat if type(seat) is int else None, name[:64], text[: p.MAX_CHAT]))
+            seat = seat if type(seat) is int else None
+            watcher = msg.get("watcher") is True and seat is None
+            self._emit(ChatLine(seat, name[:64], text[: p.MAX_CHAT], watcher))
 
     def _on_game_over(self, msg: dict[str, Any]) -> None:
         totals = a_list(msg.get("totals"), "game over")
@@ -485,12 +504,14 @@ class NetworkSession:
             result, seeds = p.result_from_wire(wire, self.config.players)
             self.history.append(result)
             earlier = self.own is not None and result.round in self.own.earlier
-            self.seat_half.missed_round(result, seeds, wire, earlier)
+            if not self.watching:
+                self.seat_half.missed_round(result, seeds, wire, earlier)
         if self.view is not None:
             self.view = _with_history(self.view, tuple(self.history))
         if msg.get("view") is not None:
             self._on_state({"view": msg["view"], "seats": msg.get("seats"), "events": []})
-        self.seat_half.snapshot(msg.get("deal"))
+        if not self.watching:
+            self.seat_half.snapshot(msg.get("deal"))
 
     # The host's messages every session handles; a deal's own go to its seat half.
     _HANDLERS: ClassVar[dict[str, Callable[[NetworkSession, dict[str, Any]], None]]] = {

@@ -89,6 +89,7 @@ from .record_share import part_messages, round_part
 from .restore import Replayed, replay_journal
 from .takeover import Takeover
 from .turn_time import TurnClock
+from .watchers import Watchers, watcher_lobby
 
 log = logging.getLogger("wizard_tui.host")
 
@@ -143,6 +144,7 @@ class WizardHost:
         self._timers: dict[Any, Cancellable] = {}  # the runtime's (the adapter's), by key
         self.takeover = Takeover(self)
         self.turn_clock = TurnClock(self)
+        self.watchers = Watchers(self, allowed=options.watchers)  # spectators: no seat
         if deal_half is None:
             try:
                 kind = find_deal_kind(options.deal)
@@ -300,6 +302,10 @@ class WizardHost:
         self.run_effects(self.handle(Resumed(session), self.runtime.now()))
 
     def _on_join(self, session: Session, hello: dict[str, Any]) -> dict[str, Any]:
+        if hello.get("watch") is True:
+            reply = self.watchers.join(session)
+            self.start_timer(("joined", session.id), 0.0, lambda: self._watcher_in(session))
+            return reply
         if self.table is not None:
             raise Refused(p.LOBBY_CLOSED, "the game has already started; ask for a rematch later")
         free = [i for i, s in enumerate(self.seats) if s is None]
@@ -325,12 +331,18 @@ class WizardHost:
 
     def _on_message(self, session: Session, msg: dict[str, Any]) -> None:
         msg = p.INBOUND.check(msg)  # a malformed message ends the connection
+        if session in self.watchers and msg["t"] != "chat":
+            self._refuse(session, p.WATCHING, "a watcher can only chat")
+            return
         if self.table is not None:
             self.turn_clock.heard_from(session, msg)  # an away player pressed a key
         handler = self._handlers[msg["t"]]
         handler(self, session, msg)
 
     def _on_disconnect(self, session: Session) -> None:
+        if session in self.watchers:
+            self.watchers.left(session)
+            return
         if self.table is None and session.reason == "bye" and session.seat is not None:
             # Left the lobby on purpose: free the seat for someone else.
             self.seats[session.seat] = None
@@ -342,6 +354,9 @@ class WizardHost:
         self._send_seats()
 
     def _on_resume(self, session: Session) -> None:
+        if session in self.watchers:
+            self._watcher_in(session)
+            return
         if self.table is None:
             self._send_lobby()
             return
@@ -394,6 +409,7 @@ class WizardHost:
             session = self._session(session_id)
             if session is not None and session.seat is None:
                 self.send(session, self.lobby_message(session))
+        self.watchers.lobby(self.lobby_message)
 
     def _session(self, session_id: str) -> Session | None:
         return self.server.sessions.get(session_id) if self.server else None
@@ -536,6 +552,7 @@ class WizardHost:
         for seat in self.seats:
             if seat is not None and seat.session is not None:
                 self.send(seat.session, self._game_message(seat.session))
+        self.watchers.game(self._game_message)
         self._start_round()
 
     def _header(
@@ -612,9 +629,10 @@ class WizardHost:
         if not bucket.take(now):
             self._refuse(session, p.CHAT_TOO_FAST, "you are sending chat too fast: wait a moment")
             return
-        self._broadcast(
-            {"t": "chat", "seat": session.seat, "name": session.name, "text": msg["text"]}
-        )
+        chat = {"t": "chat", "seat": session.seat, "name": session.name, "text": msg["text"]}
+        if session in self.watchers:
+            chat["watcher"] = True  # a spectator's: its table marks it so
+        self._broadcast(chat)
 
     def _after_change(self, events: list[Event]) -> None:
         table = self.table
@@ -1036,6 +1054,10 @@ class WizardHost:
     def broadcast(self, msg: dict[str, Any]) -> None:
         self._broadcast(msg)
 
+    def forget_session(self, session: Session) -> None:
+        """The server drops ``session`` for good (a watcher that left)."""
+        self._out(Forget(session))
+
     def disconnect(self, session: Session, code: str, message: str) -> None:
         self._out(Disconnect(session, code, message))
 
@@ -1129,12 +1151,22 @@ class WizardHost:
         for i, seat in enumerate(self.seats):
             if seat is not None and seat.session is not None:
                 self._out(SendPayload(seat.session, payloads[i]))
+        self.watchers.states(queried(table.game), self._seats_wire(), events_wire)
 
     def _send_seats(self) -> None:
         if self.table is None:
             self._send_lobby()
         else:
             self._broadcast({"t": "seats", "seats": self._seats_wire()})
+
+    def _watcher_in(self, session: Session) -> None:
+        """A watcher joined or came back: the lobby, or the game so far (public only)."""
+        if self.table is None:
+            self.send(session, watcher_lobby(self.lobby_message(session)))
+            return
+        self._send_snapshot(session)
+        if self.table.over_msg is not None:
+            self.send(session, self.table.over_msg)
 
     def _send_snapshot(self, session: Session) -> None:
         """Everything a (re)connecting seat needs to redraw and to keep verifying."""
@@ -1151,6 +1183,9 @@ class WizardHost:
             "deal": None,
             "finished": table.finished,
         }
+        if session in self.watchers:
+            self.watchers.snapshot(session, snapshot, queried(table.game))
+            return
         snapshot["deal"] = self.deal_half.snapshot_deal(session.seat)
         self.send(session, snapshot)
 

@@ -50,6 +50,8 @@ class HostOptions:
     # Seconds a connected person on turn has to decide before a bot decides for the seat and
     # it is marked away (turn_time.py; None: no limit).
     turn_time: float | None = None
+    # Spectators may watch (watchers.py; `host --no-watchers` turns them away).
+    watchers: bool = True
 
 
 @dataclass

@@ -65,6 +65,11 @@ CHAT_TOO_FAST = "chat_too_fast"
 # A deal message of the other deal protocol (``commit``/``seed`` at a private host,
 # ``sign_key``/``deal``/``lost``/``abort`` at a commit-reveal one): it can never apply.
 WRONG_DEAL = "wrong_deal"
+# Spectators (watchers.py): the host takes none, or has as many as it takes.
+NO_WATCHERS = "no_watchers"
+WATCHERS_FULL = "watchers_full"
+WATCHING = "watching"  # a watcher sent what only a seat may (a bid, a deal message, ...)
+MAX_WATCHERS = 8  # watchers at one table; they take no seat
 
 # -- client -> host ----------------------------------------------------------------------
 
@@ -221,6 +226,36 @@ def view_wire(view: SeatView) -> dict[str, Any]:
         "legal_cards": list(view.legal_cards),
         "legal_bids": list(view.legal_bids),
         "forbidden_bid": view.forbidden_bid,
+    }
+
+
+def public_view_wire(game: Game) -> dict[str, Any]:
+    """What everyone may see of ``game`` now, as a view with no seat: a watcher's view.
+
+    Built from the game's public state only (never from a seat's view, which holds a hand:
+    with commit-reveal the host knows them all), so its hand and legal moves are empty."""
+    return {
+        "seat": None,
+        "players": game.players,
+        "restrict": game.config.restrict_last_bid.value,
+        "round": game.round,
+        "dealer": game.dealer,
+        "phase": game.phase.value,
+        "turn": game.turn,
+        "hand": [],
+        "trump_card": game.trump_card,
+        "trump_suit": None if game.trump_suit is None else int(game.trump_suit),
+        "bids": list(game.bids),
+        "tricks_won": list(game.tricks_won),
+        "totals": list(game.totals),
+        "leader": game.trick_leader,
+        "trick": [card for _, card in game.trick],
+        "led": None if game.led_suit is None else int(game.led_suit),
+        "winning": game.trick_winner,
+        "tricks": [trick_wire(t) for t in game.tricks],
+        "legal_cards": [],
+        "legal_bids": [],
+        "forbidden_bid": None,
     }
 
 
@@ -414,14 +449,17 @@ def _checked_header(
     dealer: Any,
     trump_card: Any,
     trump_suit: Any,
+    watching: bool = False,
 ) -> tuple[Any, ...]:
     """A view's round header, checked: (players, seat, rule, rounds in the game, round,
-    dealer, trump card, trump suit)."""
+    dealer, trump card, trump suit). A watcher's view has no seat (``-1`` in the view)."""
     players = _int(players, 3, 6, "players")
     n_rounds = 60 // players
+    if watching:
+        _expect(seat is None, "a watcher's view has no seat")
     return (
         players,
-        _int(seat, 0, players - 1, "seat"),
+        -1 if watching else _int(seat, 0, players - 1, "seat"),
         _RESTRICTS[restrict],
         n_rounds,
         _int(round_number, 0, n_rounds, "round"),
@@ -433,8 +471,8 @@ def _checked_header(
 
 def view_from_wire(d: Any, history: tuple[RoundResult, ...]) -> SeatView:
     """A view the host sent, checked (one view alone; a session reads its stream of views
-    with a ``ViewReader``)."""
-    return ViewReader().read(d, history)
+    with a ``ViewReader``). A view with no seat is read as a watcher's."""
+    return ViewReader(watching=type(d) is dict and d.get("seat") is None).read(d, history)
 
 
 class ViewReader:
@@ -451,7 +489,8 @@ class ViewReader:
     does not redo them; a refused value is never kept.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, watching: bool = False) -> None:
+        self._watching = watching  # a watcher's views: no seat, no hand, no legal move
         self._players = 0
         self._tricks_wire: list[list[Any]] = []  # the wire form of ``_tricks``: our copy
         self._tricks: tuple[Trick, ...] = ()
@@ -482,13 +521,14 @@ class ViewReader:
             d["trump_suit"],
         )
         if header != self._header_wire:
-            self._header = _checked_header(*header)
+            self._header = _checked_header(*header, watching=self._watching)
             self._header_wire = header
             self._lists_wire = [None, None, None]  # checked against the old table size
         players, seat, restrict, n_rounds, round_number, dealer, trump_card, trump_suit = (
             self._header
         )
         last_seat = players - 1
+        held = 0 if self._watching else 20  # a watcher holds no card and has no move
         leader = _int(d["leader"], -1, last_seat, "leader")
         trick_cards = _ints(d["trick"], 0, 59, "trick", players)
         bids, won, totals = self._slow_lists(d["bids"], d["tricks_won"], d["totals"], players)
@@ -501,7 +541,7 @@ class ViewReader:
             dealer,
             _PHASES[d["phase"]],
             _int(d["turn"], -1, last_seat, "turn"),
-            _ints(d["hand"], 0, 59, "hand", 20),
+            _ints(d["hand"], 0, 59, "hand", held),
             trump_card,
             trump_suit,
             bids,
@@ -513,8 +553,8 @@ class ViewReader:
             _opt_int(d["winning"], 0, last_seat, "winning seat"),
             self._completed(d["tricks"], players),
             history,
-            _ints(d["legal_cards"], 0, 59, "legal cards", 20),
-            _ints(d["legal_bids"], 0, 20, "legal bids", 21),
+            _ints(d["legal_cards"], 0, 59, "legal cards", held),
+            _ints(d["legal_bids"], 0, 20, "legal bids", held and 21),
             _opt_int(d["forbidden_bid"], 0, 20, "forbidden bid"),
         )
 

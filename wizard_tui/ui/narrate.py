@@ -132,6 +132,9 @@ def bids_line(bids: Sequence[int | None], tricks: int, names: Sequence[str]) -> 
 
 def chat_line(chat: ChatLine) -> Line:
     text = clean(chat.text)
+    if chat.watcher:
+        who = _("{name} (watching)").format(name=clean(chat.name, 24))
+        return ((f"<{who}> ", "text--muted"), (text, ""))
     if chat.seat is None:
         return ((f"* {text}", "text--muted"),)
     return ((f"<{clean(chat.name, 24)}> ", "text--accent"), (text, ""))

@@ -314,11 +314,13 @@ class TableScreen(Screen, inherit_bindings=False):
             )
             prompt.say(said, urgent=True)
         elif view.phase in _WAITING and view.turn >= 0:
-            prompt.say(_(_WAITING[view.phase]).format(name=self._seat_name(view.turn)))
+            said = _(_WAITING[view.phase]).format(name=self._seat_name(view.turn))
+            prompt.say(_watching(said) if view.seat < 0 else said)
         elif view.phase is Phase.GAME_OVER:
             prompt.say(_("The game is over"))
         else:
-            prompt.say(_("Waiting for the next deal"))
+            said = _("Waiting for the next deal")
+            prompt.say(_watching(said) if view.seat < 0 else said)
 
     # ------------------------------------------------------------------ the round summary
 
@@ -568,3 +570,8 @@ class TableScreen(Screen, inherit_bindings=False):
             self._play(hand.selected)
         else:
             hand.select(event.index)
+
+
+def _watching(said: str) -> str:
+    """The prompt of a spectator's table (``join --watch``: no seat, so never its turn)."""
+    return _("Watching: {what}").format(what=said)
