@@ -36,7 +36,7 @@ KEYS = {
         *("t", "seats", "you", "host", "addresses", "port", "can_start", "deal"),
         *("settings", "levels"),
     },
-    "game": {"t", "you", "game_id", "players", "restrict", "first_dealer"},
+    "game": {"t", "you", "game_id", "players", "restrict", "first_dealer", "deal"},
     "round": {"t", "round", "dealer"},
     "commitments": {"t", "round", "commitments"},
     "state": {"t", "view", "seats", "events"},
