@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypedDict
@@ -38,7 +39,7 @@ from .net.keys import (
     load_signing_key,
     round_secrets_dir,
 )
-from .net.protocol import DEFAULT_PORT
+from .net.protocol import DEFAULT_PORT, LOBBY_CLOSED, TABLE_FULL
 from .paths import default_joined_records_dir, default_records_dir
 from .reach import services
 
@@ -71,12 +72,26 @@ def _join_command(address: str, port: int) -> str:
     return f"wizard-tui join {join_hint(address, port, DEFAULT_PORT)}"
 
 
+class TableFull(UserError):
+    """Every seat is taken, or the game is under way: the player may watch instead
+    (``join --watch``)."""
+
+    def __init__(self, refusal: str, command: str) -> None:
+        hint = _("{refusal}; you can watch the game: {command}")
+        super().__init__(hint.format(refusal=refusal, command=command))
+        self.refusal = refusal
+
+
 async def connect_session(session: NetworkSession, host: str, port: int) -> NetworkSession:
     """Connect ``session``; every failure becomes a ``UserError`` that says what to do."""
     try:
         await session.connect()
     except ServerError as exc:
-        raise UserError(_("the host said no: {message}").format(message=exc.message)) from None
+        said = _("the host said no: {message}").format(message=exc.message)
+        if exc.code in (TABLE_FULL, LOBBY_CLOSED) and not session.watching:
+            watch = f"wizard-tui join {join_hint(host, port, DEFAULT_PORT)} --watch"
+            raise TableFull(said, watch) from None
+        raise UserError(said) from None
     except NetplayError as exc:
         # HostKeyChanged (printed in full: it is meant to be loud), a room password
         # refused or missing, a failed secure handshake, an unreadable known-hosts file.
@@ -125,6 +140,15 @@ async def _connect(
     )
     session.client.token = token  # a resumed game: take back our seat, not a new one
     return await connect_session(session, host, port)
+
+
+def _yes(question: str) -> bool:
+    """Asks on the terminal; Enter alone means yes."""
+    try:
+        answer = input(question)
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("", "y", "yes", _("y"))
 
 
 def player_signing(slot: Path | None = None) -> tuple[SigningKey, SecretStore]:
@@ -264,18 +288,27 @@ def run_joined_table(
     identity, known_hosts = player_keys(slot)
     watching = bool(getattr(args, "watch", False))
 
-    async def main() -> int:
-        session = await _connect(
+    async def connected(watch: bool) -> NetworkSession:
+        return await _connect(
             host,
             port,
             args.name,
             identity=identity,
             known_hosts=known_hosts,
             password=password,
-            records_dir=None if watching else joined_records(args),
+            records_dir=None if watch else joined_records(args),
             slot=slot,
-            watch=watching,
+            watch=watch,
         )
+
+    async def main() -> int:
+        try:
+            session = await connected(watching)
+        except TableFull as exc:
+            question = _("{refusal}.\nWatch the game? [Y/n] ").format(refusal=exc.refusal)
+            if not (sys.stdin.isatty() and _yes(question)):
+                raise UserError(str(exc)) from None
+            session = await connected(True)  # a late friend watches (net/watchers.py)
         # The table shows the host's fingerprint (its journal and the lobby).
         return await run_table_async(session, **_table_options(args))
 

@@ -310,7 +310,7 @@ class WizardHost:
             raise Refused(p.LOBBY_CLOSED, "the game has already started; ask for a rematch later")
         free = [i for i, s in enumerate(self.seats) if s is None]
         if not free:
-            raise Refused("table_full", "every seat is taken")
+            raise Refused(p.TABLE_FULL, "every seat is taken")
         seat = free[0]
         session.seat = seat
         self.seats[seat] = Seat(session.name, "human", session)
@@ -437,7 +437,7 @@ class WizardHost:
             return
         if None not in self.seats:
             if len(self.seats) >= MAX_PLAYERS:
-                self._refuse(session, "table_full", f"a table has at most {MAX_PLAYERS} seats")
+                self._refuse(session, p.TABLE_FULL, f"a table has at most {MAX_PLAYERS} seats")
                 return
             self.seats.append(None)
         self.seats[self.seats.index(None)] = self._new_bot_seat()

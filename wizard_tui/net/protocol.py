@@ -62,6 +62,7 @@ STALE_ROUND = "stale_round"
 LOBBY_CLOSED = "lobby_closed"
 NOT_READY = "not_ready"
 CHAT_TOO_FAST = "chat_too_fast"
+TABLE_FULL = "table_full"  # every seat is taken (a late friend may watch: join --watch)
 # A deal message of the other deal protocol (``commit``/``seed`` at a private host,
 # ``sign_key``/``deal``/``lost``/``abort`` at a commit-reveal one): it can never apply.
 WRONG_DEAL = "wrong_deal"
