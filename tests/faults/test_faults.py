@@ -122,9 +122,13 @@ async def test_host_killed_and_resumed_with_two_players_of_one_account(tmp_path:
         assert await ann.wait() == 0, ann.text()
         assert await ben.wait() == 0, ben.text()
         record = check_records(table, ["shared"], seats=2)
-        # The round it named is the one it dealt again (its first attempt lost with it).
-        lost = [d for d in record.redeals if d.fault == "lost_keys"]
-        assert lost and lost[-1].round == int(found[1])
+        # The round it named is the only one dealt again: its first attempt was lost with
+        # the host. Unless the kill came while the step that starts that attempt was still
+        # at work: its journal entries are written when the step ends, before anything of it
+        # is sent, so then no attempt of that round existed and the resumed host deals it
+        # for the first time.
+        lost = [d.round for d in record.redeals if d.fault == "lost_keys"]
+        assert lost in ([], [int(found[1])]), (found[1], lost)
         assert ann.text().count("joined 127") == ben.text().count("joined 127") == 1
         seats = {ann.text().split("(seat ")[1][0], ben.text().split("(seat ")[1][0]}
         assert len(seats) == 2  # two players, two seats
