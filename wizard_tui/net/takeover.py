@@ -14,22 +14,16 @@ commitments were published) and a new ``round`` message, and the game record kee
 discarded deal in its ``redeals`` (``GameRecorder.add_redeal``). A seat already taken over
 when a round begins is dealt for by the host from the start, like a bot's. Either way the
 player's own program took no part in that round's deal; when it comes back it replays the
-round with ``AwayRound`` instead: every seed must open its published commitment, and the
-deal, the plays and the scores must follow, as for any round. With no seed of its own in it
-that is consistency, not a check: the client reports such a round as not checked.
-
-Client side (``AwayRound``): the stand-in for a ``ClientRound`` that ``RoundChecker``
-uses for a round dealt while this client was away.
+round with ``AwayRound`` (``deals/commit_reveal/away_round.py``) instead: every seed must
+open its published commitment, and the deal, the plays and the scores must follow, as for
+any round. With no seed of its own in it that is consistency, not a check: the client
+reports such a round as not checked.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
-
-from netplay import fairdeal
-from netplay.commit_reveal import BAD_SEED, BAD_VECTOR, CommitRevealError
 
 if TYPE_CHECKING:  # (types only)
     from .host_port import SeatsPort
@@ -118,34 +112,3 @@ class Takeover:
         # is dealt again; a private attempt that needs its keys is voided.
         host.deal_half.seat_taken_over(index)
         host.bots_move()
-
-
-class AwayRound:
-    """A round dealt while this client's seat was played by a bot (the host drew the seat's
-    seed), or by an earlier run of this program (it restarted): there is no ``ClientRound``.
-    ``RoundChecker`` uses this in its place; ``how`` says which, for the player."""
-
-    DRAWN = "the host drew your seat's seed"
-    EARLIER_RUN = "an earlier run of this program drew your seat's seed"
-
-    def __init__(
-        self, game_id: bytes, round_number: int, commitments: Sequence[bytes], how: str = DRAWN
-    ) -> None:
-        self.game_id = game_id
-        self.round = round_number
-        self.commitments = list(commitments)
-        self.how = how
-
-    def check_reveal(self, seeds: Sequence[bytes]) -> bytes:
-        """Every seed opens its seat's commitment; the combined seed they give."""
-        r = self.round
-        if len(seeds) != len(self.commitments):
-            raise CommitRevealError(
-                BAD_VECTOR, f"round {r}: {len(seeds)} seeds for {len(self.commitments)} seats"
-            )
-        for seat, (commitment, seed) in enumerate(zip(self.commitments, seeds, strict=True)):
-            if not fairdeal.opens(commitment, self.game_id, r, seat, seed):
-                raise CommitRevealError(
-                    BAD_SEED, f"round {r}: the seed of seat {seat} does not match its commitment"
-                )
-        return fairdeal.combined_seed(self.game_id, r, list(seeds))

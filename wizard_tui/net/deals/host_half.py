@@ -104,6 +104,18 @@ class DealHostBase:
     def attach(self, port: HostPort) -> None:
         self._port = port
 
+    def apply(self, table: Table, fact: Fact) -> list[Event]:
+        raise NotImplementedError(f"{type(self).__name__} must apply its facts")
+
+    def _record(self, fact: Fact) -> list[Event]:
+        """Apply a fact the host accepted, then journal it (before anything is sent)."""
+        port = self.port
+        table = port.table
+        assert table is not None
+        events = self.apply(table, fact)
+        port.journal_fact(fact)
+        return events
+
     def header_fields(self, seats: Sequence[Seat]) -> dict[str, Any]:
         return {"deal": self.name}
 

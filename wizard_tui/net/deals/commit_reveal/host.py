@@ -160,15 +160,6 @@ class CommitRevealHost(DealHostBase):
 
     # -- the live host -----------------------------------------------------------------------
 
-    def _record(self, fact: Fact) -> list[Event]:
-        """Apply a fact the host accepted, then journal it (before anything is sent)."""
-        port = self.port
-        table = port.table
-        assert table is not None
-        events = self.apply(table, fact)
-        port.journal_fact(fact)
-        return events
-
     def start_round(self) -> None:
         port = self.port
         table = port.table

@@ -229,15 +229,6 @@ class PrivateDealing(DealHostBase):
         self.attempt = None
         return events
 
-    def _record(self, fact: Fact) -> list[Event]:
-        """Apply a fact the host accepted, then journal it (before anything is sent)."""
-        port = self.port
-        table = port.table
-        assert table is not None
-        events = self.apply(table, fact)
-        port.journal_fact(fact)
-        return events
-
     # -- lobby -----------------------------------------------------------------------------
 
     def ready(self) -> bool:
