@@ -24,7 +24,7 @@ from netplay.errors import NetplayError, ServerError
 from netplay.signing import SigningKey
 
 from .cli import UserError
-from .game import RestrictLastBid
+from .game import RestrictLastBid, TableRules
 from .i18n import _
 from .net.addresses import WILDCARDS, join_hint
 from .net.client import NetworkSession
@@ -247,7 +247,12 @@ def run_solo_table(args: argparse.Namespace) -> int:
         players=args.players,
         bots=args.players - 1,
         bot_level=args.bot_level,
-        restrict_last_bid=RestrictLastBid(args.restrict_last_bid or "never"),
+        rules=TableRules(
+            RestrictLastBid(args.restrict_last_bid or "never"),
+            hidden_bids=bool(getattr(args, "hidden_bids", False)),
+            forehead=bool(getattr(args, "forehead", False)),
+        ),
+        length=getattr(args, "length", "full"),
         records_dir=default_records_dir(),
         bot_delay=args.bot_delay,
         auto_start=True,

@@ -45,6 +45,11 @@ class LobbyUpdate:
     bot_level: str = ""
     restrict_last_bid: str = ""
     levels: tuple[str | None, ...] = ()
+    # The house rules (docs/rules.md): hidden bids, the forehead round, and the length
+    # (full, short, up-and-down, or a list of cards per round such as "1,2,4").
+    hidden_bids: bool = False
+    forehead: bool = False
+    length: str = "full"
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +134,18 @@ class TableSession(Protocol):
         """Host only: take the bot in ``seat`` out of the lobby."""
         ...
 
-    def lobby_settings(self, seats: int, bot_level: str, restrict_last_bid: str) -> None:
-        """Host only: the table's seats (3-6), its bots' level and the last-bid rule."""
+    def lobby_settings(
+        self,
+        seats: int,
+        bot_level: str,
+        restrict_last_bid: str,
+        *,
+        hidden_bids: bool | None = None,
+        forehead: bool | None = None,
+        length: str | None = None,
+    ) -> None:
+        """Host only: the table's seats (3-6), its bots' level and the last-bid rule, and
+        the house rules (None: as they are)."""
         ...
 
     def rematch(self) -> None: ...

@@ -48,7 +48,9 @@ from .game import (
     Phase,
     Play,
     RestrictLastBid,
+    TableRules,
     dealer_of,
+    length_rounds,
     rounds_for,
     seat_view,
     winners,
@@ -104,7 +106,7 @@ class GamePlayed:
 def play_game(
     bots: Sequence[Bot],
     deal_set: DealSet,
-    restrict_last_bid: RestrictLastBid = RestrictLastBid.NEVER,
+    rules: TableRules | RestrictLastBid = RestrictLastBid.NEVER,
     players: Sequence[PlayerEntry] | None = None,
     *,
     deal: str = "commit-reveal",
@@ -127,7 +129,7 @@ def play_game(
         signing_keys = signing_keys or [SigningKey.generate() for _ in range(n)]
         if len(signing_keys) != n:
             raise SimulationError(f"{len(signing_keys)} signing keys for {n} seats")
-    config = GameConfig(n, deal_set.first_dealer, restrict_last_bid)
+    config = GameConfig(n, deal_set.first_dealer, rules)
     game = Game(config)
     entries = players or [PlayerEntry(f"{b.level}-{s}", "bot") for s, b in enumerate(bots)]
     if private:
@@ -201,10 +203,22 @@ class SimulationConfig:
     games: int = 1  # games; in duplicate mode, deal sets (each played once per rotation)
     bots: tuple[str, ...] = ("random",)  # one level for every seat, or one per seat
     restrict_last_bid: RestrictLastBid = RestrictLastBid.NEVER
+    hidden_bids: bool = False  # the house rules (docs/rules.md)
+    forehead: bool = False
+    length: str = "full"  # full, short, up-and-down, or cards per round: "1,2,4"
     seed: str | None = None  # reproducible run; None draws everything from ``secrets``
     duplicate: bool = False
     records: Path | None = None  # write one record per game into this directory
     deal: str = "commit-reveal"  # or "private": docs/private-deal.md
+
+    def table_rules(self) -> TableRules:
+        """The rules every game of the match is played by."""
+        return TableRules(
+            self.restrict_last_bid,
+            self.hidden_bids,
+            self.forehead,
+            length_rounds(self.length, self.players),
+        )
 
     def levels(self) -> tuple[str, ...]:
         """The level of each entry (entry e sits at seat e unless in duplicate mode)."""
@@ -251,6 +265,7 @@ class SimulationReport:
             "deals": self.deals,
             "duplicate": self.config.duplicate,
             "restrict_last_bid": self.config.restrict_last_bid.value,
+            "rules": self.config.table_rules().to_wire(),
             "deal": self.config.deal,
             "seed": self.config.seed,
             "records": None if self.config.records is None else str(self.config.records),
@@ -407,7 +422,7 @@ def play_deal_set(config: SimulationConfig, d: int) -> list[GamePlayed]:
             play_game(
                 bots,
                 deal_set,
-                config.restrict_last_bid,
+                config.table_rules(),
                 names,
                 deal=config.deal,
                 signing_keys=signing_keys,

@@ -154,7 +154,7 @@ def verify_record(record: GameRecord) -> None:
             f"{len(record.rounds)} rounds recorded; {n} players play {num_rounds}",
             round=num_rounds + 1,
         )
-    game = Game(GameConfig(n, record.first_dealer, record.restrict_last_bid))
+    game = Game(GameConfig(n, record.first_dealer, record.rules))
     if record.private:
         _check_attempts(record, num_rounds)
         _check_charges(record)

@@ -25,6 +25,7 @@ from wizard_tui.game import (
     RoundResult,
     RoundScored,
     Suit,
+    TableRules,
     Trick,
     TrickWon,
     TrumpChosen,
@@ -124,7 +125,9 @@ def test_game_config_checks_and_converts_like_before() -> None:
     assert GameConfig(3, 0).restrict_last_bid is RestrictLastBid.NEVER
     converted = GameConfig(4, 1, "after-round-1")  # type: ignore[arg-type]
     assert converted.restrict_last_bid is RestrictLastBid.AFTER_ROUND_1
-    assert converted == GameConfig(players=4, first_dealer=1, restrict_last_bid="after-round-1")  # type: ignore[arg-type]
+    assert converted == GameConfig(
+        players=4, first_dealer=1, rules=TableRules(RestrictLastBid.AFTER_ROUND_1)
+    )
     for bad in [(2, 0), (7, 0), (4, 4), (4, -1), (4, True), (4, 0, "sometimes")]:
         with pytest.raises(ValueError):
             GameConfig(*bad)  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from net_helpers import assert_game_verified, play_bots, running_host, seat_sessions
 
-from wizard_tui.game import RestrictLastBid
+from wizard_tui.game import RestrictLastBid, TableRules
 from wizard_tui.net.host import HostOptions
 from wizard_tui.record import RecordedRound
 from wizard_tui.verify import verify_path
@@ -38,7 +38,7 @@ async def test_full_game_verifies(
         players=players,
         bots=host_bots,
         bot_level=level,
-        restrict_last_bid=restrict,
+        rules=TableRules(restrict),
         records_dir=tmp_path,
     )
     async with asyncio.timeout(20), running_host(options) as host:

@@ -19,7 +19,7 @@ from typing import Any
 from net_helpers import LIMITS, LOOPBACK, Tap, host_state, running_host
 
 from wizard_tui.deal import deal_from_deck, deck_for_round
-from wizard_tui.game import GameConfig, Phase, RestrictLastBid, RoundDealt, seat_view
+from wizard_tui.game import GameConfig, Phase, RestrictLastBid, RoundDealt, TableRules, seat_view
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.host import HostOptions, WizardHost
@@ -141,7 +141,7 @@ class Table:
 
 async def test_bad_actions_are_refused_and_change_nothing(tmp_path: Path) -> None:
     options = HostOptions(
-        players=PLAYERS, restrict_last_bid=RestrictLastBid.ALWAYS, records_dir=tmp_path
+        players=PLAYERS, rules=TableRules(RestrictLastBid.ALWAYS), records_dir=tmp_path
     )
     rig = Rig()
     async with asyncio.timeout(20), running_host(options, rng=random.Random(3)) as host:

@@ -31,12 +31,12 @@ from wizard_tui.net.host import HostOptions, WizardHost
 KEYS = {
     "welcome": {"t", "session", "token", "resumed", "seat", "players"},
     # settings (the bots' level, the last-bid rule) and levels (each bot's): the table's
-    # public rules, as the game message's "restrict" tells them anyway; nothing dealt.
+    # public rules, as the game message's "rules" tell them anyway; nothing dealt.
     "lobby": {
         *("t", "seats", "you", "host", "addresses", "port", "can_start", "deal"),
         *("settings", "levels"),
     },
-    "game": {"t", "you", "game_id", "players", "restrict", "first_dealer", "deal"},
+    "game": {"t", "you", "game_id", "players", "rules", "first_dealer", "deal"},
     "round": {"t", "round", "dealer"},
     "commitments": {"t", "round", "commitments"},
     "state": {"t", "view", "seats", "events"},
@@ -47,7 +47,7 @@ KEYS = {
     "chat": {"t", "seat", "name", "text"},
 }
 VIEW_KEYS = {
-    "seat", "players", "restrict", "round", "dealer", "phase", "turn", "hand", "trump_card",
+    "seat", "players", "rules", "round", "dealer", "phase", "turn", "hand", "trump_card",
     "trump_suit", "bids", "tricks_won", "totals", "leader", "trick", "led", "winning",
     "tricks", "legal_cards", "legal_bids", "forbidden_bid",
 }  # fmt: skip

@@ -16,7 +16,7 @@ from private_helpers import assert_private_game_verified
 
 from netplay.mental import DealSetup, chain_from, deal_round_robin
 from netplay.signing import SigningKey
-from wizard_tui.game import RestrictLastBid
+from wizard_tui.game import RestrictLastBid, TableRules
 from wizard_tui.net.host import HostOptions
 from wizard_tui.net.private_relay import HostDeal
 
@@ -36,7 +36,7 @@ async def test_private_game_verifies(
         players=players,
         bots=host_bots,
         bot_level="random",
-        restrict_last_bid=restrict,
+        rules=TableRules(restrict),
         records_dir=tmp_path,
         deal="private",
     )

@@ -389,7 +389,7 @@ def test_the_session_takes_the_seat_half_the_game_names() -> None:
         "game_id": GAME_ID,
         "players": [{"name": f"p{i}", "kind": "human"} for i in range(PLAYERS)],
         "first_dealer": 0,
-        "restrict": "never",
+        "rules": {"restrict_last_bid": "never"},
         "you": ME,
         "deal": PRIVATE.name,
         "signing_keys": [session.settings.signing_key.public_key, *others],

@@ -39,7 +39,7 @@ PLAYERS = [
 def _host_game(tmp_path: Path, stop_after: int | None = None) -> list[Path]:
     """Play like the host: seeds, commitments, deal, bots; write the record after each round."""
     rng = random.Random(7)
-    config = GameConfig(3, first_dealer=1, restrict_last_bid=RestrictLastBid.AFTER_ROUND_1)
+    config = GameConfig(3, first_dealer=1, rules=RestrictLastBid.AFTER_ROUND_1)
     game = Game(config)
     game_id = rng.randbytes(16)
     recorder = GameRecorder(game_id, PLAYERS, config)

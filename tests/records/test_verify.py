@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from wizard_tui.record import RecordError
 from wizard_tui.verify import verify_document, verify_path
 
 from . import helpers as h
@@ -114,10 +115,18 @@ def test_extra_fields_are_allowed() -> None:
     doc = h.sim_doc(4)
     doc["comment"] = "played at the club"
     doc["rounds"][0]["duration_seconds"] = 12.5
-    doc["rules"]["house_rule"] = "none"
     record = verify_document(doc)
     assert record.extra == {"comment": "played at the club"}
     assert record.rounds[0].extra == {"duration_seconds": 12.5}
+
+
+def test_a_rule_the_reader_does_not_know_is_refused_by_name() -> None:
+    """Unlike other extra fields: a rule changes what a legal game is, so a record played
+    by one this program does not know cannot be checked by it."""
+    doc = h.sim_doc(4)
+    doc["rules"]["house_rule"] = "none"
+    with pytest.raises(RecordError, match="unknown rule house_rule"):
+        verify_document(doc)
 
 
 def test_incomplete_game_verifies() -> None:

@@ -96,8 +96,12 @@ class RecordingSession:
     def remove_bot(self, seat: int) -> None:
         self.sent.append(("remove_bot", seat))
 
-    def lobby_settings(self, seats: int, bot_level: str, restrict_last_bid: str) -> None:
-        self.sent.append(("lobby_settings", seats, bot_level, restrict_last_bid))
+    def lobby_settings(
+        self, seats: int, bot_level: str, restrict_last_bid: str, **house_rules: object
+    ) -> None:
+        self.sent.append(
+            ("lobby_settings", seats, bot_level, restrict_last_bid, *house_rules.items())
+        )
 
     def rematch(self) -> None:
         self.sent.append(("rematch",))

@@ -10,7 +10,7 @@ from netplay.pake import generate_room_code
 
 from ..bots import LEVELS
 from ..cli import UserError
-from ..game import RestrictLastBid
+from ..game import Length, RestrictLastBid, TableRules
 from ..i18n import _
 from ..paths import login_name
 
@@ -30,6 +30,40 @@ def add_rules(parser: argparse.ArgumentParser) -> None:
             "the dealer may not make the bids add up to the round's tricks "
             "(always, or from round 2 on); off by default"
         ),
+    )
+    add_house_rules(parser)
+
+
+def add_house_rules(parser: argparse.ArgumentParser) -> None:
+    """The house rules of docs/rules.md, each off (the full game) by default."""
+    parser.add_argument(
+        "--hidden-bids",
+        action="store_true",
+        help=_("every player bids at once, sealed; the bids are shown together"),
+    )
+    parser.add_argument(
+        "--forehead",
+        action="store_true",
+        help=_("in one-card rounds you see the others' cards, not your own"),
+    )
+    parser.add_argument(
+        "--length",
+        default=Length.FULL.value,
+        metavar="LENGTH",
+        help=_(
+            "full (the default), short (the first half of the rounds), up-and-down "
+            "(1 up to the most cards and back to 1), or a list of cards per round such as 1,2,4"
+        ),
+    )
+
+
+def house_rules(args: argparse.Namespace, restrict: RestrictLastBid) -> TableRules:
+    """The rules the options name, but for the length's rounds (``length_rounds`` makes
+    them once the table's size is known)."""
+    return TableRules(
+        restrict,
+        hidden_bids=bool(getattr(args, "hidden_bids", False)),
+        forehead=bool(getattr(args, "forehead", False)),
     )
 
 

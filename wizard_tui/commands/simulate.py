@@ -13,6 +13,7 @@ from typing import TextIO
 from ..cli import UserError
 from ..game import RestrictLastBid
 from ..i18n import _
+from . import options
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,6 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=RestrictLastBid.NEVER.value,
         help=_("when the dealer may not make the bids total the round number (default never)"),
     )
+    options.add_house_rules(parser)
     parser.add_argument(
         "--records", type=Path, metavar="DIR", help=_("write each game's record into DIR")
     )
@@ -114,6 +116,9 @@ def run(args: argparse.Namespace) -> int:
         games=args.games,
         bots=levels,
         restrict_last_bid=RestrictLastBid(args.restrict_last_bid),
+        hidden_bids=args.hidden_bids,
+        forehead=args.forehead,
+        length=args.length,
         seed=args.seed,
         duplicate=args.duplicate,
         records=args.records,

@@ -56,6 +56,7 @@ from .rules import (
     void_charge,
     winners,
 )
+from .table_rules import Length, RulesError, TableRules, length_name, length_rounds, length_text
 from .view import SeatView, seat_view
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "GameConfig",
     "GameOver",
     "IllegalAction",
+    "Length",
     "Phase",
     "Play",
     "PlayerAction",
@@ -82,8 +84,10 @@ __all__ = [
     "RoundDealt",
     "RoundResult",
     "RoundScored",
+    "RulesError",
     "SeatView",
     "Suit",
+    "TableRules",
     "Trick",
     "TrickWon",
     "TrumpChosen",
@@ -99,6 +103,9 @@ __all__ = [
     "is_wizard",
     "left_of",
     "legal_play_mask",
+    "length_name",
+    "length_rounds",
+    "length_text",
     "long_card_name",
     "mask_of",
     "parse_card",

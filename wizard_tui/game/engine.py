@@ -41,11 +41,11 @@ from .rules import (
     MIN_PLAYERS,
     RestrictLastBid,
     check_players,
-    rounds_for,
     score,
     void_charge,
     winners,
 )
+from .table_rules import TableRules
 from .values import Value
 
 
@@ -283,23 +283,33 @@ _RoundFields = tuple[
 ]
 
 
+_BARE_RULES = TableRules()
+
+
 class GameConfig(Value):
+    """Who plays, who deals first, and the house rules in force (``TableRules``)."""
+
     players: int
     first_dealer: int
-    restrict_last_bid: RestrictLastBid
+    rules: TableRules
 
     def __init__(
         self,
         players: int,
         first_dealer: int,
-        restrict_last_bid: RestrictLastBid = RestrictLastBid.NEVER,
+        rules: TableRules | RestrictLastBid | str = _BARE_RULES,
     ) -> None:
         check_players(players)
         if type(first_dealer) is not int or not 0 <= first_dealer < players:
             raise ValueError(f"first dealer must be a seat 0..{players - 1}")
-        if type(restrict_last_bid) is not RestrictLastBid:  # a plain string: convert it
-            restrict_last_bid = RestrictLastBid(restrict_last_bid)
-        super().__init__(players, first_dealer, restrict_last_bid)
+        if not isinstance(rules, TableRules):  # the restricted last bid alone (or its name)
+            rules = TableRules(RestrictLastBid(rules))
+        rules.check(players)
+        super().__init__(players, first_dealer, rules)
+
+    @property
+    def restrict_last_bid(self) -> RestrictLastBid:
+        return self.rules.restrict_last_bid
 
 
 class Game:
@@ -319,6 +329,7 @@ class Game:
         "_restricted",
         "_results",
         "_rows",
+        "_sizes",
         "_trick_leader",
         "_win_row",
         "_win_seat",
@@ -341,7 +352,8 @@ class Game:
             _build_card_tables()
         self.config = config
         self.players = n = config.players
-        self.num_rounds = rounds_for(n)
+        self._sizes = config.rules.round_sizes(n)  # cards per player, round by round
+        self.num_rounds = len(self._sizes)
         self._next = tuple((seat + 1) % n for seat in range(n))  # the seat to each seat's left
         self._restricted = _RESTRICTED_ROUNDS[config.restrict_last_bid]
         self.phase = Phase.DEAL
@@ -407,6 +419,11 @@ class Game:
                 break
             results[i] = _round_result(*fields)
         return cast("tuple[RoundResult, ...]", tuple(results))  # every entry is built now
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player this round (0 before the first deal)."""
+        return self._sizes[self.round - 1] if self.round else 0
 
     @property
     def is_over(self) -> bool:
@@ -573,6 +590,7 @@ class Game:
         other.config = self.config
         other.players = self.players
         other.num_rounds = self.num_rounds
+        other._sizes = self._sizes
         other._next = self._next
         other._restricted = self._restricted
         other.phase = self.phase

@@ -58,7 +58,7 @@ from .engine import (
     mask_of,
 )
 from .errors import IllegalAction, Reason
-from .rules import dealer_of, left_of, rounds_for
+from .rules import dealer_of, left_of
 from .rules import winners as _winners
 from .view import SeatView
 
@@ -96,13 +96,19 @@ class HiddenGame:
     def __init__(self, config: GameConfig) -> None:
         self.config = config
         self.players = config.players
-        self.num_rounds = rounds_for(config.players)
+        self._sizes = config.rules.round_sizes(config.players)  # cards each, round by round
+        self.num_rounds = len(self._sizes)
         self.full = Game(config)  # every completed round, replayed with its real deck
         self.round_actions: list[ChooseTrump | Bid | Play] = []
         self._reset_round()
         self.round = 0
         self.dealer = self.full.dealer
         self.phase = Phase.DEAL
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player this round (0 before the first deal)."""
+        return self._sizes[self.round - 1] if self.round else 0
 
     def _reset_round(self) -> None:
         n = self.players

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from .cards import Suit
 from .engine import Game, Phase, RoundResult, Trick, cards_of
 from .rules import RestrictLastBid
+from .table_rules import TableRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,8 +21,9 @@ class SeatView:
     seat: int
     players: int
     num_rounds: int
-    restrict_last_bid: RestrictLastBid
+    rules: TableRules  # the house rules in force
     round: int  # 0 before the first deal
+    hand_size: int  # cards dealt to each player this round (0 before the first deal)
     dealer: int
     phase: Phase
     turn: int  # -1 when nobody is to act
@@ -44,6 +46,10 @@ class SeatView:
     @property
     def my_turn(self) -> bool:
         return self.turn == self.seat
+
+    @property
+    def restrict_last_bid(self) -> RestrictLastBid:
+        return self.rules.restrict_last_bid
 
     @property
     def bid(self) -> int | None:
@@ -83,8 +89,9 @@ def seat_view(game: Game, seat: int) -> SeatView:
         seat,
         game.players,
         game.num_rounds,
-        game.config.restrict_last_bid,
+        game.config.rules,
         game.round,
+        game.hand_size,
         game.dealer,
         game.phase,
         game.turn,

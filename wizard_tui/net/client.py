@@ -35,10 +35,10 @@ from ..game import (
     ChooseTrump,
     GameConfig,
     Play,
-    RestrictLastBid,
     RoundResult,
     SeatView,
     Suit,
+    TableRules,
     rounds_for,
 )
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -296,15 +296,31 @@ class NetworkSession:
     def remove_bot(self, seat: int) -> None:
         self._intent({"t": "remove_bot", "seat": seat})
 
-    def lobby_settings(self, seats: int, bot_level: str, restrict_last_bid: str) -> None:
-        self._intent(
-            {
-                "t": "lobby_settings",
-                "seats": seats,
-                "bot_level": bot_level,
-                "restrict_last_bid": restrict_last_bid,
-            }
-        )
+    def lobby_settings(
+        self,
+        seats: int,
+        bot_level: str,
+        restrict_last_bid: str,
+        *,
+        hidden_bids: bool | None = None,
+        forehead: bool | None = None,
+        length: str | None = None,
+    ) -> None:
+        """Change the table (the host's lobby only); a house rule left None stays as is."""
+        msg: dict[str, Any] = {
+            "t": "lobby_settings",
+            "seats": seats,
+            "bot_level": bot_level,
+            "restrict_last_bid": restrict_last_bid,
+        }
+        for key, value in (
+            ("hidden_bids", hidden_bids),
+            ("forehead", forehead),
+            ("length", length),
+        ):
+            if value is not None:
+                msg[key] = value
+        self._intent(msg)
 
     def rematch(self) -> None:
         self._intent({"t": "rematch"})
@@ -378,7 +394,8 @@ class NetworkSession:
         expect(len(players) >= MIN_PLAYERS, "players")
         try:
             entries = [PlayerEntry(str(pl["name"]), pl["kind"]) for pl in players]
-            config = GameConfig(len(entries), msg["first_dealer"], RestrictLastBid(msg["restrict"]))
+            n = len(entries)
+            config = GameConfig(n, msg["first_dealer"], TableRules.from_wire(msg["rules"], n))
         except (KeyError, TypeError, ValueError) as exc:
             raise ProtocolError("bad_message", f"the host sent a malformed game: {exc}") from None
         half = self._seat_half_for(msg.get("deal"))
@@ -633,12 +650,16 @@ def _lobby_settings(msg: dict[str, Any], seats: int) -> dict[str, Any]:
     settings = msg.get("settings")
     settings = settings if type(settings) is dict else {}
     level, restrict = settings.get("bot_level"), settings.get("restrict_last_bid")
+    length = settings.get("length")
     levels = msg.get("levels")
     if type(levels) is not list or len(levels) != seats:
         levels = [None] * seats
     return {
         "bot_level": level[:16] if type(level) is str else "",
         "restrict_last_bid": restrict[:32] if type(restrict) is str else "",
+        "hidden_bids": settings.get("hidden_bids") is True,
+        "forehead": settings.get("forehead") is True,
+        "length": length[:64] if type(length) is str else "full",
         "levels": tuple(lv[:16] if type(lv) is str else None for lv in levels),
     }
 

@@ -26,6 +26,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -45,8 +46,11 @@ from ..game import (
     Play,
     RestrictLastBid,
     RoundScored,
+    RulesError,
     SeatView,
     Suit,
+    length_rounds,
+    length_text,
     seat_view,
 )
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -395,7 +399,10 @@ class WizardHost:
             # What the host's lobby can change (lobby_settings), and each seat's bot level.
             "settings": {
                 "bot_level": self.options.bot_level,
-                "restrict_last_bid": self.options.restrict_last_bid.value,
+                "restrict_last_bid": self.options.rules.restrict_last_bid.value,
+                "hidden_bids": self.options.rules.hidden_bids,
+                "forehead": self.options.rules.forehead,
+                "length": self.options.length,
             },
             "levels": [s.level if s is not None and s.kind == "bot" else None for s in self.seats],
             "deal": self.deal_half.name,  # players of a private deal send their signing key
@@ -469,6 +476,12 @@ class WizardHost:
         except ValueError:
             self._refuse(session, p.NOT_READY, "no such rule for the last bid")
             return
+        length = msg.get("length", self.options.length)
+        try:
+            length_rounds(length, msg["seats"])
+        except RulesError as exc:
+            self._refuse(session, p.NOT_READY, str(exc))
+            return
         level = msg["bot_level"]
         if level not in LEVELS:
             self._refuse(session, p.NOT_READY, f"bot levels are {', '.join(LEVELS)}")
@@ -480,7 +493,13 @@ class WizardHost:
             self._refuse(session, p.NOT_READY, f"{seated} players are seated: keep {seated} seats")
             return
         self.seats = seats
-        self.options.restrict_last_bid = restrict
+        self.options.rules = replace(
+            self.options.rules,
+            restrict_last_bid=restrict,
+            hidden_bids=msg.get("hidden_bids", self.options.rules.hidden_bids),
+            forehead=msg.get("forehead", self.options.rules.forehead),
+        )
+        self.options.length = length
         if level != self.options.bot_level:
             self.options.bot_level = level
             for i, seat in enumerate(self.seats):
@@ -543,7 +562,8 @@ class WizardHost:
                 seat.session.seat = i
         seats = [s for s in self.seats if s is not None]
         n = len(seats)
-        config = GameConfig(n, self._rng.randrange(n), self.options.restrict_last_bid)
+        rules = replace(self.options.rules, rounds=length_rounds(self.options.length, n))
+        config = GameConfig(n, self._rng.randrange(n), rules)
         header = self._header(new_game_id(), time.time(), config, seats)
         game, recorder = self.deal_half.begin(header)
         self.table = Table(game, header.game_id, recorder, created=header.created)
@@ -569,7 +589,7 @@ class WizardHost:
             "you": session.seat,
             "game_id": self.table.game_id,
             "players": [{"name": s.name, "kind": s.kind} for s in self.seats if s],
-            "restrict": config.restrict_last_bid.value,
+            "rules": config.rules.to_wire(),
             "first_dealer": config.first_dealer,
             "deal": self.deal_half.name,  # each seat takes the part of this kind's seat half
         }
@@ -954,7 +974,8 @@ class WizardHost:
         options.players = header.config.players
         options.bots = 0
         options.auto_start = False
-        options.restrict_last_bid = header.config.restrict_last_bid
+        options.rules = header.config.rules
+        options.length = length_text(header.config.rules, header.config.players)
         options.bot_level = header.bot_level
         options.deal = header.deal
         host = cls(options, rng=rng, deal_half=replayed.half, runtime=runtime)

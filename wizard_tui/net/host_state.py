@@ -11,7 +11,7 @@ from typing import Any, cast
 from netplay import Session
 
 from ..bots import Bot
-from ..game import Game, RestrictLastBid
+from ..game import Game, TableRules
 from ..game.hidden import HiddenGame
 from ..record import GameRecorder
 from ..session import SeatInfo, SeatKind
@@ -25,7 +25,10 @@ class HostOptions:
     players: int = 4  # seats at the table when it starts by itself
     bots: int = 0  # bots seated from the start
     bot_level: str = "normal"
-    restrict_last_bid: RestrictLastBid = RestrictLastBid.NEVER
+    # The house rules (docs/rules.md); their ``rounds`` are the length's, made for the
+    # table's size when the game starts (``length``: full, short, up-and-down or a list).
+    rules: TableRules = field(default_factory=TableRules)
+    length: str = "full"
     records_dir: Path | None = None  # None: keep no records
     bot_delay: float = 0.0  # seconds a bot waits before acting, so people can follow
     auto_start: bool = True  # start when every seat is filled (headless hosting)

@@ -47,7 +47,7 @@ from typing import Any, ClassVar, Literal, TypeAlias
 
 from netplay.signing import Envelope, SigningKey
 
-from ..game import GameConfig, RestrictLastBid, action_from_wire, action_to_wire
+from ..game import GameConfig, RestrictLastBid, TableRules, action_from_wire, action_to_wire
 from ..game.codec import PlayerAction
 from ..record import PlayerEntry
 
@@ -142,6 +142,8 @@ class GameHeader:
                 "turn_time": self.turn_time,
             },
         }
+        if self.config.rules != TableRules(self.config.restrict_last_bid):  # house rules on
+            game["config"]["rules"] = self.config.rules.to_wire()
         if self.deal != COMMIT_REVEAL:  # (a commit-reveal entry is as it always was)
             game["deal"] = self.deal
         if self.signing_keys:  # a deal that signs (the private deal's keys)
@@ -160,7 +162,12 @@ class GameHeader:
         if entry["v"] != VERSION:
             raise FactError(f"journal version {entry['v']} (this program reads {VERSION})")
         c = entry["config"]
-        config = GameConfig(c["players"], c["first_dealer"], RestrictLastBid(c["restrict"]))
+        rules = (
+            TableRules.from_wire(c["rules"], c["players"])
+            if "rules" in c
+            else TableRules(RestrictLastBid(c["restrict"]))
+        )
+        config = GameConfig(c["players"], c["first_dealer"], rules)
         seats = []
         for s in entry["seats"]:
             session = s.get("session") or {}

@@ -27,8 +27,10 @@ from ..game import (
     RoundDealt,
     RoundResult,
     RoundScored,
+    RulesError,
     SeatView,
     Suit,
+    TableRules,
     Trick,
     TrickWon,
     TrumpChosen,
@@ -99,6 +101,10 @@ LOBBY_SETTINGS = Message(
     seats=Int(3, 6),
     bot_level=Str(1, 16, printable=True),
     restrict_last_bid=Str(1, 32, printable=True),
+    # The house rules (docs/rules.md): absent keys leave them as they are.
+    hidden_bids=Optional(Bool()),
+    forehead=Optional(Bool()),
+    length=Optional(Str(1, 64, printable=True)),
 )
 REMATCH = Message("rematch")
 COMMIT = Message("commit", round=_ROUND, commitment=Bin(32))
@@ -208,7 +214,7 @@ def view_wire(view: SeatView) -> dict[str, Any]:
     return {
         "seat": view.seat,
         "players": view.players,
-        "restrict": view.restrict_last_bid.value,
+        "rules": view.rules.to_wire(),
         "round": view.round,
         "dealer": view.dealer,
         "phase": view.phase.value,
@@ -238,7 +244,7 @@ def public_view_wire(game: Game) -> dict[str, Any]:
     return {
         "seat": None,
         "players": game.players,
-        "restrict": game.config.restrict_last_bid.value,
+        "rules": game.config.rules.to_wire(),
         "round": game.round,
         "dealer": game.dealer,
         "phase": game.phase.value,
@@ -445,23 +451,29 @@ def _opt_suit(value: Any, what: str) -> Suit | None:
 def _checked_header(
     players: Any,
     seat: Any,
-    restrict: Any,
+    rules: Any,
     round_number: Any,
     dealer: Any,
     trump_card: Any,
     trump_suit: Any,
     watching: bool = False,
 ) -> tuple[Any, ...]:
-    """A view's round header, checked: (players, seat, rule, rounds in the game, round,
+    """A view's round header, checked: (players, seat, rules, rounds in the game, round,
     dealer, trump card, trump suit). A watcher's view has no seat (``-1`` in the view)."""
     players = _int(players, 3, 6, "players")
-    n_rounds = 60 // players
+    try:
+        table_rules = TableRules.from_wire(rules, players)
+    except RulesError as exc:
+        raise ProtocolError(
+            BAD_MESSAGE, f"the host sent rules this table cannot play: {exc}"
+        ) from None
+    n_rounds = len(table_rules.round_sizes(players))
     if watching:
         _expect(seat is None, "a watcher's view has no seat")
     return (
         players,
         -1 if watching else _int(seat, 0, players - 1, "seat"),
-        _RESTRICTS[restrict],
+        table_rules,
         n_rounds,
         _int(round_number, 0, n_rounds, "round"),
         _int(dealer, 0, players - 1, "dealer"),
@@ -515,7 +527,7 @@ class ViewReader:
         header = (
             d["players"],
             d["seat"],
-            d["restrict"],
+            d["rules"],
             d["round"],
             d["dealer"],
             d["trump_card"],
@@ -525,9 +537,7 @@ class ViewReader:
             self._header = _checked_header(*header, watching=self._watching)
             self._header_wire = header
             self._lists_wire = [None, None, None]  # checked against the old table size
-        players, seat, restrict, n_rounds, round_number, dealer, trump_card, trump_suit = (
-            self._header
-        )
+        players, seat, rules, n_rounds, round_number, dealer, trump_card, trump_suit = self._header
         last_seat = players - 1
         held = 0 if self._watching else 20  # a watcher holds no card and has no move
         leader = _int(d["leader"], -1, last_seat, "leader")
@@ -537,8 +547,9 @@ class ViewReader:
             seat,
             players,
             n_rounds,
-            restrict,
+            rules,
             round_number,
+            rules.round_sizes(players)[round_number - 1] if round_number else 0,  # hand_size
             dealer,
             _PHASES[d["phase"]],
             _int(d["turn"], -1, last_seat, "turn"),

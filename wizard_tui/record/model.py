@@ -11,7 +11,7 @@ from netplay.mental import PROTOCOL as PRIVATE_PROTOCOL
 from netplay.mental import DealSetup
 from netplay.signing import Envelope
 
-from ..game import RestrictLastBid, Suit
+from ..game import RestrictLastBid, Suit, TableRules
 
 FORMAT = "wizard-tui/record/v1"
 PROTOCOL = "commit-reveal-v1"
@@ -216,7 +216,7 @@ class VerificationFailure:
 class GameRecord:
     game_id: bytes
     players: tuple[PlayerEntry, ...]
-    restrict_last_bid: RestrictLastBid
+    rules: TableRules
     first_dealer: int
     rounds: tuple[RecordedRound, ...]
     complete: bool
@@ -234,6 +234,10 @@ class GameRecord:
         return self.protocol == PRIVATE_PROTOCOL
 
     @property
+    def restrict_last_bid(self) -> RestrictLastBid:
+        return self.rules.restrict_last_bid
+
+    @property
     def filename(self) -> str:
         return record_filename(self.game_id)
 
@@ -244,7 +248,7 @@ class GameRecord:
             "game_id": self.game_id.hex(),
             "protocol": self.protocol,
             "players": [{"name": p.name, "kind": p.kind} for p in self.players],
-            "rules": {"restrict_last_bid": self.restrict_last_bid.value},
+            "rules": self.rules.to_wire(),
             "first_dealer": self.first_dealer,
             "rounds": [_round_to_dict(r) for r in self.rounds],
             "complete": self.complete,

@@ -11,7 +11,7 @@ from netplay.mental import PROTOCOL as PRIVATE_PROTOCOL
 from netplay.mental import DealSetup
 from netplay.signing import Envelope
 
-from ..game import DECK_SIZE, RestrictLastBid, Suit
+from ..game import DECK_SIZE, RulesError, Suit, TableRules
 from .model import (
     CHARGE_REASONS,
     FORMAT,
@@ -169,15 +169,10 @@ def parse_record(doc: object) -> GameRecord:
     if not 3 <= n <= 6:
         raise RecordError("players", f"{n} players: Wizard is played by 3 to 6")
 
-    rules = rd.obj(top["rules"], "rules")
-    restrict_raw = rd.get(rules, "restrict_last_bid", "rules")
     try:
-        restrict = RestrictLastBid(restrict_raw)
-    except ValueError:
-        choices = ", ".join(m.value for m in RestrictLastBid)
-        raise RecordError(
-            "bad-value", f"rules.restrict_last_bid is {_show(restrict_raw)}, not one of {choices}"
-        ) from None
+        rules = TableRules.from_wire(rd.obj(top["rules"], "rules"), n)
+    except RulesError as exc:
+        raise RecordError("bad-value", f"rules: {exc}") from None
 
     first_dealer = rd.seat(top["first_dealer"], n, "first_dealer")
     signing_keys: tuple[bytes, ...] = ()
@@ -206,7 +201,7 @@ def parse_record(doc: object) -> GameRecord:
     return GameRecord(
         game_id=game_id,
         players=tuple(players),
-        restrict_last_bid=restrict,
+        rules=rules,
         first_dealer=first_dealer,
         rounds=rounds,
         complete=complete,

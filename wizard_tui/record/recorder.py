@@ -205,7 +205,7 @@ class GameRecorder:
         return GameRecord(
             game_id=self.game_id,
             players=self.players,
-            restrict_last_bid=self.config.restrict_last_bid,
+            rules=self.config.rules,
             first_dealer=self.config.first_dealer,
             rounds=tuple(self.rounds),
             complete=complete,
