@@ -285,3 +285,24 @@ async def test_a_watcher_whose_link_drops_resumes_with_a_public_snapshot(tmp_pat
         await tap.close()
         for s in seated:
             await s.close()
+
+
+def test_a_new_watcher_hears_nothing_before_the_game_so_far(tmp_path: Path) -> None:
+    """The host sends a joining watcher its snapshot a step after the welcome; what the
+    table broadcasts in between must wait, or the watcher hears of a game it has not been
+    told of (a state before its ``game``). Driven by the host core, so no timing decides."""
+    from test_host_core import Players, _host, _join, _session
+
+    host, runtime, server = _host(tmp_path, deal="commit-reveal")
+    alice, bob = _join(host, runtime, "alice", "bob")
+    players = Players(host, server, [alice, bob])
+    players.answer()  # the round's commitments: every seat's seed is asked next
+    late = _session("late")
+    host.on_join(late, {"watch": True})
+    sent_before = len(server.sent)
+    players.answer()  # the seeds: the round is dealt, and every seat is sent its state
+    players.move()
+    assert any(m["t"] == "state" for _, m, _ in server.sent[sent_before:])
+    runtime.advance()  # the watcher's join step
+    to_late = [m["t"] for sid, m, _ in server.sent if sid == late.id]
+    assert to_late and to_late[0] == "snapshot", to_late

@@ -1182,6 +1182,7 @@ class WizardHost:
 
     def _watcher_in(self, session: Session) -> None:
         """A watcher joined or came back: the lobby, or the game so far (public only)."""
+        self.watchers.caught_up(session)  # what it is sent from now on follows this
         if self.table is None:
             self.send(session, watcher_lobby(self.lobby_message(session)))
             return

@@ -46,6 +46,10 @@ class Watchers:
         self.allowed = allowed
         self.cap = cap
         self._sessions: dict[str, Session] = {}  # by session id
+        # Joined, but not yet sent the lobby or the game so far (the host sends that a step
+        # later, once the welcome is out): a broadcast now would reach it before its
+        # ``game`` message, a state of a game it has not been told of.
+        self._joining: set[str] = set()
 
     def __contains__(self, session: Session) -> bool:
         return session.id in self._sessions
@@ -62,13 +66,19 @@ class Watchers:
         self._prune()
         session.seat = None
         self._sessions[session.id] = session
+        self._joining.add(session.id)
         return {"watching": True}
+
+    def caught_up(self, session: Session) -> None:
+        """``session`` has been sent the lobby or the game so far: broadcasts reach it now."""
+        self._joining.discard(session.id)
 
     def left(self, session: Session) -> None:
         """A watcher's link dropped: its session is kept so it can resume; one that said
         ``bye`` left for good and is forgotten."""
         if session.reason == "bye":
             self._sessions.pop(session.id, None)
+            self._joining.discard(session.id)
             self.port.forget_session(session)
 
     def _prune(self) -> None:
@@ -77,10 +87,12 @@ class Watchers:
         dropped = [s for s in self._sessions.values() if not s.connected]
         for session in dropped[: max(0, len(dropped) - self.cap + 1)]:
             del self._sessions[session.id]
+            self._joining.discard(session.id)
             self.port.forget_session(session)
 
     def connected(self) -> list[Session]:
-        return [s for s in self._sessions.values() if s.connected]
+        """The watchers broadcasts reach: linked, and told the lobby or the game so far."""
+        return [s for s in self._sessions.values() if s.connected and s.id not in self._joining]
 
     def free_places(self) -> int:
         return self.cap - sum(s.connected for s in self._sessions.values())
