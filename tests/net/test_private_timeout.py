@@ -79,6 +79,11 @@ async def test_a_program_that_never_deals_is_disconnected_and_taken_over(tmp_pat
     assert (stand_in.round, stand_in.attempt, stand_in.seat) == (1, 1, 0)
 
 
+# Long enough for an honest program's deal steps on a loaded machine (at 0.3 s, runs beside
+# a full test suite on 2 cores saw the honest seats cut off, and the bid never waited).
+THINKING_TEST_STEP_TIMEOUT = 1.5
+
+
 class SlowThinker(NetworkSession):
     """Sends every deal message at once, but takes its time over the first bid of round 2."""
 
@@ -88,7 +93,7 @@ class SlowThinker(NetworkSession):
         send = self.client.send
 
         async def later(msg: dict[str, Any]) -> None:
-            await asyncio.sleep(1.0)  # over three deal-step timeouts
+            await asyncio.sleep(3 * THINKING_TEST_STEP_TIMEOUT + 0.5)  # over three timeouts
             send(msg)
 
         def slow_bid(msg: dict[str, Any]) -> bool:
@@ -103,6 +108,7 @@ class SlowThinker(NetworkSession):
 
 async def test_a_player_thinking_long_is_not_disconnected(tmp_path: Path) -> None:
     options = _private(3, 1, tmp_path)
+    options.deal_step_timeout = THINKING_TEST_STEP_TIMEOUT
     async with asyncio.timeout(60), running_host(options) as host:
         (slow,) = await seat_sessions(options.port, 1, cls=SlowThinker)
         (other,) = await seat_sessions(options.port, 1)
