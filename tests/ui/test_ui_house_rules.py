@@ -170,6 +170,7 @@ async def test_a_joiner_s_lobby_names_the_options_in_force(size) -> None:
         forehead=True,
         length="up-and-down",
         restrict_last_bid="always",
+        fingerprint="PFXK-VUA4-WUGO-CN5N",  # its tip takes two rows at 60 columns
     )
     session = StaticSession([LinkChanged("connected"), guest])
     app = WizardApp(session)
@@ -182,6 +183,7 @@ async def test_a_joiner_s_lobby_names_the_options_in_force(size) -> None:
         assert "Up and down (29 rounds)" in text
         assert "Last bid restricted: does not apply (hidden bids)" in text
         assert "h hidden" not in text  # the host's keys only
+        assert "Waiting for the host to start the game." in text  # below a wrapped line
         await pilot.press("h", "f", "n", "e")
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
@@ -265,3 +267,35 @@ async def test_the_real_host_starts_the_game_the_lobbies_name(tmp_path: Path) ->
             assert rules.rounds == (*range(1, 16), *range(14, 0, -1))
         await mine.close()
         await theirs.close()
+
+
+async def test_a_length_the_table_cannot_deal_is_named_and_the_game_not_started() -> None:
+    """``host --length 1,2,30`` at a table of four: the lobby says why, and Enter waits."""
+    session = StaticSession([LinkChanged("connected"), lobby(length="1,2,30")])
+    app = WizardApp(session, hosting=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.lobby)
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        assert "Rounds of 1,2,30 cards" in text
+        assert "4 players are dealt 1 to 15 cards a round, so not 1,2,30" in text
+        assert app.screen.check_action("start", ()) is None
+        await pilot.press("enter")
+        await pilot.pause()
+        assert ("start_game",) not in session.sent
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "--length", "1,2,30"], "--length 1,2,30: a round of 4 players deals 1 to 15"),
+        (["host", "--players", "5", "--length", "1,x", "--bind", "127.0.0.1"], "--length 1,x"),
+    ],
+)
+def test_a_length_the_table_cannot_deal_is_refused_on_the_command_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from wizard_tui.cli import main
+
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith(f"wizard-tui: {message}")

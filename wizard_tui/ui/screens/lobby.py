@@ -156,7 +156,11 @@ class LobbyView(CardWidget):
             out.append("\n")
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        return len(self.render().plain.splitlines())
+        # As drawn: a line wider than the widget (a long notice, the fingerprint's tip at
+        # 60 columns) takes two rows, and the lines below it must still show.
+        text = self.render()
+        text.no_wrap = False  # (Textual wraps it all the same)
+        return len(text.wrap(self.app.console, max(1, width)))
 
     def render(self) -> Text:
         u = self.update
@@ -241,7 +245,8 @@ class LobbyView(CardWidget):
         if u.is_host:
             if u.can_start:
                 out.append("Enter", accent)
-                out.append(" " + _("starts (bots fill empty seats)") + "   ")
+                # (The game is the seated players': the host leaves empty seats out.)
+                out.append(" " + _("starts with the players seated") + "   ")
             else:
                 out.append(_("The game can start once 3 seats are taken.") + "   ", muted)
             out.append("?", accent)
@@ -328,7 +333,9 @@ class LobbyScreen(Screen):
         if action == "rule":
             return True if update.restrict_last_bid else None
         if action == "start":
-            return True if update.can_start else None
+            # A length the table cannot deal (from the command line): the lobby says why.
+            dealt = rounds_of(update.length, lobby_players(update)) is not None
+            return True if update.can_start and dealt else None
         return True
 
     def _bot_to_remove(self, update: LobbyUpdate) -> int | None:

@@ -150,7 +150,8 @@ H hearts, S spades. --ascii draws letters only."""
 
 LOBBY_NOTE = N_(
     "The last-bid rule: the dealer may not bid so that the bids add up to the\n"
-    "number of tricks. Bots fill the empty seats when the game starts.\n"
+    "number of tricks. The game starts with the players seated: empty seats\n"
+    "are left out.\n"
     "A guest only chats and waits for the host to start."
 )
 
