@@ -151,9 +151,8 @@ class LobbyView(CardWidget):
             out.append("  ")
             self._wrapped(out, parts, "  ")
         problem = length_problem(u.length, players) if rounds is None else None
-        if self.notice or problem:
-            out.append(self.notice or problem or "", self.style("text--error"))
-            out.append("\n")
+        for said in dict.fromkeys(s for s in (self.notice, problem) if s):
+            out.append(said + "\n", self.style("text--error"))
 
     def get_content_height(self, container, viewport, width: int) -> int:
         # As drawn: a line wider than the widget (a long notice, the fingerprint's tip at
