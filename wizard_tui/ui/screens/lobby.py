@@ -282,6 +282,13 @@ class LobbyScreen(Screen):
 
     AUTO_FOCUS = None
 
+    # Below 24 rows the lobby's blank rows go first (six seats, the house rules and a
+    # refusal fill 60x20).
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [  # type: ignore[misc]
+        (0, "-short"),
+        (24, "-tall"),
+    ]
+
     def compose(self) -> ComposeResult:
         yield Banner()
         with Vertical(id="lobby"):
