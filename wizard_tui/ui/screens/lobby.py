@@ -269,10 +269,10 @@ class LobbyScreen(Screen):
         Binding("r", "rule", N_("Rule")),
         # The house rules: not on the key bar (it is full at 80 columns); the lobby shows
         # these keys beside the options, and ? lists them.
-        Binding("h", "hidden_bids", N_("Hidden bids"), show=False),
-        Binding("f", "forehead", N_("Forehead"), show=False),
-        Binding("n", "length", N_("Length"), show=False),
-        Binding("e", "rounds", N_("Rounds"), show=False),
+        Binding("h", "hidden_bids", show=False),
+        Binding("f", "forehead", show=False),
+        Binding("n", "length", show=False),
+        Binding("e", "rounds", show=False),
         Binding("up,k", "seat(-1)", N_("Seat"), show=False),
         Binding("down,j", "seat(1)", N_("Seat"), show=False),
         Binding("c", "chat", N_("Chat")),
