@@ -191,11 +191,13 @@ async def test_a_joiner_s_lobby_names_the_options_in_force(size) -> None:
 
 
 def started(rules: TableRules, players: int = 4) -> list:
-    game = Game(GameConfig(players, 0, rules))
+    """Round 1 dealt by seat 1, so seat 2 bids first: no panel opens over seat 0's log."""
+    game = Game(GameConfig(players, 1, rules))
     cards = list(range(60))
-    random.Random(3).shuffle(cards)
+    random.Random(4).shuffle(cards)
     game.apply(Deal(tuple(cards)))
     view = seat_view(game, 0)
+    assert not view.my_turn
     return [LinkChanged("connected"), TableUpdate(view=view, seats=FOUR[:players])]
 
 
