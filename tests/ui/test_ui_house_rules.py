@@ -52,6 +52,11 @@ def lobby(**settings: object) -> LobbyUpdate:
     return dataclasses.replace(update, **settings)  # type: ignore[arg-type]
 
 
+def rows(text: str) -> list[str]:
+    """The screen's lines without their margins and a sheet's borders."""
+    return [line.strip(" │|") for line in text.splitlines()]
+
+
 def sent_settings(session: StaticSession) -> list[tuple]:
     return [s for s in session.sent if s[0] == "lobby_settings"]
 
@@ -213,7 +218,8 @@ async def test_the_table_names_the_options_in_force_in_its_log_and_help(size) ->
         await until(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = screen_text(app)
         assert "This table" in text
-        assert "House rules: Hidden bids · Short game (8 rounds)" in text
+        assert "House rules: Hidden bids" in rows(text)  # (the length on its own line)
+        assert "Length: Short game (8 rounds)" in text
         assert "Last bid restricted: does not apply (hidden bids)" in text
 
 
@@ -301,3 +307,24 @@ def test_a_length_the_table_cannot_deal_is_refused_on_the_command_line(
 
     assert main(argv) == 2
     assert capsys.readouterr().err.startswith(f"wizard-tui: {message}")
+
+
+async def test_under_ascii_the_options_hold_no_character_above_7f() -> None:
+    everything = lobby(hidden_bids=True, forehead=True, length="1,2,4,11")
+    app = WizardApp(StaticSession([LinkChanged("connected"), everything]), ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.lobby)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "House rules: Hidden bids - Forehead round" in text
+        assert {ch for ch in text if ord(ch) > 0x7F} == set()
+    rules = TableRules(hidden_bids=True, forehead=True, rounds=(1, 2, 1))
+    app = WizardApp(StaticSession(started(rules)), ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = screen_text(app)
+        assert "House rules: Hidden bids - Forehead round" in text
+        assert "Length: Rounds of 1,2,1 cards (3 rounds)" in text
+        assert {ch for ch in text if ord(ch) > 0x7F} == set()

@@ -102,17 +102,16 @@ def is_plain(rules: TableRules, players: int) -> bool:
 
 
 def table_rules_lines(rules: TableRules, players: int, dot: str) -> list[str]:
-    """The options of a game in progress as the help names them (``House rules: ...``,
-    ``Last bid restricted: ...``), ``dot`` between them; none for the bare rules."""
+    """The options of a game in progress as the help names them, one line each (``House
+    rules: ...``, ``Length: ...``, ``Last bid restricted: ...``; short enough for 60
+    columns), ``dot`` between the house rules; none for the bare rules."""
     restricted = rules.restrict_last_bid.value != "never"
     if is_plain(rules, players) and not restricted:
         return []
-    words = table_option_words(rules, players)
-    if not rules.hidden_bids and not rules.forehead:
-        words.insert(0, _("none"))
+    *flags, length = table_option_words(rules, players)
+    last_bid = last_bid_words(rules.restrict_last_bid.value, rules.hidden_bids)
     return [
-        _("House rules:") + " " + f" {dot} ".join(words),
-        _("Last bid restricted:")
-        + " "
-        + last_bid_words(rules.restrict_last_bid.value, rules.hidden_bids),
+        _("House rules:") + " " + (f" {dot} ".join(flags) or _("none")),
+        _("Length:") + " " + length,
+        _("Last bid restricted:") + " " + last_bid,
     ]
