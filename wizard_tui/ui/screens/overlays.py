@@ -197,7 +197,8 @@ def lobby_help_text() -> Text:
 
 
 def this_table_text(view: SeatView | None, dot: str) -> Text:
-    """The options in force at this table, above the keys, one line each; nothing for the bare rules."""
+    """The options in force at this table, above the keys, one line each; nothing for the
+    bare rules."""
     out = Text()
     lines = table_rules_lines(view.rules, view.players, dot) if view is not None else []
     if lines:
