@@ -128,12 +128,18 @@ async def test_a_list_of_rounds_is_typed_and_a_bad_one_refused_in_words(size) ->
         await pilot.pause()
         text = " ".join(screen_text(app).split())
         assert "Rounds of 1,2,4,11 cards (4 rounds)" in text
+        # A length's name may be typed too.
+        await pilot.press("e")
+        await until(pilot, lambda: isinstance(app.screen, RoundsScreen))
+        await pilot.press("backspace", *"Short", "enter")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        assert sent_settings(session)[-1] == asked(length="short")
         # Esc leaves the length as it is.
         await pilot.press("e")
         await until(pilot, lambda: isinstance(app.screen, RoundsScreen))
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-        assert len(sent_settings(session)) == 1
+        assert len(sent_settings(session)) == 2
 
 
 async def test_more_seats_than_a_list_can_deal_are_refused_in_words() -> None:
@@ -149,6 +155,7 @@ async def test_more_seats_than_a_list_can_deal_are_refused_in_words() -> None:
         assert "4 players are dealt 1 to 15 cards a round, so not 1,2,20" in text
         await pilot.press("n")  # a named length fits any table: the words go
         await until(pilot, lambda: len(sent_settings(session)) == 1)
+        assert sent_settings(session)[-1] == asked(seats=3, length="full")  # (a list: full next)
         await pilot.pause()
         assert "so not 1,2,20" not in " ".join(screen_text(app).split())
 
