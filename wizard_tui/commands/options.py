@@ -10,7 +10,7 @@ from netplay.pake import generate_room_code
 
 from ..bots import LEVELS
 from ..cli import UserError
-from ..game import Length, RestrictLastBid, TableRules
+from ..game import Length, RestrictLastBid, RulesError, TableRules, length_rounds
 from ..i18n import _
 from ..paths import login_name
 
@@ -55,6 +55,18 @@ def add_house_rules(parser: argparse.ArgumentParser) -> None:
             "(1 up to the most cards and back to 1), or a list of cards per round such as 1,2,4"
         ),
     )
+
+
+def check_length(args: argparse.Namespace) -> None:
+    """Refuse a --length that a table of --players cannot deal, before any table opens
+    (the host would otherwise fail to start the game)."""
+    length = getattr(args, "length", Length.FULL.value)
+    try:
+        length_rounds(length, args.players)
+    except RulesError as exc:
+        raise UserError(
+            _("--length {length}: {reason}").format(length=length, reason=exc)
+        ) from None
 
 
 def house_rules(args: argparse.Namespace, restrict: RestrictLastBid) -> TableRules:

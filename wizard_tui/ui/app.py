@@ -24,11 +24,12 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from ..game import BidMade, Phase
+from ..game import BidMade, Phase, SeatView
 from ..i18n import N_, _
 from ..session import GameFinished, TableSession
 from . import narrate
 from .glyphs import Glyphs, glyphs_for
+from .house_rules import is_plain, table_option_words
 from .messages import (
     MESSAGE_FOR,
     AddBot,
@@ -205,8 +206,11 @@ class WizardApp(TableApp):
         bidding_done = view.phase is Phase.PLAY and not view.tricks and not view.trick
         if bidding_done and any(isinstance(e, BidMade) for e in update.events):
             lines.append(narrate.bids_line(view.bids, view.round, names))
-        self._note(*lines)
         rematch = self.finished is not None and update.view.phase is not Phase.GAME_OVER
+        if rematch or not isinstance(self._base(), TableScreen):
+            # A game begins (or is joined): the options in force head its log.
+            self._note(self._house_rules_line(view))
+        self._note(*lines)
         if rematch:
             self._new_game()
         self.table = update
@@ -216,6 +220,13 @@ class WizardApp(TableApp):
         if my_turn and not self._my_turn and self.ring_bell:
             self.bell()
         self._my_turn = my_turn
+
+    def _house_rules_line(self, view: SeatView) -> narrate.Line | None:
+        """``House rules: Hidden bids · Short game (8 rounds)``; None for the bare game."""
+        if is_plain(view.rules, view.players):
+            return None
+        words = f" {self.glyphs.dot} ".join(table_option_words(view.rules, view.players))
+        return ((_("House rules:") + " " + words, "text--accent"),)
 
     def on_game_ended(self, message: GameEnded) -> None:
         self.finished = message.update
@@ -292,11 +303,11 @@ class WizardApp(TableApp):
             return
         hand(table.view.turn)
 
-    def _send(self, intent: str, *args: object) -> None:
+    def _send(self, intent: str, *args: object, **options: object) -> None:
         if self.session is None:
             self.notify(_("Not connected to a table yet."), severity="warning")
             return
-        getattr(self.session, intent)(*args)
+        getattr(self.session, intent)(*args, **options)
 
     def on_play_card(self, message: PlayCard) -> None:
         self._send("play", message.card)
@@ -320,7 +331,23 @@ class WizardApp(TableApp):
         self._send("remove_bot", message.seat)
 
     def on_change_table(self, message: ChangeTable) -> None:
-        self._send("lobby_settings", message.seats, message.bot_level, message.restrict_last_bid)
+        house_rules = {
+            key: value
+            for key, value in (
+                ("hidden_bids", message.hidden_bids),
+                ("forehead", message.forehead),
+                ("length", message.length),
+            )
+            if value is not None
+        }
+        # (A house rule left None is left out: the host keeps it as it is.)
+        self._send(
+            "lobby_settings",
+            message.seats,
+            message.bot_level,
+            message.restrict_last_bid,
+            **house_rules,
+        )
 
     def on_ask_rematch(self, message: AskRematch) -> None:
         self._send("rematch")

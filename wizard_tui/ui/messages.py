@@ -122,11 +122,15 @@ class RemoveBot(Intent):
 
 @dataclass
 class ChangeTable(Intent):
-    """The host's lobby: seats (3-6), the bots' level and the last-bid rule, all at once."""
+    """The host's lobby: seats (3-6), the bots' level, the last-bid rule and the house
+    rules (docs/rules.md; None: as they are), all at once."""
 
     seats: int
     bot_level: str
     restrict_last_bid: str
+    hidden_bids: bool | None = None
+    forehead: bool | None = None
+    length: str | None = None  # full, short, up-and-down, or cards per round: "1,2,4"
 
 
 class AskRematch(Intent):

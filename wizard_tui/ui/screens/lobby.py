@@ -1,11 +1,13 @@
-"""The lobby: seats filling up, the addresses friends type to join, and (for the host) the
-evening's table: bots in and out, their level, 3 to 6 seats, the last-bid rule, and the
-start once 3 seats are taken. Every change is asked of the host, which sends the lobby back."""
+"""The lobby: seats filling up, the addresses friends type to join, the options in force,
+and (for the host) the evening's table: bots in and out, their level, 3 to 6 seats, the
+last-bid rule, the house rules (hidden bids, the forehead round, the length), and the start
+once 3 seats are taken. Every change is asked of the host, which sends the lobby back."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,14 +17,24 @@ from textual.screen import Screen
 from ...bots import LEVELS, thinking_time
 from ...i18n import N_, _
 from ...reach.qr import qr_lines
-from ...session import LobbyUpdate
+from ...session import ActionRefused, LobbyUpdate
 from ..glyphs import clean
+from ..house_rules import (
+    NAMED_LENGTHS,
+    flag_words,
+    last_bid_words,
+    length_problem,
+    length_words,
+    rounds_of,
+)
 from ..messages import AddBot, ChangeTable, RemoveBot, StartGame
+from ..refusals import refusal_text
 from ..widgets.banner import Banner
 from ..widgets.base import CardWidget
 from ..widgets.journal import RecentLog
 from ..widgets.keybar import KeyBar
 from .qr import QrScreen
+from .rounds import RoundsScreen
 
 if TYPE_CHECKING:
     from textual import getters
@@ -31,11 +43,6 @@ if TYPE_CHECKING:
 
 BOT_LEVELS = LEVELS
 LAST_BID_RULES = ("never", "always", "after-round-1")
-RULE_WORDS = {
-    "never": N_("off"),
-    "always": N_("bids may not add up"),
-    "after-round-1": N_("from round 2"),
-}
 # The settings' codes (the wire's) in words: bot levels and last-bid rules.
 SETTING_WORDS = {
     "random": N_("random"),
@@ -64,6 +71,24 @@ def level_words(level: str) -> str:
     )
 
 
+def lobby_players(update: LobbyUpdate) -> int:
+    """How many play if the game starts now (the seated: empty seats are dropped), or the
+    seats while too few are seated to start."""
+    filled = sum(s is not None for s in update.seats)
+    return filled if filled >= 3 else len(update.seats)
+
+
+class TableChoice(NamedTuple):
+    """What the host's lobby asks of the host with ``lobby_settings``."""
+
+    seats: int
+    bot_level: str
+    restrict_last_bid: str
+    hidden_bids: bool
+    forehead: bool
+    length: str
+
+
 def _next(options: tuple[str, ...], current: str) -> str:
     if current not in options:
         return options[0]
@@ -75,6 +100,7 @@ class LobbyView(CardWidget):
 
     update: LobbyUpdate | None = None
     cursor = 0  # the seat the host's keys act on
+    notice = ""  # why the last change was not made (the host's refusal, or ours)
 
     def show(self, update: LobbyUpdate | None) -> None:
         self.update = update
@@ -82,8 +108,58 @@ class LobbyView(CardWidget):
             self.cursor = min(self.cursor, max(0, len(update.seats) - 1))
         self.refresh(layout=True)
 
+    def say(self, notice: str) -> None:
+        if notice != self.notice:
+            self.notice = notice
+            self.refresh(layout=True)
+
+    def _wrapped(self, out: Text, parts: list[Text], indent: str) -> None:
+        """``parts`` on as few lines as the width allows, a dot between them."""
+        width = self.size.width or 80
+        dot = f" {self.glyphs.dot} "
+        column = cell_len(out.plain.rsplit("\n", 1)[-1])
+        for i, part in enumerate(parts):
+            if i and column + len(dot) + part.cell_len > width:
+                out.append("\n" + indent)
+                column = len(indent)
+            elif i:
+                out.append(dot)
+                column += len(dot)
+            out.append_text(part)
+            column += part.cell_len
+        out.append("\n")
+
+    def _house_rules(self, out: Text, u: LobbyUpdate) -> None:
+        """The options in force, for everyone; the host's keys for them; what went wrong."""
+        accent, muted = self.style("text--accent"), self.style("text--muted")
+        players = lobby_players(u)
+        rounds = rounds_of(u.length, players)
+        length = Text(length_words(u.length, rounds))
+        if rounds is None:  # (a length from the command line that this table cannot deal)
+            length.stylize(self.style("text--error"))
+        words = [Text(w) for w in flag_words(u.hidden_bids, u.forehead)]
+        out.append(_("House rules:") + " ", accent)
+        self._wrapped(out, [*(words or [Text(_("none"))]), length], "  ")
+        if u.is_host:
+            keys = (  # (? says more of each)
+                ("h", _("hidden")),
+                ("f", _("forehead")),
+                ("n", _("length")),
+                ("e", _("rounds")),
+            )
+            parts = [Text.assemble((k, accent), " ", (what, muted)) for k, what in keys]
+            out.append("  ")
+            self._wrapped(out, parts, "  ")
+        problem = length_problem(u.length, players) if rounds is None else None
+        for said in dict.fromkeys(s for s in (self.notice, problem) if s):
+            out.append(said + "\n", self.style("text--error"))
+
     def get_content_height(self, container, viewport, width: int) -> int:
-        return len(self.render().plain.splitlines())
+        # As drawn: a line wider than the widget (a long notice, the fingerprint's tip at
+        # 60 columns) takes two rows, and the lines below it must still show.
+        text = self.render()
+        text.no_wrap = False  # (Textual wraps it all the same)
+        return len(text.wrap(self.app.console, max(1, width)))
 
     def render(self) -> Text:
         u = self.update
@@ -133,13 +209,14 @@ class LobbyView(CardWidget):
                 out.append(link, self.style("text--ok" if seat.connected else "text--error"))
             out.append("\n")
         if u.bot_level or u.restrict_last_bid:
-            out.append(_("Bots:") + " ", accent)
-            out.append(level_words(u.bot_level) if u.bot_level else "?")
-            out.append(f"   {g.dot} " + _("Last bid restricted:") + " ", accent)
-            rule = u.restrict_last_bid
-            words = _(RULE_WORDS[rule]) if rule in RULE_WORDS else ""
-            said = f"{setting_word(rule)} ({words})" if rule != "never" else _("no")
-            out.append(said + "\n")
+            level = level_words(u.bot_level) if u.bot_level else "?"
+            rule = last_bid_words(u.restrict_last_bid, u.hidden_bids)
+            bots_and_rule = [
+                Text.assemble((_("Bots:"), accent), " ", level),
+                Text.assemble((_("Last bid restricted:"), accent), " ", rule),
+            ]
+            self._wrapped(out, bots_and_rule, "")
+        self._house_rules(out, u)
         if u.addresses:
             out.append(_("Friends join with:") + " ", accent)
             join = getattr(self.app, "join_command", None) or _address_and_port
@@ -167,7 +244,8 @@ class LobbyView(CardWidget):
         if u.is_host:
             if u.can_start:
                 out.append("Enter", accent)
-                out.append(" " + _("starts (bots fill empty seats)") + "   ")
+                # (The game is the seated players': the host leaves empty seats out.)
+                out.append(" " + _("starts with the players seated") + "   ")
             else:
                 out.append(_("The game can start once 3 seats are taken.") + "   ", muted)
             out.append("?", accent)
@@ -189,6 +267,12 @@ class LobbyScreen(Screen):
         Binding("minus", "seats(-1)", N_("Seats"), key_display="-+"),
         Binding("plus,equals_sign", "seats(1)", N_("Seats"), show=False),
         Binding("r", "rule", N_("Rule")),
+        # The house rules: not on the key bar (it is full at 80 columns); the lobby shows
+        # these keys beside the options, and ? lists them.
+        Binding("h", "hidden_bids", show=False),
+        Binding("f", "forehead", show=False),
+        Binding("n", "length", show=False),
+        Binding("e", "rounds", show=False),
         Binding("up,k", "seat(-1)", N_("Seat"), show=False),
         Binding("down,j", "seat(1)", N_("Seat"), show=False),
         Binding("c", "chat", N_("Chat")),
@@ -197,6 +281,13 @@ class LobbyScreen(Screen):
     ]
 
     AUTO_FOCUS = None
+
+    # Below 24 rows the lobby's blank rows go first (six seats, the house rules and a
+    # refusal fill 60x20).
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [  # type: ignore[misc]
+        (0, "-short"),
+        (24, "-tall"),
+    ]
 
     def compose(self) -> ComposeResult:
         yield Banner()
@@ -207,14 +298,17 @@ class LobbyScreen(Screen):
 
     # The settings last asked of the host, until its lobby says them back: keys pressed
     # in quick succession build on each other, not on a lobby from before the first.
-    _asked: tuple[int, str, str] | None = None
+    _asked: TableChoice | None = None
 
     def on_mount(self) -> None:
         self.watch(self.app, "lobby", self._show)
         self.watch(self.app, "refusal", self._refused, init=False)
 
-    def _refused(self) -> None:
+    def _refused(self, refusal: ActionRefused | None) -> None:
         self._asked = None  # the host said no: start again from its lobby
+        if refusal is not None:
+            reason = refusal_text(refusal)
+            self._view.say(_("The host refused: {reason}").format(reason=reason))
 
     @property
     def _view(self) -> LobbyView:
@@ -228,7 +322,10 @@ class LobbyScreen(Screen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         update: LobbyUpdate | None = self.app.lobby
-        host_only = ("add_bot", "remove_bot", "bot_level", "seats", "rule", "seat", "start")
+        host_only = (
+            *("add_bot", "remove_bot", "bot_level", "seats", "rule", "seat", "start"),
+            *("hidden_bids", "forehead", "length", "rounds"),
+        )
         if action in host_only and (update is None or not update.is_host):
             return False
         if update is None:  # (every action below is the host's)
@@ -242,7 +339,9 @@ class LobbyScreen(Screen):
         if action == "rule":
             return True if update.restrict_last_bid else None
         if action == "start":
-            return True if update.can_start else None
+            # A length the table cannot deal (from the command line): the lobby says why.
+            dealt = rounds_of(update.length, lobby_players(update)) is not None
+            return True if update.can_start and dealt else None
         return True
 
     def _bot_to_remove(self, update: LobbyUpdate) -> int | None:
@@ -253,17 +352,15 @@ class LobbyScreen(Screen):
             return cursor
         return bots[-1] if bots else None
 
-    def _change(self, *, seats: int | None = None, level: str = "", rule: str = "") -> None:
-        u: LobbyUpdate | None = self.app.lobby
-        if u is None:
-            return
-        base = self._asked or _settings_of(u)
-        asked = (
-            seats if seats is not None else base[0],
-            level or base[1] or "normal",
-            rule or base[2] or "never",
+    def _change(self, asked: TableChoice) -> None:
+        """Ask the host for this table (made from ``_now``: keys in quick succession build
+        on each other)."""
+        asked = asked._replace(  # (a host that did not say: the defaults)
+            bot_level=asked.bot_level or "normal",
+            restrict_last_bid=asked.restrict_last_bid or "never",
         )
         self._asked = asked
+        self._view.say("")
         self.post_message(ChangeTable(*asked))
 
     def action_add_bot(self) -> None:
@@ -275,23 +372,60 @@ class LobbyScreen(Screen):
         if seat is not None:
             self.post_message(RemoveBot(seat))
 
-    def _now(self) -> tuple[int, str, str] | None:
+    def _now(self) -> TableChoice | None:
         u = self.app.lobby
         return None if u is None else self._asked or _settings_of(u)
 
     def action_bot_level(self) -> None:
         if now := self._now():
-            self._change(level=_next(BOT_LEVELS, now[1]))
+            self._change(now._replace(bot_level=_next(BOT_LEVELS, now.bot_level)))
 
     def action_rule(self) -> None:
         if now := self._now():
-            self._change(rule=_next(LAST_BID_RULES, now[2]))
+            rule = _next(LAST_BID_RULES, now.restrict_last_bid)
+            self._change(now._replace(restrict_last_bid=rule))
 
     def action_seats(self, delta: int) -> None:
         if now := self._now():
-            wanted = now[0] + delta
-            if 3 <= wanted <= 6:
-                self._change(seats=wanted)
+            wanted = now.seats + delta
+            if not 3 <= wanted <= 6:
+                return
+            # A chosen list of rounds may deal more cards than more seats allow: say so
+            # here, in words, rather than ask and be refused.
+            problem = length_problem(now.length, wanted)
+            if problem is not None:
+                self._view.say(problem + " " + _("(n or e changes the length)"))
+                return
+            self._change(now._replace(seats=wanted))
+
+    def action_hidden_bids(self) -> None:
+        if now := self._now():
+            self._change(now._replace(hidden_bids=not now.hidden_bids))
+
+    def action_forehead(self) -> None:
+        if now := self._now():
+            self._change(now._replace(forehead=not now.forehead))
+
+    def action_length(self) -> None:
+        """The next named length (a chosen list is followed by the full game)."""
+        if now := self._now():
+            self._change(now._replace(length=_next(NAMED_LENGTHS, now.length)))
+
+    def action_rounds(self) -> None:
+        """Type the cards of each round (``1,2,4,11``); a list the table cannot deal is
+        refused in words and the input stays open."""
+        now = self._now()
+        if now is None:
+            return
+        seats = now.seats
+        typed = "" if now.length in NAMED_LENGTHS else now.length
+
+        def chosen(length: str | None) -> None:
+            latest = self._now()  # (the lobby may have changed while the line was open)
+            if length and latest is not None:
+                self._change(latest._replace(length=length))
+
+        self.app.push_screen(RoundsScreen(typed, lambda t: length_problem(t, seats)), chosen)
 
     def action_seat(self, delta: int) -> None:
         view = self._view
@@ -318,8 +452,15 @@ class LobbyScreen(Screen):
         self.app.push_screen(QrScreen(url, code))
 
 
-def _settings_of(update: LobbyUpdate) -> tuple[int, str, str]:
-    return (len(update.seats), update.bot_level, update.restrict_last_bid)
+def _settings_of(update: LobbyUpdate) -> TableChoice:
+    return TableChoice(
+        len(update.seats),
+        update.bot_level,
+        update.restrict_last_bid,
+        update.hidden_bids,
+        update.forehead,
+        update.length,
+    )
 
 
 def _address_and_port(address: str, port: int) -> str:

@@ -14,9 +14,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from ...game import Phase
+from ...game import Phase, SeatView
 from ...i18n import N_, _
 from ...session import TableUpdate
+from ..house_rules import table_rules_lines
 from ..widgets.fulllog import FullLog
 from ..widgets.scorepad import ScorePad
 from ..widgets.trick import TrickState, TrickView
@@ -149,7 +150,8 @@ H hearts, S spades. --ascii draws letters only."""
 
 LOBBY_NOTE = N_(
     "The last-bid rule: the dealer may not bid so that the bids add up to the\n"
-    "number of tricks. Bots fill the empty seats when the game starts.\n"
+    "number of tricks. The game starts with the players seated: empty seats\n"
+    "are left out.\n"
     "A guest only chats and waits for the host to start."
 )
 
@@ -161,6 +163,10 @@ LOBBY_KEYS = (
     ("l", N_("the bots' level: random, easy, normal, hard, expert")),
     ("- +", N_("fewer or more seats (3 to 6; people keep theirs)")),
     ("r", N_("the last-bid rule: never, always, after round 1")),
+    ("h", N_("hidden bids on or off (sealed, shown together)")),
+    ("f", N_("the forehead round on or off (one-card rounds)")),
+    ("n", N_("the length: full, short (half the rounds), up and down")),
+    ("e", N_("type the rounds as cards per round: 1,2,4,11")),
     ("Enter, g", N_("start the game (once 3 seats are taken)")),
     ("c", N_("chat")),
     ("b", N_("the browser address as a QR code (host --web)")),
@@ -178,11 +184,26 @@ def _key_lines(out: Text, keys: tuple[tuple[str, str], ...], arrows: str = "") -
         out.append(what + "\n")
 
 
+HOUSE_RULES_NOTE = N_("With hidden bids the last-bid rule does not apply.")
+
+
 def lobby_help_text() -> Text:
     out = Text()
     out.append(_("Lobby keys (the host)") + "\n", "bold")
     _key_lines(out, LOBBY_KEYS)
     out.append("\n" + _(LOBBY_NOTE))
+    out.append("\n" + _(HOUSE_RULES_NOTE))
+    return out
+
+
+def this_table_text(view: SeatView | None, dot: str) -> Text:
+    """The options in force at this table, above the keys, one line each; nothing for the
+    bare rules."""
+    out = Text()
+    lines = table_rules_lines(view.rules, view.players, dot) if view is not None else []
+    if lines:
+        out.append(_("This table") + "\n", "bold")
+        out.append("\n".join(f"  {line}" for line in lines) + "\n\n")
     return out
 
 
@@ -215,7 +236,12 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="sheet") as box:
             box.border_title = _("Lobby help") if self.lobby else _("Help")
             with VerticalScroll():
-                text = lobby_help_text() if self.lobby else help_text(g.arrows, g.turn, g.winning)
+                if self.lobby:
+                    text = lobby_help_text()
+                else:
+                    table = self.app.table
+                    text = this_table_text(table.view if table else None, g.dot)
+                    text.append_text(help_text(g.arrows, g.turn, g.winning))
                 yield Static(text)
             yield Static(_("?, Enter or Esc: back"), classes="hint")
 
