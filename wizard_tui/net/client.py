@@ -59,7 +59,7 @@ from . import protocol as p
 from .away_player import AwayPlayer, is_away
 from .deals import COMMIT_REVEAL, DealKind, find_deal_kind
 from .deals.seat_half import SeatHalf, SeatSettings, SecretKeeper
-from .link_texts import link_text
+from .link_texts import announcement_text, link_text
 from .own_record import OwnRecord
 from .round_check import RoundChecker, RoundViews
 from .wire_check import a_dict, a_list, bytes_of, expect, strings
@@ -480,6 +480,8 @@ class NetworkSession:
         if type(name) is str and type(text) is str:
             seat = seat if type(seat) is int else None
             watcher = msg.get("watcher") is True and seat is None
+            if seat is None and not watcher:  # the host program's own words: ours to translate
+                text = announcement_text(text)
             self._emit(ChatLine(seat, name[:64], text[: p.MAX_CHAT], watcher))
 
     def _on_game_over(self, msg: dict[str, Any]) -> None:

@@ -77,6 +77,31 @@ TEMPLATES: tuple[str, ...] = (
 )
 
 
+# What our host announces to the table (a chat line of seat None; net/takeover.py,
+# turn_time.py, deals/commit_reveal/host.py).
+ANNOUNCEMENTS: tuple[str, ...] = (
+    N_("a bot plays for {name} until they are back"),
+    N_("{name}'s time ran out: a bot plays for them until they press a key"),
+    N_("{name}'s time ran out: their program plays for them until they press a key"),
+    N_("{name}'s program did not move in time: it was disconnected"),
+    N_("round {round} is dealt again: {detail}"),
+    N_("seat {seat} ({name}) dropped before revealing its seed; a bot took it over"),
+)
+
+
+def announcement_text(text: str) -> str:
+    """A line our host announced, in the language spoken (unknown ones as they came)."""
+    found = recognise(text, ANNOUNCEMENTS)
+    if found is None:
+        return text
+    inner = found.param("detail")
+    if isinstance(inner, str):
+        params = dict(found.params)
+        params["detail"] = recognise(inner, ANNOUNCEMENTS) or inner
+        found = Phrase(found.template, tuple(params.items()))
+    return found.shown()
+
+
 def said_of(text: str) -> Phrase:
     """``text`` as a phrase: one of ours if we know it (a ``detail`` field inside it read
     the same way), else the text as it is."""
@@ -123,4 +148,12 @@ def host_key_changed(exc: HostKeyChanged) -> str:
     return said.format(host=host, pinned=exc.pinned, offered=exc.offered, where=where)
 
 
-__all__ = ["TEMPLATES", "error_text", "host_key_changed", "link_text", "said_of"]
+__all__ = [
+    "ANNOUNCEMENTS",
+    "TEMPLATES",
+    "announcement_text",
+    "error_text",
+    "host_key_changed",
+    "link_text",
+    "said_of",
+]
