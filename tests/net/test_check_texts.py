@@ -4,6 +4,7 @@ it always was, byte for byte; netplay's connection messages read in the language
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -42,8 +43,8 @@ def _round_one() -> tuple[list[int], RoundResult]:
     return deck, game.results[-1]
 
 
-def _forged(result: RoundResult, **changes: object) -> RoundResult:
-    fields = {name: getattr(result, name) for name in result.__match_args__}
+def _forged(result: RoundResult, **changes: Any) -> RoundResult:
+    fields: dict[str, Any] = {name: getattr(result, name) for name in result.__match_args__}
     fields.update(changes)
     return RoundResult(**fields)
 
