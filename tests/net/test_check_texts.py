@@ -4,8 +4,8 @@ it always was, byte for byte; netplay's connection messages read in the language
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 
