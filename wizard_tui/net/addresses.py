@@ -66,7 +66,7 @@ def parse_target(text: str, default_port: int) -> tuple[str, int]:
     """``HOST``, ``HOST:PORT``, ``[v6]`` or ``[v6]:PORT`` into (host, port)."""
     text = text.strip()
     if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
+        host, _bracket, rest = text[1:].partition("]")
         port_text = rest.removeprefix(":")
     elif text.count(":") == 1:
         host, _colon, port_text = text.partition(":")

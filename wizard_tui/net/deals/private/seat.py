@@ -425,7 +425,7 @@ class PrivateSeatHalf(SeatHalf):
             charges = _charges_in(result)
         checker = port.checker
         if checker is not None and checker.replica.round == r - 1:
-            for _, seat, _ in charges:  # the replica scores the round as the rules do
+            for _attempt, seat, _why in charges:  # the replica scores the round as the rules do
                 checker.replica.charge(seat)
         deal = self.deal
         if away and deal is not None and deal.round == r and deal.verdict is None:
