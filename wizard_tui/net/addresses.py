@@ -5,6 +5,8 @@ from __future__ import annotations
 import ipaddress
 import socket
 
+from ..i18n import _
+
 WILDCARDS = ("", "0.0.0.0", "::")
 
 
