@@ -60,7 +60,12 @@ class SavedGame:
         if self.header is None:
             return f"{self.game_id_hex[:8]} ({self.problem})"
         players = ", ".join(s.name for s in self.header.seats)
-        return f"{self.game_id_hex[:8]}, round {self.round_reached} of {self.rounds}, {players}"
+        return _("{game_id}, round {round} of {rounds}, {players}").format(
+            game_id=self.game_id_hex[:8],
+            round=self.round_reached,
+            rounds=self.rounds,
+            players=players,
+        )
 
 
 def summarize(path: Path) -> SavedGame:
