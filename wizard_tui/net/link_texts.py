@@ -57,6 +57,12 @@ TEMPLATES: tuple[str, ...] = (
     N_("every seat is taken"),
     N_("this host does not take watchers"),
     N_("this table has {count} watchers already"),
+    N_("your program did not move for you while you were away"),
+    N_("your program did not take its turn in the deal in time"),
+    N_(
+        "your program did not send its signing key within {seconds} s: your seat was given "
+        "up (join again)"
+    ),
     # The keys on this computer (netplay/identity.py).
     N_(
         "the known-hosts file {path} cannot be read ({why}). Fix it, or delete it to trust "
@@ -86,6 +92,7 @@ ANNOUNCEMENTS: tuple[str, ...] = (
     N_("{name}'s program did not move in time: it was disconnected"),
     N_("round {round} is dealt again: {detail}"),
     N_("seat {seat} ({name}) dropped before revealing its seed; a bot took it over"),
+    N_("{name}'s program did not take its turn in the deal: it was disconnected"),
 )
 
 

@@ -162,8 +162,8 @@ def verified_text(v: RoundVerified) -> str:
 def failure_detail(v: RoundVerified) -> str:
     """What failed, without the round it names again, in the language spoken (a detail
     made without a phrase, by an older or other session, shows its English)."""
-    if v.said is not None:
-        return clean(detail_of(v.said).shown())
+    if v.said is not None:  # our own words (a translation runs longer than the English)
+        return clean(detail_of(v.said).shown(), 400)
     text = clean(v.detail)
     prefix = f"round {v.round}: "
     return text[len(prefix) :] if text.lower().startswith(prefix) else text
