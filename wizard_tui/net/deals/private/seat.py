@@ -43,7 +43,7 @@ from ....record import (
 from ....session import RoundVerified as RoundChecked
 from ....verify import check_voided_attempt
 from ... import protocol as p
-from ...check_texts import EARLIER_RUN, fault_phrase
+from ...check_texts import DEAL_FAULTS, EARLIER_RUN, fault_phrase
 from ...wire_check import a_list, an_int, byte_strings, expect, int_in
 from ..seat_half import SeatHalf, SeatPort, SecretKeeper
 from .client_deal import ClientDeal, VoidReport
@@ -247,13 +247,13 @@ class PrivateSeatHalf(SeatHalf):
             culprit = getattr(problem, "culprit", None)
             if deal.fault is not None:
                 self.faults.append(deal.fault)
+            known = DEAL_FAULTS.get(problem.code)
+            what = problem.code if known is None else _(known)
             if culprit is None:
-                said = _("round {round}: {code}: stopping it").format(
-                    round=deal.round, code=problem.code
-                )
+                said = _("round {round}: {what}: stopping it").format(round=deal.round, what=what)
             else:
-                said = _("round {round}: {code} (blame: {who}): stopping it").format(
-                    round=deal.round, code=problem.code, who=_who(culprit)
+                said = _("round {round}: {what} (blame: {who}): stopping it").format(
+                    round=deal.round, what=what, who=_who(culprit)
                 )
             self.port.note("deal", said)
             send(
