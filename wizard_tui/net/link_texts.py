@@ -93,6 +93,12 @@ ANNOUNCEMENTS: tuple[str, ...] = (
     N_("round {round} is dealt again: {detail}"),
     N_("seat {seat} ({name}) dropped before revealing its seed; a bot took it over"),
     N_("{name}'s program did not take its turn in the deal: it was disconnected"),
+    # Why the host voided a private deal's attempt (deals/private/host.py), said in the
+    # seat's note of the void.
+    N_("{name} (seat {seat}) left: a bot plays the seat"),
+    N_("{name} (seat {seat}) lost the round's keys"),
+    N_("seat {seat} revealed its keys before the round's end"),
+    N_("the host restarted: the round's keys are gone"),
 )
 
 

@@ -44,6 +44,7 @@ from ....session import RoundVerified as RoundChecked
 from ....verify import check_voided_attempt
 from ... import protocol as p
 from ...check_texts import DEAL_FAULTS, EARLIER_RUN, fault_phrase
+from ...link_texts import announcement_text
 from ...wire_check import a_list, an_int, byte_strings, expect, int_in
 from ..seat_half import SeatHalf, SeatPort, SecretKeeper
 from .client_deal import ClientDeal, VoidReport
@@ -320,9 +321,8 @@ class PrivateSeatHalf(SeatHalf):
             report.evidence = Envelope.from_wire(msg["evidence"])
         report.actions = self._attempt_actions(r)
         self.voids.append(report)
-        self.port.note(
-            "host", _("round {round} is void: {reason}").format(round=r, reason=report.reason)
-        )
+        reason = announcement_text(report.reason)  # (the record keeps the host's words)
+        self.port.note("host", _("round {round} is void: {reason}").format(round=r, reason=reason))
         if self._watch is not None and _attempt_of(self._watch.setup) == (r, attempt):
             self._watch = None  # the round is dealt again: that attempt says nothing of it
         deal = self.deal
