@@ -155,7 +155,7 @@ def test_link_texts_read_back_with_their_fields_nested() -> None:
     text = "gave up reconnecting after 30 s: nothing heard from the host for 10 s"
     assert said_of(text).english() == text
     i18n.setup("cs")
-    assert link_text(text) == ("po 30 s vzdáno opětovné připojení: od hostitele nic nepřišlo 10 s")
+    assert link_text(text) == ("opětovné připojování vzdáno po 30 s: 10 s bez zprávy od hostitele")
     i18n.setup("de")
     assert announcement_text("a bot plays for Ann until they are back") == (
         "ein Bot spielt für Ann, bis er zurück ist"
