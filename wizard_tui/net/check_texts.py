@@ -93,7 +93,9 @@ def fault_phrase(fault: DealFault) -> Phrase:
     """A private deal's failed check; its English is ``str(fault)``, as netplay made it."""
     code = DEAL_FAULTS.get(fault.code)
     detail: str | Gloss = fault.detail if code is None else Gloss(fault.detail, phrase(code))
-    return phrase(N_("{detail} (blame: {who})"), detail=detail, who=blamed(fault.culprit))
+    said = phrase(N_("{detail} (blame: {who})"), detail=detail, who=blamed(fault.culprit))
+    # The record's text never changes: a fault worded otherwise shows as it is.
+    return said if said.english() == str(fault) else phrase("{text}", text=str(fault))
 
 
 # A sentence for each rule a replayed play can break (wizard_tui/game's IllegalAction),
