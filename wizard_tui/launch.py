@@ -39,6 +39,7 @@ from .net.keys import (
     load_signing_key,
     round_secrets_dir,
 )
+from .net.link_texts import error_text, link_text
 from .net.protocol import DEFAULT_PORT, LOBBY_CLOSED, TABLE_FULL
 from .paths import default_joined_records_dir, default_records_dir
 from .reach import services
@@ -87,7 +88,7 @@ async def connect_session(session: NetworkSession, host: str, port: int) -> Netw
     try:
         await session.connect()
     except ServerError as exc:
-        said = _("the host said no: {message}").format(message=exc.message)
+        said = _("the host said no: {message}").format(message=link_text(exc.message))
         if exc.code in (TABLE_FULL, LOBBY_CLOSED) and not session.watching:
             watch = f"wizard-tui join {join_hint(host, port, DEFAULT_PORT)} --watch"
             raise TableFull(said, watch) from None
@@ -95,10 +96,12 @@ async def connect_session(session: NetworkSession, host: str, port: int) -> Netw
     except NetplayError as exc:
         # HostKeyChanged (printed in full: it is meant to be loud), a room password
         # refused or missing, a failed secure handshake, an unreadable known-hosts file.
-        raise UserError(exc.message) from None
+        raise UserError(error_text(exc)) from None
     except (OSError, TimeoutError) as exc:
         raise UserError(
-            _("cannot reach {host}:{port}: {exc}").format(host=host, port=port, exc=exc)
+            _("cannot reach {host}:{port}: {exc}").format(
+                host=host, port=port, exc=link_text(str(exc))
+            )
         ) from None
     return session
 
@@ -161,7 +164,7 @@ def player_signing(slot: Path | None = None) -> tuple[SigningKey, SecretStore]:
             store.prune()  # only secrets long stale: another program may share the folder
         return load_signing_key(slot), store
     except IdentityError as exc:
-        raise UserError(exc.message) from None
+        raise UserError(error_text(exc)) from None
 
 
 def claim_player() -> Path:
@@ -170,7 +173,7 @@ def claim_player() -> Path:
     try:
         return claim_player_dir()
     except IdentityError as exc:
-        raise UserError(exc.message) from None
+        raise UserError(error_text(exc)) from None
 
 
 def player_keys(slot: Path | None = None) -> tuple[StaticIdentity, KnownHosts]:
@@ -179,7 +182,7 @@ def player_keys(slot: Path | None = None) -> tuple[StaticIdentity, KnownHosts]:
     try:
         return load_identity(slot), load_known_hosts()
     except IdentityError as exc:
-        raise UserError(exc.message) from None
+        raise UserError(error_text(exc)) from None
 
 
 async def _hosted_table(

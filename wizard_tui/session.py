@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from .game import Event, SeatView, Suit
+from .phrase import Phrase
 
 SeatKind = Literal["human", "bot"]
 
@@ -79,6 +80,13 @@ class RoundVerified:
     # False: a round this client could not check, though nothing failed (a bot of the
     # host's played its seat while it was away); ``ok`` is then True.
     checked: bool = True
+    # ``detail`` as a phrase, to show in the player's language (``detail`` is its English,
+    # for the record and the logs); None for a detail made without one.
+    said: Phrase | None = None
+
+    @classmethod
+    def of(cls, round: int, ok: bool, said: Phrase, checked: bool = True) -> RoundVerified:
+        return cls(round, ok, said.english(), checked, said)
 
 
 @dataclass(frozen=True, slots=True)

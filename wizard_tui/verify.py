@@ -41,6 +41,7 @@ from .game import (
     winners,
 )
 from .game.hidden import Revoke, replay_round
+from .i18n import _, ngettext
 from .private_deal import opened_deck, round_setup
 from .record import (
     UNREVEALED,
@@ -85,27 +86,38 @@ class Verdict:
 
 def summary(record: GameRecord) -> str:
     """``15 rounds, winners: Ann (seat 2)``, plus any redeals or failures noted during play."""
+    # In the language spoken (the OK/FAIL words and a failure's rule and detail stay English).
     n = len(record.rounds)
-    text = f"{n} round{'s' if n != 1 else ''}"
+    text = ngettext("{n} round", "{n} rounds", n).format(n=n)
     if record.complete:
         players = record.players
-        names = ", ".join(f"{_printable(players[s].name)} (seat {s})" for s in record.winners)
-        text += f", winners: {names}"
+        names = ", ".join(
+            _("{name} (seat {seat})").format(name=_printable(players[s].name), seat=s)
+            for s in record.winners
+        )
+        text += _(", winners: {names}").format(names=names)
     else:
-        text += f", incomplete: stopped before round {n + 1} of {rounds_for(len(record.players))}"
+        said = _(", incomplete: stopped before round {next} of {rounds}")
+        text += said.format(next=n + 1, rounds=rounds_for(len(record.players)))
     notes = []
     if record.redeals:
         k = len(record.redeals)
-        notes.append(f"{k} redeal{'s' if k != 1 else ''}")
+        notes.append(ngettext("{n} redeal", "{n} redeals", k).format(n=k))
     if record.charges:
-        seats = ", ".join(sorted({f"seat {c.seat}" for c in record.charges}))
+        seats = ", ".join(sorted({_("seat {seat}").format(seat=c.seat) for c in record.charges}))
         k = len(record.charges)
-        notes.append(f"{k} void charge{'s' if k != 1 else ''} ({seats})")
+        said = ngettext("{n} void charge ({seats})", "{n} void charges ({seats})", k)
+        notes.append(said.format(n=k, seats=seats))
     if record.verification_failures:
         k = len(record.verification_failures)
-        notes.append(f"{k} verification failure{'s' if k != 1 else ''} reported during play")
+        said = ngettext(
+            "{n} verification failure reported during play",
+            "{n} verification failures reported during play",
+            k,
+        )
+        notes.append(said.format(n=k))
     if notes:
-        text += "; recorded: " + ", ".join(notes)
+        text += _("; recorded: {notes}").format(notes=", ".join(notes))
     return text
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..i18n import _
 from .base import Bot, SeatAction
 from .easy import EasyBot
 from .expert import ExpertBot
@@ -53,7 +54,9 @@ def level_label(level: str) -> str:
     """A level's name with the longest its bot thinks over a move when that is noticeable:
     ``"expert (up to 1 s a move)"``; the name alone for a level that answers at once."""
     seconds = thinking_time(level)
-    return level if seconds is None else f"{level} (up to {seconds:g} s a move)"
+    if seconds is None:
+        return level
+    return _("{level} (up to {seconds:g} s a move)").format(level=level, seconds=seconds)
 
 
 def parse_level(spec: str) -> tuple[str, dict[str, Any]]:

@@ -40,14 +40,14 @@ def choose(tables: list[Table], seconds: float) -> Table:
                 fingerprint=table.fingerprint
             )
         )
-        answer = _ask("join it? [Y/n] ").lower()
-        if answer not in ("", "y", "yes"):
+        answer = _ask(_("join it? [Y/n] ")).lower()
+        if answer not in ("", "y", "yes", _("y")):
             raise UserError(_("not joined: give an address to join another table"))
         return table
     print(_("found {n} tables:").format(n=len(tables)))
     for i, table in enumerate(tables, 1):
         print(f"  {i}. {table.describe()}  [{table.fingerprint}]")
-    answer = _ask(f"which one? [1-{len(tables)}] ")
+    answer = _ask(_("which one? [1-{n}] ").format(n=len(tables)))
     if not answer.isdigit() or not 1 <= int(answer) <= len(tables):
         raise UserError(_("not a table number: {answer!r}").format(answer=answer))
     return tables[int(answer) - 1]

@@ -16,6 +16,7 @@ from ..net.host import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions, WizardHost
 from ..net.hosting import hosting, wait_for_game
 from ..net.journal import JournalContents
 from ..net.keys import load_identity
+from ..net.link_texts import error_text
 from ..net.protocol import DEFAULT_PORT, MAX_WATCHERS
 from ..net.saved_games import games_dir
 from ..paths import default_records_dir
@@ -172,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         identity = load_identity()  # the host's key: players pin it
     except IdentityError as exc:
-        raise UserError(exc.message) from None
+        raise UserError(error_text(exc)) from None
     if args.headless:
         return asyncio.run(
             _run_headless(host_options, args, identity, password, bind, port, resume)

@@ -136,7 +136,7 @@ def _theme(text: str) -> str:
 
 
 def add_password(parser: argparse.ArgumentParser, *, host: bool) -> None:
-    what = "players must give to join" if host else "the host asks for"
+    what = _("players must give to join") if host else _("the host asks for")
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
         "--password",

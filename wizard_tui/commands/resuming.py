@@ -70,7 +70,9 @@ def choose_game(args: argparse.Namespace, *, interactive: bool) -> SavedGame | N
     if not waiting:
         return None
     latest = waiting[0]
-    more = f" (and {len(waiting) - 1} more: wizard-tui games)" if len(waiting) > 1 else ""
+    more = ""
+    if len(waiting) > 1:
+        more = _(" (and {n} more: wizard-tui games)").format(n=len(waiting) - 1)
     if interactive and sys.stdin.isatty():
         try:
             answer = input(
@@ -80,7 +82,7 @@ def choose_game(args: argparse.Namespace, *, interactive: bool) -> SavedGame | N
             )
         except EOFError:
             answer = ""
-        return latest if answer.strip().lower() in ("y", "yes") else None
+        return latest if answer.strip().lower() in ("y", "yes", _("y")) else None
     print(
         _(
             "note: an unfinished game can be resumed ({game}){more}:\n  "

@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     """Exit status 0 when every record verifies, 1 when any fails."""
     paths = expand_paths(args.files)
     if not paths:
-        print("FAIL: no record files found in " + ", ".join(args.files))
+        print(_("FAIL: no record files found in {files}").format(files=", ".join(args.files)))
         return 1
     failed = 0
     try:

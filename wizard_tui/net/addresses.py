@@ -5,6 +5,8 @@ from __future__ import annotations
 import ipaddress
 import socket
 
+from ..i18n import _
+
 WILDCARDS = ("", "0.0.0.0", "::")
 
 
@@ -66,16 +68,16 @@ def parse_target(text: str, default_port: int) -> tuple[str, int]:
     """``HOST``, ``HOST:PORT``, ``[v6]`` or ``[v6]:PORT`` into (host, port)."""
     text = text.strip()
     if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
+        host, _bracket, rest = text[1:].partition("]")
         port_text = rest.removeprefix(":")
     elif text.count(":") == 1:
-        host, _, port_text = text.partition(":")
+        host, _colon, port_text = text.partition(":")
     else:
         host, port_text = text, ""
     if not host:
-        raise ValueError(f"no host in {text!r}")
+        raise ValueError(_("no host in {text!r}").format(text=text))
     if not port_text:
         return host, default_port
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ValueError(f"not a port number: {port_text!r}")
+        raise ValueError(_("not a port number: {text!r}").format(text=port_text))
     return host, int(port_text)

@@ -42,6 +42,7 @@ from ..game import (
     rounds_for,
 )
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
+from ..i18n import _
 from ..record import GAME_ID_BYTES, GameRecorder, PlayerEntry
 from ..session import (
     ActionRefused,
@@ -58,6 +59,7 @@ from . import protocol as p
 from .away_player import AwayPlayer, is_away
 from .deals import COMMIT_REVEAL, DealKind, find_deal_kind
 from .deals.seat_half import SeatHalf, SeatSettings, SecretKeeper
+from .link_texts import announcement_text, link_text
 from .own_record import OwnRecord
 from .round_check import RoundChecker, RoundViews
 from .wire_check import a_dict, a_list, bytes_of, expect, strings
@@ -182,18 +184,20 @@ class NetworkSession:
         """One line for the player about the host's key: compare it with the host's screen."""
         fp = self.client.server_fingerprint
         if fp is None:
-            return "not connected yet: no host fingerprint"
+            return _("not connected yet: no host fingerprint")
         if self._host_key is not None:  # the host's own table
-            return f"host fingerprint {fp}: players who join must see the same"
-        status = self.client.pin_status
+            return _("host fingerprint {fp}: players who join must see the same").format(fp=fp)
+        status, label = self.client.pin_status, self.client.label
         if status == "new":
-            return (
-                f"host fingerprint {fp}, pinned for {self.client.label}: "
-                "check that the host's screen shows the same"
+            said = _(
+                "host fingerprint {fp}, pinned for {host}: check that the host's screen shows "
+                "the same"
             )
-        if status == "known":
-            return f"host fingerprint {fp}, matches the key pinned for {self.client.label}"
-        return f"host fingerprint {fp} (not pinned)"
+        elif status == "known":
+            said = _("host fingerprint {fp}, matches the key pinned for {host}")
+        else:
+            said = _("host fingerprint {fp} (not pinned)")
+        return said.format(fp=fp, host=label)
 
     @property
     def record_path(self) -> Path | None:
@@ -332,7 +336,8 @@ class NetworkSession:
 
     def _on_event(self, event: dict[str, Any] | LinkState) -> None:
         if isinstance(event, LinkState):
-            self._emit(LinkChanged(event.state, event.detail))
+            # Shown only (never recorded): in the player's language.
+            self._emit(LinkChanged(event.state, link_text(event.detail)))
             if event.state == "closed":  # always the client's last event
                 self._updates.put_nowait(None)
             return
@@ -492,6 +497,8 @@ class NetworkSession:
         if type(name) is str and type(text) is str:
             seat = seat if type(seat) is int else None
             watcher = msg.get("watcher") is True and seat is None
+            if seat is None and not watcher:  # the host program's own words: ours to translate
+                text = announcement_text(text)
             self._emit(ChatLine(seat, name[:64], text[: p.MAX_CHAT], watcher))
 
     def _on_game_over(self, msg: dict[str, Any]) -> None:

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 
 from netplay import Limits, Server, StaticIdentity
 
+from ..i18n import _
 from . import protocol as p
 from .addresses import lan_addresses
 from .host import HostOptions, WizardHost
@@ -52,7 +53,9 @@ async def hosting(
     try:
         await server.start()
     except OSError as exc:
-        raise OSError(f"cannot listen on {bind or '*'}:{port}: {exc.strerror or exc}") from exc
+        said = _("cannot listen on {address}:{port}: {error}")
+        error = exc.strerror or exc
+        raise OSError(said.format(address=bind or "*", port=port, error=error)) from exc
     options.port = server.port
     if not options.addresses:
         options.addresses = tuple(lan_addresses(bind))

@@ -25,6 +25,7 @@ from netplay.mental import DealSetup
 from netplay.signing import Envelope
 
 from ..game import GameConfig, RoundResult
+from ..i18n import _
 from ..record import (
     PRIVATE_PROTOCOL,
     Charge,
@@ -253,7 +254,7 @@ class OwnRecord:
             self.path = write_record(self.records_dir, self.recorder.record(), name=self._name)
         except OSError as exc:
             log.warning("could not write the game record in %s: %s", self.records_dir, exc)
-            self._on_error(f"the game record could not be written: {exc}")
+            self._on_error(_("the game record could not be written: {error}").format(error=exc))
             self.records_dir = None
 
 

@@ -33,6 +33,9 @@ from ..game import (
     is_wizard,
     left_of,
 )
+from ..i18n import N_
+from ..phrase import Phrase, in_round, phrase
+from .check_texts import commit_reveal_phrase, rule_text
 
 
 class SeedReveal(Protocol):
@@ -46,7 +49,12 @@ class SeedReveal(Protocol):
 class CheckResult:
     round: int
     ok: bool
-    detail: str
+    said: Phrase  # what was found, naming the round: shown translated, recorded in English
+
+    @property
+    def detail(self) -> str:
+        """The English text of records and logs."""
+        return self.said.english()
 
 
 def _deck_of(claimed: RoundResult, players: int, dealer: int) -> list[int] | None:
@@ -144,30 +152,35 @@ class RoundChecker:
         if (refused := self._refusal(r)) is not None:
             return refused
         if exchange is None:
-            return fail("this client lost its seed for the round, so it cannot check the deal")
+            return fail(
+                phrase(N_("this client lost its seed for the round, so it cannot check the deal"))
+            )
         try:
             combined = exchange.check_reveal(seeds)
         except CommitRevealError as exc:
-            return fail(exc.message.removeprefix(f"round {r}: "))
+            self.broken = True
+            return CheckResult(r, False, commit_reveal_phrase(exc, r))
         return self._check_deck(
             shuffle_order(combined, DECK_SIZE), claimed, observed, earlier, fail
         )
 
-    def _failing(self, r: int) -> Callable[[str], CheckResult]:
+    def _failing(self, r: int) -> Callable[[Phrase], CheckResult]:
         """``fail(detail)``: round ``r`` failed, and no later round can be checked."""
 
-        def fail(detail: str) -> CheckResult:
+        def fail(detail: Phrase) -> CheckResult:
             self.broken = True
-            return CheckResult(r, False, f"round {r}: {detail}")
+            return CheckResult(r, False, in_round(r, detail))
 
         return fail
 
     def _refusal(self, r: int) -> CheckResult | None:
         """Why round ``r`` cannot be checked now, if it cannot."""
         if self.broken:
-            return CheckResult(r, False, f"round {r}: not checked after an earlier failure")
+            said = phrase(N_("not checked after an earlier failure"))
+            return CheckResult(r, False, in_round(r, said))
         if r != self.replica.round + 1:
-            return self._failing(r)(f"expected round {self.replica.round + 1} next")
+            expected = phrase(N_("expected round {next} next"), next=self.replica.round + 1)
+            return self._failing(r)(expected)
         return None
 
     def check_deck(
@@ -196,7 +209,7 @@ class RoundChecker:
             return refused
         deck = _deck_of(claimed, self.config.players, self._dealer(r))
         if deck is None:
-            return fail("the host's record of the hands is not one deal of the deck")
+            return fail(phrase(N_("the host's record of the hands is not one deal of the deck")))
         return self._check_deck(deck, claimed, None, (), fail)
 
     def _check_deck(
@@ -205,19 +218,21 @@ class RoundChecker:
         claimed: RoundResult,
         observed: SeatView | None,
         earlier: Sequence[SeatView],
-        fail: Callable[[str], CheckResult],
+        fail: Callable[[Phrase], CheckResult],
     ) -> CheckResult:
         r = claimed.round
         n = self.config.players
         dealer = self._dealer(r)
         dealt = deal_from_deck(deck, n, r, dealer)
         if claimed.dealer != dealer:
-            return fail(f"the host says seat {claimed.dealer} dealt; it was seat {dealer}'s deal")
+            said = N_("the host says seat {claimed} dealt; it was seat {dealer}'s deal")
+            return fail(phrase(said, claimed=claimed.dealer, dealer=dealer))
         if tuple(claimed.hands) != dealt.hands:
             seat = next(s for s in range(n) if tuple(claimed.hands[s]) != dealt.hands[s])
-            return fail(f"the host's record of seat {seat}'s hand is not what the seeds deal")
+            said = N_("the host's record of seat {seat}'s hand is not what the seeds deal")
+            return fail(phrase(said, seat=seat))
         if claimed.trump_card != dealt.trump_card:
-            return fail("the trump card is not the one the deal turned up")
+            return fail(phrase(N_("the trump card is not the one the deal turned up")))
         # Every view that showed this seat a different deal, not only the last one: a host
         # could show a wrong card while bids are made and put it right before the play.
         for seen in (*earlier, observed):
@@ -236,31 +251,33 @@ class RoundChecker:
 
     def _compare_dealt(
         self, seen: SeatView, my_hand: tuple[int, ...], trump_card: int | None
-    ) -> str | None:
+    ) -> Phrase | None:
         my_cards = cards_shown(seen)
         if my_cards != set(my_hand):
             got = " ".join(card_name(c, ascii_only=True) for c in sorted(my_cards))
-            return f"you were dealt {got}, not what the seeds deal to your seat"
+            return phrase(
+                N_("you were dealt {cards}, not what the seeds deal to your seat"), cards=got
+            )
         if seen.trump_card != trump_card:
-            return "the trump card shown was not the one the seeds deal"
+            return phrase(N_("the trump card shown was not the one the seeds deal"))
         return None
 
-    def _compare_observed(self, seen: SeatView, claimed: RoundResult) -> str | None:
+    def _compare_observed(self, seen: SeatView, claimed: RoundResult) -> Phrase | None:
         if seen.trump_suit != claimed.trump_suit:
-            return "the trump suit shown differs from the host's record"
+            return phrase(N_("the trump suit shown differs from the host's record"))
         # The last view may be from before the bidding ended (the link dropped, or the
         # view was a snapshot's): a bid not yet made then is no disagreement.
         if len(seen.bids) != len(claimed.bids) or any(
             shown is not None and shown != bid
             for shown, bid in zip(seen.bids, claimed.bids, strict=True)
         ):
-            return "the bids shown differ from the host's record"
+            return phrase(N_("the bids shown differ from the host's record"))
         if tuple(seen.tricks) != tuple(claimed.tricks[: len(seen.tricks)]):
-            return "the tricks shown differ from the host's record"
+            return phrase(N_("the tricks shown differ from the host's record"))
         return None
 
     def _replay(
-        self, deck: list[int], claimed: RoundResult, fail: Callable[[str], CheckResult]
+        self, deck: list[int], claimed: RoundResult, fail: Callable[[Phrase], CheckResult]
     ) -> CheckResult:
         r = claimed.round
         game = self.replica
@@ -269,35 +286,48 @@ class RoundChecker:
         try:
             if claimed.trump_card is not None and is_wizard(claimed.trump_card):
                 if claimed.trump_suit is None:
-                    return fail("a Wizard was turned but no trump suit was chosen")
+                    return fail(phrase(N_("a Wizard was turned but no trump suit was chosen")))
                 game.apply(ChooseTrump(game.dealer, claimed.trump_suit))
             elif claimed.trump_suit != game.trump_suit:
-                return fail("the trump suit does not follow from the trump card")
+                return fail(phrase(N_("the trump suit does not follow from the trump card")))
             if len(claimed.bids) != n:
-                return fail("the host's record does not hold one bid per seat")
+                return fail(phrase(N_("the host's record does not hold one bid per seat")))
             for i in range(n):
                 seat = left_of(game.dealer + i, n)
                 game.apply(Bid(seat, claimed.bids[seat]))
             for t, trick in enumerate(claimed.tricks, start=1):
                 if trick.leader != game.turn:
-                    return fail(f"trick {t}: seat {trick.leader} led; seat {game.turn} should have")
+                    said = N_("trick {trick}: seat {led} led; seat {turn} should have")
+                    return fail(phrase(said, trick=t, led=trick.leader, turn=game.turn))
                 for seat, card in trick.plays:
                     try:
                         game.apply(Play(seat, card))
                     except IllegalAction as exc:
                         name = card_name(card, ascii_only=True)
-                        return fail(f"trick {t}, seat {seat}: {name}: {exc.message}")
+                        said = N_("trick {trick}, seat {seat}: {card}: {rule}")
+                        return fail(
+                            phrase(said, trick=t, seat=seat, card=name, rule=rule_text(exc))
+                        )
                 done = (
                     game.results[-1].tricks[t - 1] if len(game.results) == r else game.tricks[t - 1]
                 )
                 if done.winner != trick.winner:
-                    return fail(f"trick {t}: seat {done.winner} won it, not seat {trick.winner}")
+                    said = N_("trick {trick}: seat {won} won it, not seat {claimed}")
+                    return fail(phrase(said, trick=t, won=done.winner, claimed=trick.winner))
         except IllegalAction as exc:
-            return fail(f"{exc.message} ({exc.code})")
+            return fail(phrase(N_("{rule} ({code})"), rule=rule_text(exc), code=exc.code))
         if len(game.results) != r:
-            return fail("the round ended before every card was played")
+            return fail(phrase(N_("the round ended before every card was played")))
         mine = game.results[-1]
-        for name in ("tricks_won", "points", "totals"):
+        for name, said in _ANNOUNCED:
             if tuple(getattr(mine, name)) != tuple(getattr(claimed, name)):
-                return fail(f"the {name.replace('_', ' ')} announced do not follow from the plays")
-        return CheckResult(r, True, f"round {r}: deal verified")
+                return fail(phrase(said))
+        return CheckResult(r, True, in_round(r, phrase(N_("deal verified"))))
+
+
+# The round's outcome the host announced, each part with what a disagreement says.
+_ANNOUNCED = (
+    ("tricks_won", N_("the tricks won announced do not follow from the plays")),
+    ("points", N_("the points announced do not follow from the plays")),
+    ("totals", N_("the totals announced do not follow from the plays")),
+)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..game import rounds_for
+from ..i18n import _
 from ..paths import data_dir
 from ..record import record_filename
 from .journal import JournalContents, JournalError, list_journals, read_journal
@@ -59,7 +60,12 @@ class SavedGame:
         if self.header is None:
             return f"{self.game_id_hex[:8]} ({self.problem})"
         players = ", ".join(s.name for s in self.header.seats)
-        return f"{self.game_id_hex[:8]}, round {self.round_reached} of {self.rounds}, {players}"
+        return _("{game_id}, round {round} of {rounds}, {players}").format(
+            game_id=self.game_id_hex[:8],
+            round=self.round_reached,
+            rounds=self.rounds,
+            players=players,
+        )
 
 
 def summarize(path: Path) -> SavedGame:
@@ -102,13 +108,16 @@ def find_game(prefix: str, directory: Path | None = None) -> SavedGame:
     games = unfinished_games(directory)
     prefix = prefix.strip().lower()
     if not games:
-        raise LookupError("there is no unfinished game to resume (wizard-tui games lists them)")
+        raise LookupError(_("there is no unfinished game to resume (wizard-tui games lists them)"))
     if not prefix:
         return games[0]
     matches = [g for g in games if g.game_id_hex.startswith(prefix)]
     if not matches:
-        raise LookupError(f"no unfinished game has an id starting with {prefix!r}")
+        raise LookupError(
+            _("no unfinished game has an id starting with {prefix!r}").format(prefix=prefix)
+        )
     if len(matches) > 1:
         ids = ", ".join(g.game_id_hex[:12] for g in matches)
-        raise LookupError(f"{prefix!r} matches several games ({ids}): give more of the id")
+        said = _("{prefix!r} matches several games ({ids}): give more of the id")
+        raise LookupError(said.format(prefix=prefix, ids=ids))
     return matches[0]

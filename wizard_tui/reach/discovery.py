@@ -57,8 +57,13 @@ class Table:
         return self.addresses[0]
 
     def describe(self) -> str:
-        lock = ", room password" if self.password else ""
-        return f"{self.instance} at {self.address}:{self.port} ({self.seats} seats taken{lock})"
+        if self.password:
+            said = _("{name} at {address}:{port} ({seats} seats taken, room password)")
+        else:
+            said = _("{name} at {address}:{port} ({seats} seats taken)")
+        return said.format(
+            name=self.instance, address=self.address, port=self.port, seats=self.seats
+        )
 
 
 def announcing_allowed(bind: str) -> bool:

@@ -112,7 +112,8 @@ class Child:
         words = line.decode(errors="replace").split()
         if not words or words[0] != "ready":
             await self.stop()
-            why = " ".join(words[1:]) if words else f"it did not start (see {log_path})"
+            started = _("it did not start (see {log})").format(log=log_path)
+            why = " ".join(words[1:]) if words else started
             raise ReachError(f"{self.name}: {why}")
         return words[1:]
 

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable
 
 from ..cli import UserError
+from ..i18n import _
 from ..paths import data_dir
 from .seat import PASSWORD_ENV, VIA_ENV, VISITING_SEATS, SeatHome, SeatTaken, marked_name
 
@@ -67,7 +68,8 @@ def _run(game_port: int, need_password: bool, home_for: Callable[[str], None]) -
             try:
                 home_for(name)
             except SeatTaken:
-                error, name = f"{name} is at the table already: pick another name", entered
+                said = _("{name} is at the table already: pick another name")
+                error, name = said.format(name=name), entered
                 continue
             identity, known_hosts = player_keys()
             signing_key, secret_store = player_signing()

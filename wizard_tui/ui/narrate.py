@@ -23,6 +23,7 @@ from ..game import (
     suit_of,
 )
 from ..i18n import _, join_names, ngettext
+from ..phrase import detail_of
 from ..session import ActionRefused, ChatLine, LinkChanged, RoundVerified
 from .glyphs import Glyphs, clean, suit_name
 from .refusals import refusal_text
@@ -159,8 +160,10 @@ def verified_text(v: RoundVerified) -> str:
 
 
 def failure_detail(v: RoundVerified) -> str:
-    """What failed, without the round it names again: the English text the client built
-    (the checks in ``wizard_tui/net`` and ``verify`` name what failed in English only)."""
+    """What failed, without the round it names again, in the language spoken (a detail
+    made without a phrase, by an older or other session, shows its English)."""
+    if v.said is not None:  # our own words (a translation runs longer than the English)
+        return clean(detail_of(v.said).shown(), 400)
     text = clean(v.detail)
     prefix = f"round {v.round}: "
     return text[len(prefix) :] if text.lower().startswith(prefix) else text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..game import Suit
 from ..i18n import N_, _
+from ..phrase import recognise
 from ..session import ActionRefused
 from .glyphs import clean, suit_name
 
@@ -54,9 +55,25 @@ MESSAGES: dict[str, str] = {
 }
 
 
+# The host's sentences with fields in them (wizard_tui/net/host.py, deals/host_half.py), read
+# back field for field (``phrase.recognise``): before the code, which covers several reasons.
+WORDED: tuple[str, ...] = (
+    N_("a watcher can only chat"),
+    N_("bot levels are {levels}"),
+    N_("{seated} players are seated: keep {seated} seats"),
+    N_("you play seat {mine}, not seat {other}"),
+    N_("that was meant for round {sent}; this is round {now}"),
+    N_("round {round} is not in the host's record"),
+    N_("round {round} of the record was sent already"),
+    N_("this host deals by {deal}: no {what} is asked"),
+)
+
+
 def refusal_text(refused: ActionRefused, led: Suit | None = None) -> str:
     """The reason in the language spoken; ``led``: the suit led now (to name it)."""
     if refused.code == "must_follow_suit" and led is not None:
         return _("you must follow {suit}").format(suit=suit_name(led))
+    if (worded := recognise(refused.message, WORDED)) is not None:
+        return clean(worded.shown())
     known = MESSAGES.get(refused.message) or REASONS.get(refused.code)
     return _(known) if known is not None else clean(refused.message)

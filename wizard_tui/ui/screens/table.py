@@ -513,10 +513,11 @@ class TableScreen(Screen, inherit_bindings=False):
         if view is None or card is None or view.phase is not Phase.PLAY:
             return
         if self.app.link != "connected":
-            prompt.warn("Not connected: the card cannot be sent now")
+            prompt.warn(_("Not connected: the card cannot be sent now"))
             return
         if not view.my_turn:
-            prompt.warn(f"Not your turn: {self._seat_name(view.turn)} is to play")
+            said = _("Not your turn: {name} is to play")
+            prompt.warn(said.format(name=self._seat_name(view.turn)))
             return
         # Sent already for this very decision. (Compared with the view, not just "is set":
         # the watcher that clears it for a new state can run a moment after a key press.)

@@ -64,7 +64,8 @@ class Banner(CardWidget):
             said = _("Disconnected from the table{detail}. Press q to quit.").format(detail=detail)
             lines.append(f"{g.offline} {said}")
         if app.alarm:
-            said = _("VERIFICATION ALARM: {what}").format(what=clean(app.alarm, 200))
+            # Room for a translated detail (longer than its English) over three lines.
+            said = _("VERIFICATION ALARM: {what}").format(what=clean(app.alarm, 320))
             lines.append(f"{g.alarm} {said}")
         return lines
 

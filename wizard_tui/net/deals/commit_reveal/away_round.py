@@ -12,13 +12,15 @@ from collections.abc import Sequence
 from netplay import fairdeal
 from netplay.commit_reveal import BAD_SEED, BAD_VECTOR, CommitRevealError
 
+from ....i18n import N_
+
 
 class AwayRound:
     """The stand-in for a ``ClientRound`` of a round this program dealt no seed in; ``how``
     says why, for the player."""
 
-    DRAWN = "the host drew your seat's seed"
-    EARLIER_RUN = "an earlier run of this program drew your seat's seed"
+    DRAWN = N_("the host drew your seat's seed")
+    EARLIER_RUN = N_("an earlier run of this program drew your seat's seed")
 
     def __init__(
         self, game_id: bytes, round_number: int, commitments: Sequence[bytes], how: str = DRAWN

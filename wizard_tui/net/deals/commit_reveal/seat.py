@@ -15,7 +15,10 @@ from typing import Any, ClassVar
 from netplay.commit_reveal import ClientRound, CommitRevealError
 
 from ....game import RoundResult
+from ....i18n import N_
+from ....phrase import in_round, phrase
 from ....session import RoundVerified
+from ...check_texts import EARLIER_RUN, exchange_phrase
 from ...protocol import MAX_ROUND
 from ...wire_check import KEY_BYTES, byte_strings, int_in
 from ..seat_half import SeatHalf, SeatPort
@@ -83,7 +86,8 @@ class CommitRevealSeat(SeatHalf):
             exchange.receive_commitments(msg)
         except CommitRevealError as exc:
             # The host changed our commitment or sent a bad vector: never reveal into it.
-            self.port.verified(RoundVerified(exchange.round, False, exc.message))
+            said = exchange_phrase(exc, exchange.round)
+            self.port.verified(RoundVerified.of(exchange.round, False, said))
             return
         self._commitments[exchange.round] = list(msg["commitments"])
         self.port.send(exchange.seed_message())
@@ -99,25 +103,32 @@ class CommitRevealSeat(SeatHalf):
         outcome = checker.check(
             away or self._exchanges.get(r), result, seeds, port.views.last(r), port.views.dealt(r)
         )
-        detail = outcome.detail
+        said = outcome.said
         checked = True
         if outcome.ok and own is not None and r in own.earlier:
             # Not away: this program restarted, and its last run checked the round live
             # and recorded it (own_record.py). It stays checked.
-            detail = f"round {r}: checked by an earlier run of this program (it is in your record)"
+            said = in_round(r, phrase(EARLIER_RUN))
         elif away is not None:
-            detail += f" (dealt while you were away: {away.how})"
+            how = phrase(away.how)  # one of AwayRound's marked sentences
+            said = phrase(N_("{detail} (dealt while you were away: {how})"), detail=said, how=how)
             # No seed of ours is in this deal and its commitments reached us only with or
             # after it, so they prove nothing: consistent is all it can be, never "checked"
             # (docs/protocol.md, Seat takeover). A mismatch is still a failure.
             checked = not outcome.ok
             if outcome.ok:
-                detail = (
-                    f"round {r}: dealt while you were away ({away.how}): "
-                    "its commitments came after the deal, so the deal is not checked; "
-                    "the hands, plays and scores are consistent"
+                said = in_round(
+                    r,
+                    phrase(
+                        N_(
+                            "dealt while you were away ({how}): its commitments came after "
+                            "the deal, so the deal is not checked; the hands, plays and scores "
+                            "are consistent"
+                        ),
+                        how=how,
+                    ),
                 )
-        port.verified(RoundVerified(outcome.round, outcome.ok, detail, checked))
+        port.verified(RoundVerified.of(outcome.round, outcome.ok, said, checked))
         # Recorded as published, verified or not (a failure is in the record too, and
         # ``verify`` then finds it again); not without the commitments we saw.
         commitments = self._commitments.get(r)

@@ -29,6 +29,8 @@ from ....game import (
     void_charge,
 )
 from ....game.hidden import view_with_hand
+from ....i18n import N_, _
+from ....phrase import Phrase, in_round, phrase
 from ....private_deal import opened_deck, round_setup
 from ....record import (
     PRIVATE_PROTOCOL,
@@ -41,6 +43,8 @@ from ....record import (
 from ....session import RoundVerified as RoundChecked
 from ....verify import check_voided_attempt
 from ... import protocol as p
+from ...check_texts import DEAL_FAULTS, EARLIER_RUN, fault_phrase
+from ...link_texts import announcement_text
 from ...wire_check import a_list, an_int, byte_strings, expect, int_in
 from ..seat_half import SeatHalf, SeatPort, SecretKeeper
 from .client_deal import ClientDeal, VoidReport
@@ -123,7 +127,7 @@ class PrivateSeatHalf(SeatHalf):
         keys = self.signing_keys
         if seat is not None and 0 <= seat < len(keys) and keys[seat] != self.signing_key.public_key:
             # Whoever holds the key the host announced could sign our seat's messages.
-            self._report(0, "the host announced another signing key for your seat")
+            self._report(0, phrase(N_("the host announced another signing key for your seat")))
 
     # -- a round ----------------------------------------------------------------------------
 
@@ -165,7 +169,8 @@ class PrivateSeatHalf(SeatHalf):
             self._forget(self.deal)  # that attempt is over for us
         self.deal = None
         self._stood_in.add(r)
-        self.port.note("host", f"round {r}: a bot plays your seat until this deal is over")
+        said = _("round {round}: a bot plays your seat until this deal is over")
+        self.port.note("host", said.format(round=r))
         return False
 
     def _forget_views(self, r: int, attempt: int) -> None:
@@ -243,8 +248,15 @@ class PrivateSeatHalf(SeatHalf):
             culprit = getattr(problem, "culprit", None)
             if deal.fault is not None:
                 self.faults.append(deal.fault)
-            blame = "" if culprit is None else f" (blame: {_who(culprit)})"
-            self.port.note("deal", f"round {deal.round}: {problem.code}{blame}: stopping it")
+            known = DEAL_FAULTS.get(problem.code)
+            what = problem.code if known is None else _(known)
+            if culprit is None:
+                said = _("round {round}: {what}: stopping it").format(round=deal.round, what=what)
+            else:
+                said = _("round {round}: {what} (blame: {who}): stopping it").format(
+                    round=deal.round, what=what, who=_who(culprit)
+                )
+            self.port.note("deal", said)
             send(
                 {
                     "t": "abort",
@@ -309,7 +321,8 @@ class PrivateSeatHalf(SeatHalf):
             report.evidence = Envelope.from_wire(msg["evidence"])
         report.actions = self._attempt_actions(r)
         self.voids.append(report)
-        self.port.note("host", f"round {r} is void: {report.reason}")
+        reason = announcement_text(report.reason)  # (the record keeps the host's words)
+        self.port.note("host", _("round {round} is void: {reason}").format(round=r, reason=reason))
         if self._watch is not None and _attempt_of(self._watch.setup) == (r, attempt):
             self._watch = None  # the round is dealt again: that attempt says nothing of it
         deal = self.deal
@@ -364,12 +377,8 @@ class PrivateSeatHalf(SeatHalf):
         assert checker is not None
         r = result.round
         outcome = checker.follow(result)
-        detail = (
-            f"round {r}: checked by an earlier run of this program (it is in your record)"
-            if outcome.ok
-            else outcome.detail
-        )
-        self.port.verified(RoundChecked(r, outcome.ok, detail))
+        said = in_round(r, phrase(EARLIER_RUN)) if outcome.ok else outcome.said
+        self.port.verified(RoundChecked.of(r, outcome.ok, said))
 
     def _judge(self, deal: ClientDeal) -> None:
         """Our own verdict on a voided attempt, once every key is in."""
@@ -416,7 +425,7 @@ class PrivateSeatHalf(SeatHalf):
             charges = _charges_in(result)
         checker = port.checker
         if checker is not None and checker.replica.round == r - 1:
-            for _, seat, _ in charges:  # the replica scores the round as the rules do
+            for _attempt, seat, _why in charges:  # the replica scores the round as the rules do
                 checker.replica.charge(seat)
         deal = self.deal
         if away and deal is not None and deal.round == r and deal.verdict is None:
@@ -427,7 +436,8 @@ class PrivateSeatHalf(SeatHalf):
             if r in self._stood_in or away:
                 self._stand_in_round(result, charges)
             else:
-                self._report(r, "this client took no part in the round's deal (lost): not checked")
+                said = N_("this client took no part in the round's deal (lost): not checked")
+                self._report(r, phrase(said))
                 self._own_round_over(r)
             return
         self.deal = None
@@ -443,11 +453,12 @@ class PrivateSeatHalf(SeatHalf):
                 opened = opened_deck(view)
         if not isinstance(verdict, RoundVerified) and opened is None:
             problem = deal.fault or (verdict.fault if verdict is not None else None)
-            self._report(r, f"the deal did not verify: {problem or 'keys missing'}", failed=True)
+            why = phrase(N_("keys missing")) if problem is None else fault_phrase(problem)
+            self._report(r, phrase(N_("the deal did not verify: {why}"), why=why), failed=True)
             return
         plays = [play for trick in result.tricks for play in trick.plays]
         if deal.plays() != plays:
-            self._report(r, _NOT_OPENED, failed=True)
+            self._report(r, phrase(_NOT_OPENED), failed=True)
             return
         assert checker is not None
         if isinstance(verdict, RoundVerified):
@@ -459,7 +470,7 @@ class PrivateSeatHalf(SeatHalf):
         self._merged = {}
         last = port.views.last(r)
         outcome = checker.check_deck(deck, result, last, shown)
-        port.verified(RoundChecked(outcome.round, outcome.ok, outcome.detail))
+        port.verified(RoundChecked.of(outcome.round, outcome.ok, outcome.said))
         if port.own is not None:
             if outcome.ok:
                 port.own.private_round(result, deal.setup, deal.transcript, charges)
@@ -478,22 +489,18 @@ class PrivateSeatHalf(SeatHalf):
         checker, own = self.port.checker, self.port.own
         assert checker is not None
         if watch is not None and watch.setup.round == r and watch.fault is not None:
-            self._report(
-                r,
-                f"the deal a bot of the host played for you did not verify: {watch.fault}",
-                failed=True,
-            )
+            failed = N_("the deal a bot of the host played for you did not verify: {why}")
+            self._report(r, phrase(failed, why=fault_phrase(watch.fault)), failed=True)
         elif watch is not None and watch.setup.round == r and watch.result is not None:
             self._check_watched(result, watch, charges)
         else:
             outcome = checker.follow(result)
-            detail = (
-                f"round {r}: played while you were away (a bot of the host's played your "
-                "seat): its deal not checked; the plays and scores follow"
-                if outcome.ok
-                else outcome.detail
+            away = N_(
+                "played while you were away (a bot of the host's played your seat): its deal "
+                "not checked; the plays and scores follow"
             )
-            self.port.verified(RoundChecked(r, outcome.ok, detail, checked=not outcome.ok))
+            said = in_round(r, phrase(away)) if outcome.ok else outcome.said
+            self.port.verified(RoundChecked.of(r, outcome.ok, said, checked=not outcome.ok))
             if not outcome.ok and own is not None:
                 own.round_failed(r)
             self._own_round_over(r)  # the record takes the host's record of it
@@ -506,12 +513,14 @@ class PrivateSeatHalf(SeatHalf):
         assert watch.result is not None and port.checker is not None
         plays = [play for trick in result.tricks for play in trick.plays]
         if _opens(watch.transcript) != plays:
-            self._report(r, _NOT_OPENED, failed=True)
+            self._report(r, phrase(_NOT_OPENED), failed=True)
             return
         deck = [i for i in watch.result.items if i is not None]
         outcome = port.checker.check_deck(deck, result, None, ())
-        detail = outcome.detail + (" (a bot of the host played your seat)" if outcome.ok else "")
-        port.verified(RoundChecked(outcome.round, outcome.ok, detail))
+        said = outcome.said
+        if outcome.ok:
+            said = phrase(N_("{detail} (a bot of the host played your seat)"), detail=said)
+        port.verified(RoundChecked.of(outcome.round, outcome.ok, said))
         if port.own is not None:
             if outcome.ok:
                 port.own.private_round(result, watch.setup, list(watch.transcript), charges)
@@ -536,13 +545,13 @@ class PrivateSeatHalf(SeatHalf):
             with contextlib.suppress(DealFault):  # kept in watch.fault: the round fails
                 watch.receive(envelope)
 
-    def _report(self, r: int, detail: str, *, failed: bool = False) -> None:
+    def _report(self, r: int, detail: Phrase, *, failed: bool = False) -> None:
         """A round this program cannot vouch for. ``failed``: its check of the round
         failed, so its record ends before the round."""
         port = self.port
         if port.checker is not None:
             port.checker.broken = True
-        port.verified(RoundChecked(r, False, f"round {r}: {detail}"))
+        port.verified(RoundChecked.of(r, False, in_round(r, detail)))
         if failed and port.own is not None:
             port.own.round_failed(r)
 
@@ -624,7 +633,7 @@ class PrivateSeatHalf(SeatHalf):
         self.settle()
 
 
-_NOT_OPENED = "the plays announced are not the cards their players opened"
+_NOT_OPENED = N_("the plays announced are not the cards their players opened")
 
 
 def _charges_in(result: RoundResult) -> tuple[tuple[int, int, str], ...]:
@@ -655,7 +664,7 @@ def _opens(transcript: list[Envelope]) -> list[tuple[int, int]]:
 
 
 def _who(culprit: int) -> str:
-    return "the relay (the host)" if culprit == RELAY else f"seat {culprit}"
+    return _("the relay (the host)") if culprit == RELAY else _("seat {seat}").format(seat=culprit)
 
 
 __all__ = ["PrivateSeatHalf"]

@@ -1,0 +1,34 @@
+"""The host's refusals with fields in them read in the player's language, field for field;
+one we do not know shows the host's English."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from wizard_tui import i18n
+from wizard_tui.session import ActionRefused
+from wizard_tui.ui.refusals import refusal_text
+
+
+@pytest.fixture(autouse=True)
+def _english_after() -> Iterator[None]:
+    yield
+    i18n.setup("en")
+
+
+def test_worded_refusals_keep_their_fields_in_the_language() -> None:
+    seat = ActionRefused("not_your_seat", "you play seat 1, not seat 2")
+    stale = ActionRefused("stale_round", "that was meant for round 3; this is round 4")
+    assert refusal_text(seat) == "you play seat 1, not seat 2"
+    i18n.setup("cs")
+    assert refusal_text(seat) == "hraješ za místo 1, ne za místo 2"
+    assert refusal_text(stale) == "to patřilo ke kolu 3; teď je kolo 4"
+    i18n.setup("es")
+    assert refusal_text(ActionRefused("not_ready", "4 players are seated: keep 4 seats")) == (
+        "hay 4 jugadores sentados: deja 4 asientos"
+    )
+    # A count that differs in its two places is not our sentence: the host's English stays.
+    odd = ActionRefused("not_ready", "4 players are seated: keep 5 seats")
+    assert refusal_text(odd) == "4 players are seated: keep 5 seats"
