@@ -299,7 +299,8 @@ class SimulationReport:
             f"{self.games} game{'s' if self.games != 1 else ''}"
             + (f" ({self.deals} deal sets x {c.players} rotations)" if c.duplicate else "")
             + f", {c.players} players, restrict last bid: {c.restrict_last_bid.value}, "
-            f"{self.seconds:.2f} s ({rate:.{0 if rate >= 10 else 2}f} games/s)"
+            + ("hidden bids (the restriction ignored), " if c.hidden_bids else "")
+            + f"{self.seconds:.2f} s ({rate:.{0 if rate >= 10 else 2}f} games/s)"
         )
         label = "entry" if c.duplicate else "seat"
         rows = [(str(e), t.summary()) for e, t in enumerate(self.tallies)]

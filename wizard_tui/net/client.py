@@ -139,7 +139,7 @@ class NetworkSession:
         self.seat_half: SeatHalf = self._new_seat_half(COMMIT_REVEAL)
         self._away_player = AwayPlayer()
         # Hidden bids (sealed_seat.py): our seal and opening, and the check of every bid.
-        self.sealed_bids = SealedSeat(lambda msg: self.client.send(msg))
+        self.sealed_bids = SealedSeat(self._send_sealed)
 
     def _new_seat_half(self, kind: DealKind) -> SeatHalf:
         """The seat half of ``kind`` for this session (a test's subclass may wrap it)."""
@@ -245,6 +245,9 @@ class NetworkSession:
                 self._show_sealing()
             return
         self._intent(_auto(p.bid_msg(view.seat, view.round, bid), auto))
+
+    def _send_sealed(self, msg: dict[str, Any]) -> None:
+        self.client.send(msg)
 
     def _show_sealing(self) -> None:
         """Hidden bids: the table redraws with who has sealed (our own bid shown to us)."""
