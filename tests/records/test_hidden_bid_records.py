@@ -113,3 +113,18 @@ def test_seals_are_asked_only_under_hidden_bids() -> None:
     with pytest.raises(RecordError) as info:
         verify_document(d)
     assert info.value.rule == "bid-forbidden"
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "normal", "hard", "expert"])
+def test_every_bot_level_plays_hidden_bids(level: str) -> None:
+    """Each level plays a few rounds of hidden bids, both deals, and the records verify."""
+    spec = (
+        level if level in ("random", "easy", "normal") else f"{level}:budget=0.01,bid_budget=0.02"
+    )
+    rng = random.Random(f"levels/{level}")
+    for deal in ("commit-reveal", "private"):
+        bots = [make_bot(spec, random.Random(1)), make_bot("easy"), make_bot("random")]
+        rules = TableRules(RestrictLastBid.AFTER_ROUND_1, hidden_bids=True)
+        played = play_game(bots, new_deal_set(3, rng), rules, deal=deal, rounds=3)
+        record = verify_document(played.record.to_dict())
+        assert len(record.rounds) == 3 and played.decisions[0] > 0
