@@ -7,8 +7,9 @@ its game and no opening held but its own bots' until every seal is in. Every cli
 every message the host sent it. After the game, with each round's nonces from the record:
 no nonce of a player's bid reached the host before that round's seals were all in (without
 it the seal cannot be opened, nor a bid tried against it), and each did afterwards (so the
-search would have found it); before its round's seals were published no client was told
-anything of another's bid (no view with another's bid, no bid event, no opening).
+search would have found it); before its round's seals were published no client, nor a
+watcher, was told anything of another's bid (no view with another's bid, no bid event, no
+opening).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
-from net_helpers import CapturingSession, play_bots, running_host, seat_sessions
+from net_helpers import LIMITS, LOOPBACK, CapturingSession, play_bots, running_host, seat_sessions
 from private_helpers import assert_private_game_verified
 
 from wizard_tui.game import RestrictLastBid, TableRules
@@ -80,8 +81,11 @@ async def test_no_bid_is_seen_before_every_seal_is_in(tmp_path: Path) -> None:
     )
     async with asyncio.timeout(90), running_host(options, host_cls=SealWatchingHost) as host:
         sessions = await seat_sessions(options.port, 3, cls=CapturingSession)
+        watcher = CapturingSession(LOOPBACK, options.port, name="w", limits=LIMITS, watch=True)
+        await watcher.connect()
         assert await play_bots(sessions, "random", seed=11) == [0, 0, 0]
         await host.finished.wait()
+        await watcher.close()
         assert_private_game_verified(host, sessions)
     assert isinstance(host, SealWatchingHost) and host.checks >= 3 * 10
     record = host.table.recorder.record()  # type: ignore[union-attr]
@@ -94,9 +98,8 @@ async def test_no_bid_is_seen_before_every_seal_is_in(tmp_path: Path) -> None:
             assert not any(nonces[seat] in raw for raw in before), (rnd.round, seat)
             assert any(nonces[seat] in raw for raw in after), (rnd.round, seat)
         assert nonces[bot_seat] not in b"".join(raw for _, raw, _, _ in host.inbound)
-    for session in sessions:
-        seat = session.seat
-        assert seat is not None
+    for session in [*sessions, watcher]:
+        seat = session.seat if session.seat is not None else -1  # (the watcher: no seat)
         published: set[int] = set()
         for msg in session.received:
             if msg["t"] == "bid_seals":
