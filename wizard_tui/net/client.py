@@ -288,6 +288,23 @@ class NetworkSession:
         elif self.recorder is not None:
             self.recorder.add_bid_seals(revealed.round, revealed.seals, revealed.nonces)
 
+    def _result_seals(self, wire: Any) -> None:
+        """Hidden bids: the seals and nonces a round's result carries, checked against its
+        bids, into our record before the round itself (we may have missed the reveal)."""
+        if self.config is None or self.game_id is None or not self.config.rules.hidden_bids:
+            return
+        found = self.sealed_bids.result_seals(
+            a_dict(wire, "round result"), self.config.players, self.game_id,
+            self.seat_half.bid_attempt,
+        )  # fmt: skip
+        if found is None:
+            return
+        seals, nonces, problem = found
+        if problem is not None:
+            self._bid_problem(problem)
+        elif self.recorder is not None:
+            self.recorder.add_bid_seals(int(wire["round"]), seals, nonces)
+
     def _bid_problem(self, detail: str) -> None:
         """A sealed bid the host got wrong: shown, and written to our record."""
         r = self.sealed_bids.key[0] if self.sealed_bids.key is not None else 0
@@ -527,6 +544,7 @@ class NetworkSession:
         result, seeds = p.result_from_wire(msg.get("result"), self.config.players)
         self.history.append(result)
         if not self.watching:
+            self._result_seals(msg.get("result"))
             self.seat_half.round_end(result, seeds, msg)
         if self.view is not None:
             self.view = _with_history(self.view, tuple(self.history))

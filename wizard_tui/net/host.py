@@ -679,6 +679,9 @@ class WizardHost:
         self._schedule_bot()
 
     def _finish_round(self) -> None:
+        table = self.table
+        assert table is not None
+        self.sealed.round_scored(table)  # (hidden bids: the round's seals go with its result)
         self.deal_half.round_scored()  # (the round is recorded: its fact was applied)
 
     def _finish_game(self, event: GameOver) -> None:

@@ -16,7 +16,8 @@ has the messages. In one round (one attempt of it, for the private deal):
 So no program sees a bid before every seal is fixed, and none can change its own after. The
 host journals each seal and opening (``BidSealed``, ``BidOpened``: for a bid it decided,
 with the bid and nonce, its own secrets) through ``apply_sealed_fact``, which ``restore.py``
-runs too. A privately dealt round is not journaled (a restored host voids it anyway).
+runs too, so a finished round's seals survive a restart in the record (a private round in
+progress is voided by a restarted host, and its bids made again in the next attempt).
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from netplay import Session
 from ..bid_seal import bid_seal, new_nonce, opens_bid
 from ..bots import Bot
 from ..game import Bid, Event, Phase, left_of
-from ..game.hidden import HiddenGame
 from . import protocol as p
 from .host_port import HostPort
 from .host_state import Seat, Table
@@ -288,12 +288,23 @@ class SealedBids:
             if state.complete:
                 self._reveal(table, state)
 
+    def round_scored(self, table: Table) -> None:
+        """The round's result, as ``round_end`` and the snapshots' history carry it, gets
+        its seals and nonces (``bid_seals``: [[seal, nonce], ...] per seat), so a program
+        that restarted after the reveal still records them."""
+        state = table.sealing
+        if not table.history_wire or state is None or not state.complete:
+            return
+        wire = table.history_wire[-1]
+        if wire.get("round") == state.round:
+            seats = range(state.players)
+            wire["bid_seals"] = [[state.seals[s], state.opened[s][1]] for s in seats]
+
     # -- inside
 
     def _record(self, table: Table, fact: SealedFact) -> None:
         apply_sealed_fact(table, fact)
-        if self.port.journaling and not isinstance(table.game, HiddenGame):
-            self.port.journal_fact(fact)  # (a private round does not outlive a crash)
+        self.port.journal_fact(fact)
 
     def _moved(self, table: Table, state: SealedRound, *, newly_published: bool) -> None:
         if newly_published:

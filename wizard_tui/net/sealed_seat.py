@@ -147,6 +147,30 @@ class SealedSeat:
             return revealed, f"round {r}: the host revealed a bid for us we did not make"
         return revealed, None
 
+    def result_seals(
+        self, wire: dict[str, Any], players: int, game_id: bytes, attempt: int
+    ) -> tuple[tuple[bytes, ...], tuple[bytes, ...], str | None] | None:
+        """A round result's ``bid_seals`` (None: it has none): the seals and nonces, and a
+        problem in words if a bid of the result does not open its seal."""
+        pairs = wire.get("bid_seals")
+        if pairs is None:
+            return None
+        entries = a_list(pairs, "bid seals", players)
+        expect(
+            len(entries) == players and all(type(e) is list and len(e) == 2 for e in entries),
+            "bid seals",
+        )
+        seals = tuple(byte_strings([e[0] for e in entries], players, "bid seals"))
+        nonces = tuple(byte_strings([e[1] for e in entries], players, "bid nonces"))
+        r = int_in(wire.get("round"), 1, 0xFFFF, "round")
+        if self.key is not None and self.key[0] == r:
+            attempt = self.key[1]  # the attempt we saw bid
+        bids = a_list(wire.get("bids"), "bids", players)
+        for seat in range(players):
+            if not opens_bid(seals[seat], game_id, r, attempt, seat, bids[seat], nonces[seat]):
+                return seals, nonces, f"round {r}: seat {seat}'s bid does not open its seal"
+        return seals, nonces, None
+
     @staticmethod
     def _key_of(msg: dict[str, Any]) -> tuple[int, int]:
         return (
