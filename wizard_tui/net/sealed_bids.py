@@ -195,6 +195,9 @@ class SealedBids:
         if replaces and (not state.published or seat in state.opened):
             return  # (the seat's own opening came in meanwhile)
         self._blind.pop((*state.key, seat), None)
+        if type(bid) is not int or not 0 <= bid <= table.game.hand_size:
+            log.error("a bot bid %r for seat %d: it bids 0", bid, seat)  # (a bug in a bot)
+            bid = 0
         nonce = new_nonce()
         seal = bid_seal(table.game_id, state.round, state.attempt, seat, bid, nonce)
         if replaces:
