@@ -60,6 +60,8 @@ class TableUpdate:
     view: SeatView
     seats: tuple[SeatInfo, ...]
     events: tuple[Event, ...] = ()
+    # Hidden bids, while the bids are sealed: the seats that have sealed (ours included).
+    sealed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

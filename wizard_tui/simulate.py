@@ -37,6 +37,7 @@ from netplay import fairdeal
 from netplay.signing import SigningKey
 
 from .arena import SeatTally, field_margins
+from .bid_seal import bid_seal, new_nonce
 from .bots import Bot, make_bot
 from .deal import deck_for_round
 from .game import (
@@ -168,11 +169,28 @@ def play_game(
             _apply(game, seat, bot, action)
             if round_deal is not None and type(action) is Play:
                 round_deal.play(seat, action.card)
+        if config.rules.hidden_bids:
+            _seal_bids(recorder, gid, r, game.results[-1].bids, round_deal)
         if round_deal is not None:
             recorder.add_private_round(game.results[-1], round_deal.setup, round_deal.finish())
         else:
             recorder.add_round(game.results[-1], commitments, seeds)
     return GamePlayed(recorder.record(), tuple(decisions), tuple(seconds))
+
+
+def _seal_bids(
+    recorder: GameRecorder,
+    game_id: bytes,
+    r: int,
+    bids: Sequence[int],
+    round_deal: PrivateRound | None,
+) -> None:
+    """Hidden bids: the round's seals, as every seat's program would have sent them (here
+    the views alone kept the bids hidden: each bot bid seeing no other's)."""
+    attempt = round_deal.setup.attempt if round_deal is not None else 0
+    nonces = [new_nonce() for _ in bids]
+    seals = [bid_seal(game_id, r, attempt, s, b, nonces[s]) for s, b in enumerate(bids)]
+    recorder.add_bid_seals(r, seals, nonces)
 
 
 def _apply(game: Game, seat: int, bot: Bot, action: object) -> None:
@@ -281,7 +299,8 @@ class SimulationReport:
             f"{self.games} game{'s' if self.games != 1 else ''}"
             + (f" ({self.deals} deal sets x {c.players} rotations)" if c.duplicate else "")
             + f", {c.players} players, restrict last bid: {c.restrict_last_bid.value}, "
-            f"{self.seconds:.2f} s ({rate:.{0 if rate >= 10 else 2}f} games/s)"
+            + ("hidden bids (the restriction ignored), " if c.hidden_bids else "")
+            + f"{self.seconds:.2f} s ({rate:.{0 if rate >= 10 else 2}f} games/s)"
         )
         label = "entry" if c.duplicate else "seat"
         rows = [(str(e), t.summary()) for e, t in enumerate(self.tallies)]

@@ -22,6 +22,7 @@ from netplay.mental import RELAY, DealFault, DealSetup, Verifier, audit_transcri
 from netplay.mental.protocol import decode_body
 from netplay.signing import Envelope
 
+from .bid_seal import opens_bid
 from .deal import deal_from_deck, deck_for_round
 from .game import (
     Bid,
@@ -246,6 +247,8 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
             game.bid(seat, rnd.bids[seat])
         except IllegalAction as exc:
             raise _illegal(exc, game, rnd.bids[seat], r, None, seat) from None
+    if record.rules.hidden_bids:
+        _verify_bid_seals(record, rnd, r)
 
     if len(rnd.tricks) != r:
         raise RecordError(
@@ -307,6 +310,30 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
                     round=r,
                     seat=seat,
                 )
+
+
+def _verify_bid_seals(record: GameRecord, rnd: RecordedRound, r: int) -> None:
+    """Hidden bids: every bid opens the seal its seat sent before any bid was seen
+    (``bid_seals``: per seat, the seal and the nonce; docs/record-format.md)."""
+    n = len(record.players)
+    wire = rnd.extra.get("bid_seals")
+    if type(wire) is not list or len(wire) != n:
+        raise RecordError("bid-seals", f"hidden bids need {n} bid seals, one per seat", round=r)
+    attempt = rnd.private_deal.setup.attempt if rnd.private_deal is not None else 0
+    for seat, entry in enumerate(wire):
+        try:
+            seal, nonce = bytes.fromhex(entry["seal"]), bytes.fromhex(entry["nonce"])
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise RecordError(
+                "bid-seals", "a bid seal is {seal, nonce} in hex", round=r, seat=seat
+            ) from None
+        if not opens_bid(seal, record.game_id, r, attempt, seat, rnd.bids[seat], nonce):
+            raise RecordError(
+                "bid-seal",
+                f"the bid {rnd.bids[seat]} and its nonce do not open the seat's seal",
+                round=r,
+                seat=seat,
+            )
 
 
 def _verify_commit_reveal(record: GameRecord, rnd: RecordedRound, r: int) -> tuple[int, ...]:

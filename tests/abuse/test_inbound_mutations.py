@@ -64,6 +64,8 @@ def test_every_type_and_field_is_covered() -> None:
         "here",
         "hand_to_bot",
         "record",
+        "bid_seal",
+        "bid_open",
     }
     mutants = every_mutant()
     for t in TYPES:

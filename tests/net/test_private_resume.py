@@ -188,10 +188,12 @@ async def _kill_mid_round(
     return read_journal(path).entries
 
 
-async def test_sigkill_private_host_then_resume(tmp_path: Path) -> None:
+@pytest.mark.parametrize("hidden_bids", [False, True])
+async def test_sigkill_private_host_then_resume(tmp_path: Path, hidden_bids: bool) -> None:
     """``host --headless`` (the private deal, the default) killed with SIGKILL mid-round,
     twice, and restarted with ``host --resume``: the players finish, every round verified
-    by them, and the record (with one ``lost_keys`` redeal per round cut) verifies."""
+    by them, and the record (with one ``lost_keys`` redeal per round cut) verifies. With
+    hidden bids too: the rounds finished before a kill keep their seals in the record."""
     seed = int.from_bytes(os.urandom(4), "big")
     rng = random.Random(seed)
     home = tmp_path / "host"
@@ -199,6 +201,7 @@ async def test_sigkill_private_host_then_resume(tmp_path: Path) -> None:
     records = tmp_path / "records"
     log = tmp_path / "host.log"
     args = ("--bind", LOOPBACK, "--port", "0", "--players", "3", "--bots", "1")
+    args += ("--hidden-bids",) if hidden_bids else ()
     proc, port = await start_host(
         env, log, *args, "--bot-level", "random", "--records", str(records)
     )

@@ -204,6 +204,7 @@ def test_every_message_type_has_an_example() -> None:
         *("welcome", "lobby", "game", "round", "deal", "transcript", "void", "commitments"),
         *("state", "seats", "redeal", "round_end", "game_over", "refused", "chat", "snapshot"),
         *("error", "ping", "record_part"),
+        *("bid_sealed", "bid_seals", "bids_open"),
     }
 
 

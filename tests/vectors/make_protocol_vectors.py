@@ -56,6 +56,7 @@ from netplay.secure import (  # noqa: E402
 )
 from netplay.secure import VERSION as TRANSPORT_VERSION  # noqa: E402
 from netplay.signing import Envelope, SigningKey  # noqa: E402
+from wizard_tui.bid_seal import bid_seal  # noqa: E402
 from wizard_tui.game import (  # noqa: E402
     Bid,
     Deal,
@@ -580,6 +581,40 @@ def other_messages() -> list[dict[str, Any]]:
     return out
 
 
+def hidden_bid_messages() -> list[dict[str, Any]]:
+    """Hidden bids (docs/protocol.md, "Hidden bids"): round 1 of a 3-seat game whose host
+    bot sits in seat 2; seat 0 bids 1, seat 1 bids 0, the bot 1. Real seals of real bids."""
+    game_id = fixed("hidden game id")[:16]
+    bids = [1, 0, 1]
+    nonces = [fixed(f"hidden nonce {seat}") for seat in range(3)]
+    seals = [bid_seal(game_id, 1, 0, s, b, nonces[s]) for s, b in enumerate(bids)]
+    at = {"round": 1, "attempt": 0}
+    return [
+        wire("client", {"t": "bid_seal", **at, "seal": seals[0]}, "seat 0 seals its bid"),
+        wire(
+            "host",
+            {"t": "bid_sealed", **at, "sealed": [0, 2], "opened": [2]},
+            "seats 0 and 2 (the host's bot, which the host opens itself) have sealed",
+        ),
+        wire("client", {"t": "bid_seal", **at, "seal": seals[1]}),
+        wire("host", {"t": "bid_seals", **at, "seals": seals}, "every seal: open yours"),
+        wire("client", {"t": "bid_open", **at, "bid": bids[0], "nonce": nonces[0]}),
+        wire("client", {"t": "bid_open", **at, "bid": bids[1], "nonce": nonces[1]}),
+        wire(
+            "host",
+            {
+                "t": "bids_open",
+                **at,
+                "bids": bids,
+                "nonces": nonces,
+                "seals": seals,
+                "replaced": [],
+            },
+            "every bid with what opens its seal; the bids follow as bid events, in order",
+        ),
+    ]
+
+
 def build() -> dict[str, Any]:
     return {
         "protocol": p.PROTOCOL,
@@ -588,7 +623,7 @@ def build() -> dict[str, Any]:
         "handshake": handshake(),
         "commit_reveal_round": commit_reveal_round(),
         "private_round": private_round(),
-        "messages": other_messages(),
+        "messages": other_messages() + hidden_bid_messages(),
     }
 
 

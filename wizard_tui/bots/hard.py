@@ -95,7 +95,7 @@ class HardBot(Bot):
             return candidates[0]
         if r == 1 and me == first:
             return guess  # leading the only trick: the heuristic's chance is exact
-        restricted = view.restrict_last_bid.applies(r)
+        restricted = view.rules.last_bid_rule.applies(r)  # never under hidden bids
         bids_known = list(view.bids)
         t1 = k.trump + 1
         avail0 = FULL_MASK & ~k.out

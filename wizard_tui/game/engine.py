@@ -355,7 +355,7 @@ class Game:
         self._sizes = config.rules.round_sizes(n)  # cards per player, round by round
         self.num_rounds = len(self._sizes)
         self._next = tuple((seat + 1) % n for seat in range(n))  # the seat to each seat's left
-        self._restricted = _RESTRICTED_ROUNDS[config.restrict_last_bid]
+        self._restricted = _RESTRICTED_ROUNDS[config.rules.last_bid_rule]
         self.phase = Phase.DEAL
         self.round = 0
         self.dealer = (config.first_dealer - 1) % n  # advanced by each deal

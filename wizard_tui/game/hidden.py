@@ -204,7 +204,7 @@ class HiddenGame:
         if (
             self.phase is not Phase.BID
             or self.turn != self.dealer
-            or not self.config.restrict_last_bid.applies(self.round)
+            or not self.config.rules.last_bid_rule.applies(self.round)
         ):
             return None
         forbidden = self.round - sum(b for b in self._bids if b is not None)

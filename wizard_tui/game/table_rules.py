@@ -48,6 +48,12 @@ class TableRules:
         if self.rounds is not None and type(self.rounds) is not tuple:
             object.__setattr__(self, "rounds", tuple(self.rounds))
 
+    @property
+    def last_bid_rule(self) -> RestrictLastBid:
+        """The restricted last bid as played: never under hidden bids, where nobody bids
+        knowing the others' bids (docs/rules.md, "Hidden bids")."""
+        return RestrictLastBid.NEVER if self.hidden_bids else self.restrict_last_bid
+
     def round_sizes(self, players: int) -> tuple[int, ...]:
         """Cards per player in each round, in the order played."""
         if self.rounds is None:

@@ -83,7 +83,17 @@ new_seat_view = _positional_maker()
 def seat_view(game: Game, seat: int) -> SeatView:
     if type(seat) is not int or not 0 <= seat < game.players:
         raise ValueError(f"there is no seat {seat}")
-    mine = game.turn == seat
+    turn, bids = game.turn, game.bids
+    bidding = game.phase is Phase.BID
+    if bidding and game.config.rules.hidden_bids:
+        # Hidden bids (docs/rules.md, "Hidden bids"): every seat bids at once, so a seat
+        # that has not bid is on turn, and no seat sees another's bid before all are in.
+        # (The engine takes the bids in the usual order; the host applies them only once
+        # every seal is open, but a game played in one process applies them one by one.)
+        if bids[seat] is None:
+            turn = seat
+        bids = tuple(bid if s == seat else None for s, bid in enumerate(bids))
+    mine = turn == seat
     held = set(cards_of(game.hand_mask(seat)))
     return new_seat_view(
         seat,
@@ -94,11 +104,11 @@ def seat_view(game: Game, seat: int) -> SeatView:
         game.hand_size,
         game.dealer,
         game.phase,
-        game.turn,
+        turn,
         tuple(c for c in game.dealt_hand(seat) if c in held),  # hand
         game.trump_card,
         game.trump_suit,
-        game.bids,
+        bids,
         tuple(game.tricks_won),
         tuple(game.totals),
         game.trick_leader,
@@ -108,6 +118,6 @@ def seat_view(game: Game, seat: int) -> SeatView:
         game.tricks,
         game.results,  # history
         tuple(game.legal_plays()) if mine and game.phase is Phase.PLAY else (),  # legal_cards
-        tuple(game.legal_bids()) if mine and game.phase is Phase.BID else (),  # legal_bids
+        tuple(game.legal_bids()) if mine and bidding else (),  # legal_bids
         game.forbidden_bid() if mine else None,
     )

@@ -62,6 +62,7 @@ from .deals.seat_half import SeatHalf, SeatSettings, SecretKeeper
 from .link_texts import announcement_text, link_text
 from .own_record import OwnRecord
 from .round_check import RoundChecker, RoundViews
+from .sealed_seat import SealedSeat
 from .wire_check import a_dict, a_list, bytes_of, expect, strings
 
 log = logging.getLogger("wizard_tui.client")
@@ -139,6 +140,8 @@ class NetworkSession:
         self._kind: DealKind = COMMIT_REVEAL
         self.seat_half: SeatHalf = self._new_seat_half(COMMIT_REVEAL)
         self._away_player = AwayPlayer()
+        # Hidden bids (sealed_seat.py): our seal and opening, and the check of every bid.
+        self.sealed_bids = SealedSeat(self._send_sealed)
 
     def _new_seat_half(self, kind: DealKind) -> SeatHalf:
         """The seat half of ``kind`` for this session (a test's subclass may wrap it)."""
@@ -237,8 +240,79 @@ class NetworkSession:
             self.client.send(msg)
 
     def bid(self, bid: int, *, auto: bool = False) -> None:
-        if self.view is not None:
-            self._intent(_auto(p.bid_msg(self.view.seat, self.view.round, bid), auto))
+        view = self.view
+        if view is None:
+            return
+        if view.rules.hidden_bids and self.game_id is not None and not self.watching:
+            key = (view.round, self.seat_half.bid_attempt)
+            if self.sealed_bids.seal(self.game_id, view.seat, key, bid, auto=auto):
+                self._show_sealing()
+            return
+        self._intent(_auto(p.bid_msg(view.seat, view.round, bid), auto))
+
+    def _send_sealed(self, msg: dict[str, Any]) -> None:
+        self.client.send(msg)
+
+    def _show_sealing(self) -> None:
+        """Hidden bids: the table redraws with who has sealed (our own bid shown to us)."""
+        view = self.view
+        if view is None or self.watching:
+            return
+        attempt = self.seat_half.bid_attempt
+        self.view = view = self.sealed_bids.view_for_table(view, attempt)
+        sealed = self.sealed_bids.sealed_seats(view, attempt)
+        self._emit(TableUpdate(view, self.seats, sealed=sealed))
+
+    def _on_bid_sealed(self, msg: dict[str, Any]) -> None:
+        if self.config is None:
+            return
+        self.sealed_bids.on_sealed(msg, self.config.players, None if self.watching else self.seat)
+        self._show_sealing()
+
+    def _on_bid_seals(self, msg: dict[str, Any]) -> None:
+        if self.config is None:
+            return
+        if self.watching or self.seat is None:
+            self.sealed_bids.on_sealed(
+                {**msg, "sealed": list(range(self.config.players))}, self.config.players, None
+            )
+            return
+        problem = self.sealed_bids.on_seals(msg, self.config.players, self.seat)
+        if problem is not None:
+            self._bid_problem(problem)
+        self._show_sealing()
+
+    def _on_bids_open(self, msg: dict[str, Any]) -> None:
+        if self.config is None or self.game_id is None:
+            return
+        seat = self.seat if self.seat is not None else -1
+        revealed, problem = self.sealed_bids.on_reveal(msg, self.config.players, seat, self.game_id)
+        if problem is not None:
+            self._bid_problem(problem)
+        elif self.recorder is not None:
+            self.recorder.add_bid_seals(revealed.round, revealed.seals, revealed.nonces)
+
+    def _result_seals(self, wire: Any) -> None:
+        """Hidden bids: the seals and nonces a round's result carries, checked against its
+        bids, into our record before the round itself (we may have missed the reveal)."""
+        if self.config is None or self.game_id is None or not self.config.rules.hidden_bids:
+            return
+        found = self.sealed_bids.result_seals(
+            a_dict(wire, "round result"), self.config.players, self.game_id,
+            self.seat_half.bid_attempt,
+        )  # fmt: skip
+        if found is None:
+            return
+        seals, nonces, problem = found
+        if problem is not None:
+            self._bid_problem(problem)
+        elif self.recorder is not None:
+            self.recorder.add_bid_seals(int(wire["round"]), seals, nonces)
+
+    def _bid_problem(self, detail: str) -> None:
+        """A sealed bid the host got wrong: shown, and written to our record."""
+        r = self.sealed_bids.key[0] if self.sealed_bids.key is not None else 0
+        self._verification(RoundVerified(r, False, detail))
 
     def play(self, card: int, *, auto: bool = False) -> None:
         if self.view is not None and not self.watching:
@@ -447,9 +521,14 @@ class NetworkSession:
         if not self.watching:
             self.seat = view.seat
             view = self.seat_half.view_for_table(view)  # a private deal: our own hand
-        self.view = view
         self._round_views.note(view)
-        self._emit(TableUpdate(view, self.seats, tuple(filter(None, events))))
+        sealed: tuple[int, ...] = ()
+        if not self.watching and view.rules.hidden_bids:  # (our sealed bid, who has sealed)
+            attempt = self.seat_half.bid_attempt
+            view = self.sealed_bids.view_for_table(view, attempt)
+            sealed = self.sealed_bids.sealed_seats(view, attempt)
+        self.view = view
+        self._emit(TableUpdate(view, self.seats, tuple(filter(None, events)), sealed))
         self._play_if_away()
 
     def _set_seats(self, seats: Any) -> None:
@@ -470,6 +549,7 @@ class NetworkSession:
         result, seeds = p.result_from_wire(msg.get("result"), self.config.players)
         self.history.append(result)
         if not self.watching:
+            self._result_seals(msg.get("result"))
             self.seat_half.round_end(result, seeds, msg)
         if self.view is not None:
             self.view = _with_history(self.view, tuple(self.history))
@@ -523,6 +603,7 @@ class NetworkSession:
         assert self.config is not None
         if self.own is not None:
             self.own.reconnected()  # a record part cut off with the link is asked again
+        self.sealed_bids.reconnected()  # (hidden bids: the host says what it holds of ours)
         history = a_list(msg.get("history"), "snapshot history")
         for wire in history[len(self.history) :]:
             result, seeds = p.result_from_wire(wire, self.config.players)
@@ -551,6 +632,9 @@ class NetworkSession:
         "chat": _on_chat,
         "game_over": _on_game_over,
         "snapshot": _on_snapshot,
+        "bid_sealed": _on_bid_sealed,
+        "bid_seals": _on_bid_seals,
+        "bids_open": _on_bids_open,
         "record_part": lambda session, msg: session.own.on_part(msg) if session.own else None,
     }
 

@@ -91,6 +91,7 @@ from .journal import JournalContents, JournalError, JournalWriter, journal_path
 from .journal_facts import Decider, Fact, GameEnded, GameHeader, SeatEntry
 from .record_share import part_messages, round_part
 from .restore import Replayed, replay_journal
+from .sealed_bids import SealedBids
 from .takeover import Takeover
 from .turn_time import TurnClock
 from .watchers import Watchers, watcher_lobby
@@ -158,6 +159,12 @@ class WizardHost:
         # The deal kind's host half (deals/): the round's exchange, its messages and facts.
         self.deal_half: DealHostHalf = deal_half
         deal_half.attach(self)
+        # Hidden bids (sealed_bids.py): the seals, their openings, the bids applied together.
+        self.sealed = SealedBids(
+            self,
+            act=lambda table, bid, by: self.deal_half.act(table, bid, by),
+            attempt=lambda table: self.deal_half.bid_attempt(table),
+        )
         self._bot_seat = -1  # the seat the bot paced or asked decides for
         self._bot_table: Table | None = None  # ... at this table
         self._bot: Bot | None = None  # ... being this bot
@@ -369,6 +376,7 @@ class WizardHost:
             self.turn_clock.seat_connected(session.seat)
         self.deal_half.before_snapshot(session)  # (a void it missed while the host was down)
         self._send_snapshot(session)
+        self.sealed.snapshot(session)  # (hidden bids: who has sealed, the seals if all are in)
         self.deal_half.after_snapshot(session)  # (the round's envelopes, to resume with)
         if self.table.over_msg is not None:
             self.send(session, self.table.over_msg)  # it missed the end
@@ -626,6 +634,9 @@ class WizardHost:
             self._refuse(session, p.NOT_YOUR_SEAT, "a bot plays your seat for the rest of the game")
             return
         t = msg["t"]
+        if t == "bid" and table.game.config.rules.hidden_bids:
+            self._refuse(session, p.SEALED_BIDS, "the bids are hidden: seal yours (bid_seal)")
+            return
         if t == "play" and self.deal_half.on_play(session, msg):
             return  # the deal took it (the private deal: its open goes through the relay)
         if t == "bid":
@@ -668,6 +679,9 @@ class WizardHost:
         self._schedule_bot()
 
     def _finish_round(self) -> None:
+        table = self.table
+        assert table is not None
+        self.sealed.round_scored(table)  # (hidden bids: the round's seals go with its result)
         self.deal_half.round_scored()  # (the round is recorded: its fact was applied)
 
     def _finish_game(self, event: GameOver) -> None:
@@ -742,20 +756,37 @@ class WizardHost:
                 return  # a bot is deciding this very position already
             # A decision for a position that is gone (a void, a redeal): never let it act.
             self._cancel_bot()
-        game = table.game
-        if game.turn < 0 or game.phase not in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
-            return
-        seat = self.seats[game.turn]
-        bot = seat.player_bot if seat is not None else None
+        deciding, bot = self._deciding(table)
         if bot is None:
             return
-        self._bot_seat, self._bot_position = game.turn, self._position
+        self._bot_seat, self._bot_position = deciding, self._position
         self._bot_table, self._bot = table, bot
         if self.options.bot_delay > 0:  # paced, so people can follow its moves
             self._bot_pacing = True
             self.start_timer(BOT_PACING, self.options.bot_delay, self._bot_paced)
         else:
             self._ask_bot()
+
+    def _deciding(self, table: Table) -> tuple[int, Bot | None]:
+        """The seat a bot of the host decides for now, and that bot (None: no bot's turn).
+        Under hidden bids every seat bids at once: sealed_bids.py says which."""
+        if self.sealed.active(table):
+            return self.sealed.bot_to_ask(table, self.seats)
+        game = table.game
+        if game.turn < 0 or game.phase not in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
+            return -1, None
+        seat = self.seats[game.turn]
+        return game.turn, seat.player_bot if seat is not None else None
+
+    def deciding_seat(self) -> int:
+        """The seat whose decision the table waits for (the turn time counts for it): the
+        seat on turn, or under hidden bids the first in bidding order not sealed yet."""
+        table = self.table
+        if table is None or table.finished:
+            return -1
+        if self.sealed.active(table):
+            return self.sealed.deciding_seat(table)
+        return table.game.turn
 
     def _bot_paced(self) -> None:
         self._bot_pacing = False
@@ -797,14 +828,11 @@ class WizardHost:
     def _bot_current(self, table: Table, seat: int, bot: Bot, position: int) -> bool:
         """The position a bot's decision was started for is still the table's, and the bot
         still decides for the seat: only then may the decision act."""
-        holder = self.seats[seat] if seat < len(self.seats) else None
         return (
             table is self.table
             and not table.finished
             and self._position == position
-            and table.game.turn == seat
-            and holder is not None
-            and holder.player_bot is bot
+            and self._deciding(table) == (seat, bot)
         )
 
     def _bot_decided(self, decided: BotDecided) -> None:
@@ -834,6 +862,9 @@ class WizardHost:
         if isinstance(action, Play) and self.deal_half.bot_play(seat, action.card):
             return  # the deal took it (the private deal: the bot's open goes through the relay)
         by: Decider = "bot" if holder.bot else "stand_in"
+        if isinstance(action, Bid) and self.sealed.active(table):
+            self.sealed.bot_bid(table, seat, action.bid, by)  # sealed, like every seat's
+            return
         try:
             events = self.deal_half.act(table, action, by)
         except IllegalAction as exc:  # a bug in a bot; never let it stall the table
@@ -1044,6 +1075,7 @@ class WizardHost:
             self._finish_game(GameOver(tuple(table.game.totals), tuple(table.game.winners)))
         else:  # the deal carries on (or, private, deals again the attempt the crash cut off)
             self.deal_half.resume()
+            self.sealed.resume()  # (hidden bids: every seal open, not yet applied)
         self._schedule_bot()
 
     async def close(self) -> None:
@@ -1187,6 +1219,7 @@ class WizardHost:
             self.send(session, watcher_lobby(self.lobby_message(session)))
             return
         self._send_snapshot(session)
+        self.sealed.snapshot(session)
         if self.table.over_msg is not None:
             self.send(session, self.table.over_msg)
 
@@ -1244,7 +1277,13 @@ class WizardHost:
         # The deal kinds' own exchanges: the host's deal half takes its kind's messages.
         **{t: lambda self, session, msg: self._deal_message(session, msg) for t in DEAL_MESSAGES},
         "record": _record,
+        "bid_seal": lambda self, session, msg: self._sealed_bid(session, msg),
+        "bid_open": lambda self, session, msg: self._sealed_bid(session, msg),
     }
+
+    def _sealed_bid(self, session: Session, msg: dict[str, Any]) -> None:
+        self.sealed.on_message(session, msg)  # (refused when no sealed bid is asked)
+        self.turn_clock.position_changed()  # the turn time moves to the next unsealed seat
 
     def _hand_to_bot(self, session: Session, msg: dict[str, Any]) -> None:
         if not self._require_admin(session, "hand a seat to a bot"):

@@ -111,5 +111,9 @@ class SeatsPort(HostPort, Protocol):
     @property
     def position(self) -> int: ...
 
+    def deciding_seat(self) -> int:
+        """The seat whose decision the table waits for (-1: none)."""
+        ...
+
 
 __all__ = ["HostPort", "SeatHooks", "SeatsPort"]

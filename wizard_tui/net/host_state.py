@@ -16,6 +16,7 @@ from ..game.hidden import HiddenGame
 from ..record import GameRecorder
 from ..session import SeatInfo, SeatKind
 from .journal_facts import COMMIT_REVEAL
+from .sealed_round import SealedRound
 
 DEFAULT_DEAL_STEP_TIMEOUT = 20.0  # seconds (HostOptions.deal_step_timeout)
 
@@ -114,6 +115,7 @@ class Table:
     history_wire: list[dict[str, Any]] = field(default_factory=list)
     created: float = 0.0  # unix time the game started
     over_msg: dict[str, Any] | None = None  # the game_over message, once it is over
+    sealing: SealedRound | None = None  # hidden bids: the round's seals (sealed_bids.py)
 
 
 def queried(game: Game | HiddenGame) -> Game:

@@ -22,6 +22,11 @@ restored table is the live one replayed, not re-implemented. (``bin`` is raw byt
 ``seed``           a remote seat's seed was accepted: ``round``, ``seat``, ``seed``
 ``action``         an accepted action: ``round``, ``a`` (``trump`` | ``bid`` | ``play``),
                    ``seat``, ``v``, ``by`` (``human`` | ``bot`` | ``stand_in``)
+``bid_seal``       hidden bids: a seat's seal was accepted: ``round``, ``attempt``, ``seat``,
+                   ``seal`` bin 32, ``by``; a bid the host decided adds ``bid``, ``nonce`` bin
+                   32 and ``replaces`` (a stand-in's bid in place of a seal never opened)
+``bid_open``       hidden bids: a player's program opened its seal: ``round``, ``attempt``,
+                   ``seat``, ``bid``, ``nonce`` bin 32
 ``round_end``      a round was scored: ``round``, ``totals``
 ``redeal``         the round's deal was thrown away: ``round``, ``reason``, ``commitments``
                    (nil if never published), ``seeds`` [bin | nil] (nil likewise)
@@ -317,6 +322,83 @@ class ActionTaken:
 
 
 @dataclass(frozen=True, slots=True)
+class BidSealed:
+    """Hidden bids (sealed_bids.py): a seat's seal was accepted. ``bid`` and ``nonce`` only
+    for a bid the host decided (its bot's, or a stand-in's), which the host opens itself;
+    ``replaces``: a stand-in's bid in place of a seal its player's program could not open."""
+
+    round: int
+    attempt: int
+    seat: int
+    seal: bytes
+    by: Decider = "human"
+    bid: int | None = None
+    nonce: bytes | None = None
+    replaces: bool = False
+
+    t: ClassVar[str] = "bid_seal"
+
+    def to_wire(self) -> dict[str, Any]:
+        wire: dict[str, Any] = {
+            "t": self.t,
+            "round": self.round,
+            "attempt": self.attempt,
+            "seat": self.seat,
+            "seal": self.seal,
+            "by": self.by,
+        }
+        if self.bid is not None:
+            wire |= {"bid": self.bid, "nonce": self.nonce, "replaces": self.replaces}
+        return wire
+
+    @classmethod
+    def from_wire(cls, e: Mapping[str, Any]) -> BidSealed:
+        by = e.get("by", "human")
+        if by not in ("human", "bot", "stand_in"):
+            raise FactError(f"unknown decider {by!r}")
+        bid, nonce = e.get("bid"), e.get("nonce")
+        if (bid is None) != (nonce is None) or (bid is not None and type(bid) is not int):
+            raise FactError("a bid the host decided comes with its nonce")
+        return cls(
+            e["round"],
+            e["attempt"],
+            e["seat"],
+            _bytes(e["seal"], 32),
+            by,
+            bid,
+            None if nonce is None else _bytes(nonce, 32),
+            e.get("replaces", False) is True,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BidOpened:
+    """Hidden bids: a player's program opened its seal (every seal was in)."""
+
+    round: int
+    attempt: int
+    seat: int
+    bid: int
+    nonce: bytes
+
+    t: ClassVar[str] = "bid_open"
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "t": self.t,
+            "round": self.round,
+            "attempt": self.attempt,
+            "seat": self.seat,
+            "bid": self.bid,
+            "nonce": self.nonce,
+        }
+
+    @classmethod
+    def from_wire(cls, e: Mapping[str, Any]) -> BidOpened:
+        return cls(e["round"], e["attempt"], e["seat"], e["bid"], _bytes(e["nonce"], 32))
+
+
+@dataclass(frozen=True, slots=True)
 class RoundEnded:
     round: int
     totals: tuple[int, ...]
@@ -501,6 +583,8 @@ Fact: TypeAlias = (
     | CommitmentsPublished
     | SeedAccepted
     | ActionTaken
+    | BidSealed
+    | BidOpened
     | RoundEnded
     | Redealt
     | AttemptBegan
@@ -518,6 +602,8 @@ _PARSERS: dict[str, Callable[[Mapping[str, Any]], Fact]] = {
         CommitmentsPublished,
         SeedAccepted,
         ActionTaken,
+        BidSealed,
+        BidOpened,
         RoundEnded,
         Redealt,
         AttemptBegan,
@@ -555,6 +641,8 @@ __all__ = [
     "ActionTaken",
     "AttemptBegan",
     "AttemptVoided",
+    "BidOpened",
+    "BidSealed",
     "CommitAccepted",
     "CommitmentsPublished",
     "Decider",

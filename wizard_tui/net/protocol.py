@@ -123,6 +123,11 @@ ABORT = Message(
 )
 # A player's own record: the host's record of a finished round (record_share.py).
 RECORD = Message("record", round=_ROUND)
+# Hidden bids (docs/protocol.md, "Hidden bids"): a seat's seal of its bid, and its opening
+# once every seal is published. Any byte is a bid here: one the round does not allow is a
+# bad opening (refused, and a stand-in bids for the seat), not a malformed message.
+BID_SEAL = Message("bid_seal", round=_ROUND, attempt=_ATTEMPT, seal=Bin(32), auto=_AUTO)
+BID_OPEN = Message("bid_open", round=_ROUND, attempt=_ATTEMPT, bid=Int(0, 255), nonce=Bin(32))
 
 INBOUND = Schemas(
     HERE,
@@ -144,7 +149,15 @@ INBOUND = Schemas(
     LOST,
     ABORT,
     RECORD,
+    BID_SEAL,
+    BID_OPEN,
 )
+
+# Reason codes of hidden bids (sealed_bids.py).
+SEALED_BIDS = "sealed_bids"  # a plain ``bid`` at a table of hidden bids: seal it instead
+ALREADY_SEALED = "already_sealed"  # a second seal, or a seal once every seal is published
+NOT_SEALING = "not_sealing"  # a seal or opening when no sealed bid is asked (or a stale one)
+BAD_OPENING = "bad_opening"  # an opening that does not open the seat's seal: a stand-in bids
 
 # Deal protocols a host may choose (``--deal``); the ``game`` message names it.
 DEAL_PRIVATE = "private"
@@ -275,6 +288,8 @@ def views_wire(game: Game) -> list[dict[str, Any]]:
     random games.
     """
     n = game.players
+    if _hidden_bidding(game):  # every seat is on turn, and its view holds its bid alone
+        return [view_wire(seat_view(game, seat)) for seat in range(n)]
     actor = game.turn if 0 <= game.turn < n else 0
     base = view_wire(seat_view(game, actor))
     views = []
@@ -296,6 +311,11 @@ def views_wire(game: Game) -> list[dict[str, Any]]:
     return views
 
 
+def _hidden_bidding(game: Game) -> bool:
+    """Hidden bids are being made: the seats' views differ in their turn and bids too."""
+    return game.phase is Phase.BID and game.config.rules.hidden_bids
+
+
 # The fields of a view that differ between the seats' views of one moment (``views_wire``).
 _PER_SEAT = ("seat", "hand", "legal_cards", "legal_bids", "forbidden_bid")
 
@@ -312,6 +332,11 @@ def state_payloads(game: Game, seats: list[Any], events: list[Any]) -> list[byte
     that each decodes to exactly that message.
     """
     n = game.players
+    if _hidden_bidding(game):  # (rare: once a round) each seat's whole view, packed alone
+        return [
+            _pack({"t": "state", "view": view, "seats": seats, "events": events})
+            for view in views_wire(game)
+        ]
     actor = game.turn if 0 <= game.turn < n else 0
     base = view_wire(seat_view(game, actor))
     shared = {key: value for key, value in base.items() if key not in _PER_SEAT}

@@ -36,12 +36,15 @@ from .journal import JournalContents, read_journal
 from .journal_facts import (
     COMMIT_REVEAL,
     VERSION,
+    BidOpened,
+    BidSealed,
     FactError,
     GameEnded,
     GameHeader,
     SeatEntry,
     parse_fact,
 )
+from .sealed_bids import apply_sealed_fact
 
 
 class RestoreError(Exception):
@@ -159,6 +162,8 @@ def replay(entries: Sequence[dict[str, Any]]) -> Replayed:
                 if not game.is_over or list(game.totals) != list(fact.totals):
                     raise FactError("the game ended differently")
                 table.finished = True
+            elif isinstance(fact, BidSealed | BidOpened):
+                apply_sealed_fact(table, fact)  # hidden bids: as the live host applied it
             else:
                 half.apply(table, fact)
         except (

@@ -41,7 +41,9 @@ log = logging.getLogger("wizard_tui.turn_time")
 _DECIDING = (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
 AWAY_PROGRAM_GRACE = 5.0  # seconds a private seat's program has at least to move for it
 # What a player's program sends by itself, never because its player pressed a key.
-_NOT_THE_PLAYER = frozenset({"commit", "seed", "sign_key", "deal", "lost", "abort", "claim_host"})
+_NOT_THE_PLAYER = frozenset(
+    {"commit", "seed", "sign_key", "deal", "lost", "abort", "claim_host", "bid_open"}
+)
 
 
 class TurnClock:
@@ -85,7 +87,8 @@ class TurnClock:
         game = table.game
         if self.host.deal_half.deciding_paused():  # (a private attempt being voided)
             return -1
-        return game.turn if game.phase in _DECIDING else -1
+        # (hidden bids: every seat bids at once, and the host says whose seal is awaited)
+        return self.host.deciding_seat() if game.phase in _DECIDING else -1
 
     def _seat(self, index: int) -> Seat | None:
         seats = self.host.seats

@@ -4,6 +4,7 @@ and ``simulate`` play."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from netplay.mental import PROTOCOL as PRIVATE_PROTOCOL
@@ -90,6 +91,8 @@ class GameRecorder:
         self.stand_ins: list[StandIn] = []
         self.extra: dict[str, Any] = {}  # extra top-level fields (docs/record-format.md)
         self.charges: list[Charge] = []
+        # Fields a round gets once it is recorded, given before its end (``add_bid_seals``).
+        self._round_extras: dict[int, dict[str, Any]] = {}
 
     @classmethod
     def carry_on(cls, record: GameRecord, config: GameConfig) -> GameRecorder:
@@ -135,7 +138,7 @@ class GameRecorder:
             raise ValueError(f"round {result.round} recorded after {len(self.rounds)} rounds")
         if self.protocol != PROTOCOL:
             raise ValueError("commitments and seeds recorded for a private deal")
-        self.rounds.append(recorded_round(result, commitments, seeds))
+        self.rounds.append(self._with_extras(recorded_round(result, commitments, seeds)))
 
     def add_private_round(
         self, result: RoundResult, setup: DealSetup, envelopes: Sequence[Envelope]
@@ -146,7 +149,22 @@ class GameRecorder:
         if result.round != len(self.rounds) + 1:
             raise ValueError(f"round {result.round} recorded after {len(self.rounds)} rounds")
         deal = PrivateDealRecord(setup, tuple(envelopes))
-        self.rounds.append(recorded_round(result, (), (), deal))
+        self.rounds.append(self._with_extras(recorded_round(result, (), (), deal)))
+
+    def add_bid_seals(
+        self, round_number: int, seals: Sequence[bytes], nonces: Sequence[bytes]
+    ) -> None:
+        """Hidden bids: the round's seals and the nonces that opened them, per seat (its
+        ``bid_seals``), given when the bids are revealed; the round carries them once it is
+        recorded. A later call for the round (a redealt attempt) replaces them."""
+        if len(seals) != self.config.players or len(nonces) != self.config.players:
+            raise ValueError("one seal and one nonce per seat")
+        wire = [{"seal": s.hex(), "nonce": n.hex()} for s, n in zip(seals, nonces, strict=True)]
+        self._round_extras.setdefault(round_number, {})["bid_seals"] = wire
+
+    def _with_extras(self, recorded: RecordedRound) -> RecordedRound:
+        extras = self._round_extras.pop(recorded.round, None)
+        return recorded if not extras else replace(recorded, extra={**recorded.extra, **extras})
 
     def add_redeal(
         self,

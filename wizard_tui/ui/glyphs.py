@@ -29,6 +29,7 @@ class Glyphs:
     rule: str  # horizontal rule under a suit group in the hand
     trump_rule: str  # the same, under the trump suit's group
     dash: str  # an empty value
+    sealed: str  # hidden bids: a seat's bid is sealed (not shown)
     more: str  # marks text cut short
     arrows: str  # the left and right arrow keys, in hints
 
@@ -64,6 +65,7 @@ UNICODE = Glyphs(
     rule="─",
     trump_rule="═",
     dash="–",
+    sealed="■",
     more="…",
     arrows="←/→",
 )
@@ -82,6 +84,7 @@ ASCII = Glyphs(
     rule="-",
     trump_rule="=",
     dash="-",
+    sealed="#",
     more=".",
     arrows="left/right",
 )

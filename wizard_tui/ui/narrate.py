@@ -119,15 +119,25 @@ def event_line(event: Event, names: Sequence[str], g: Glyphs) -> Line | None:
     return None
 
 
-def bids_line(bids: Sequence[int | None], tricks: int, names: Sequence[str]) -> Line:
-    """All the bids of a round, once the last is made."""
+def bids_line(
+    bids: Sequence[int | None], tricks: int, names: Sequence[str], revealed: bool = False
+) -> Line:
+    """All the bids of a round, once the last is made (``revealed``: hidden bids, all
+    shown at once)."""
     made = ", ".join(f"{_name(names, s)} {b}" for s, b in enumerate(bids) if b is not None)
     total = sum(b for b in bids if b is not None)
-    said = ngettext(
-        "Bids: {made} ({total} bid for {n} trick).",
-        "Bids: {made} ({total} bid for {n} tricks).",
-        tricks,
-    )
+    if revealed:
+        said = ngettext(
+            "The bids are revealed: {made} ({total} bid for {n} trick).",
+            "The bids are revealed: {made} ({total} bid for {n} tricks).",
+            tricks,
+        )
+    else:
+        said = ngettext(
+            "Bids: {made} ({total} bid for {n} trick).",
+            "Bids: {made} ({total} bid for {n} tricks).",
+            tricks,
+        )
     return ((said.format(made=made, total=total, n=tricks), ""),)
 
 

@@ -71,6 +71,7 @@ class DealHostHalf(Protocol):
     def between_rounds(self) -> None: ...
     def deciding_paused(self) -> bool: ...
     def round_in_play(self, table: Table) -> int: ...
+    def bid_attempt(self, table: Table) -> int: ...
 
     # -- seats
     def seat_left(self, seat: int) -> None: ...
@@ -162,6 +163,11 @@ class DealHostBase:
     def round_in_play(self, table: Table) -> int:
         """The round being dealt or played now."""
         return table.game.round
+
+    def bid_attempt(self, table: Table) -> int:
+        """The attempt of the round whose bids are made now (hidden bids seal it): 0 unless
+        the kind deals a round again after its bids (the private deal)."""
+        return 0
 
     def seat_left(self, seat: int) -> None:
         return None

@@ -168,5 +168,11 @@ class SeatHalf:
         """How many deals of this game were voided so far (a decision's position moves on)."""
         return 0
 
+    @property
+    def bid_attempt(self) -> int:
+        """The attempt of the round being bid now (hidden bids seal it): 0 unless the kind
+        deals a round again after its bids (the private deal)."""
+        return 0
+
 
 __all__ = ["SeatHalf", "SeatPort", "SeatSettings", "SecretKeeper"]

@@ -192,6 +192,7 @@ class TableScreen(Screen, inherit_bindings=False):
             bids=() if between else view.bids,
             won=() if between else view.tricks_won,
             totals=view.totals,
+            sealed=update.sealed,
         )
         self._status_line.show(view=view)
         trick = self._trick_view
@@ -299,6 +300,13 @@ class TableScreen(Screen, inherit_bindings=False):
         elif mine and view.phase is Phase.PLAY:
             said = _("Your turn: play a card ({arrows} choose, Enter plays)")
             prompt.say(said.format(arrows=g.arrows), urgent=True)
+        elif mine and view.phase is Phase.BID and view.rules.hidden_bids:
+            said = (
+                _("Your turn: bid, hidden until every bid is in")
+                if self.open_panel
+                else _("Your turn: bid, hidden until every bid is in (b opens the panel)")
+            )
+            prompt.say(said, urgent=True)
         elif mine and view.phase is Phase.BID:
             said = (
                 _("Your turn: bid")
@@ -306,6 +314,9 @@ class TableScreen(Screen, inherit_bindings=False):
                 else _("Your turn: bid (b opens the bid panel)")
             )
             prompt.say(said, urgent=True)
+        elif view.phase is Phase.BID and view.rules.hidden_bids and view.bid is not None:
+            said = _("Your bid of {bid} is sealed until every bid is in")
+            prompt.say(said.format(bid=view.bid))
         elif mine:
             said = (
                 _("Your turn: name trump")

@@ -138,6 +138,8 @@ class BidPanel(DecisionPanel):
 
     def _bids_so_far(self, view: SeatView) -> str:
         made = [(s, b) for s, b in enumerate(view.bids) if b is not None]
+        if view.rules.hidden_bids:
+            return _("The bids are hidden: everyone bids at once, all shown when all are in.")
         if not made:
             return _("You bid first.")
         parts = ", ".join(

@@ -30,6 +30,7 @@ class SeatsPanel(LinesWidget):
         self.bids: tuple[int | None, ...] = ()
         self.won: tuple[int, ...] = ()
         self.totals: tuple[int, ...] = ()
+        self.sealed: frozenset[int] = frozenset()  # hidden bids: who has sealed (not what)
         self._deadlines: dict[int, float] = {}
         self._ticker: Timer | None = None
 
@@ -43,6 +44,7 @@ class SeatsPanel(LinesWidget):
         bids: tuple[int | None, ...],
         won: tuple[int, ...],
         totals: tuple[int, ...],
+        sealed: tuple[int, ...] = (),
     ) -> None:
         if seats != self.seats:
             now = time.monotonic()
@@ -56,6 +58,7 @@ class SeatsPanel(LinesWidget):
                 self._ticker = None
         self.seats, self.me, self.turn, self.dealer = seats, me, turn, dealer
         self.bids, self.won, self.totals = bids, won, totals
+        self.sealed = frozenset(sealed)
         self.redraw()
 
     def _link(self, index: int, seat: SeatInfo, short: bool) -> tuple[str, str]:
@@ -123,6 +126,11 @@ class SeatsPanel(LinesWidget):
             line.append(f"{tricks:>6}")
             need = self.need_text(bid, won, short)
             need_style = "text--ok" if bid is not None and won == bid else "text--muted"
+            if i in self.sealed:  # hidden bids: sealed, its bid unknown (ours: shown)
+                tricks = tricks or g.sealed
+                said = _("sealed")
+                need = said if cell_len(said) <= need_width - 1 else g.sealed
+                need_style = "text--ok"
             line.append(" " + self.fit(need, need_width - 1), self.style(need_style))
             line.append(f"{total:>{score_width}} ")
             link, link_style = self._link(i, seat, short)

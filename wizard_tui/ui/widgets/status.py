@@ -73,6 +73,8 @@ class StatusLine(LinesWidget):
             left.append_text(self._trump(view))
             bid_sum = sum(b for b in view.bids if b is not None)
             bids = _("bids {sum}/{tricks}").format(sum=bid_sum, tricks=view.round)
+            if view.phase is Phase.BID and view.rules.hidden_bids:
+                bids = _("bids hidden")  # (until every bid is in: then the sum again)
             left.append(f" {g.dot} {bids}")
         right = Text()
         if self.verified is not None:

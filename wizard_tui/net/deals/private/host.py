@@ -975,6 +975,10 @@ class PrivateDealing(DealHostBase):
     def deciding_paused(self) -> bool:
         return self.voiding is not None
 
+    def bid_attempt(self, table: Table) -> int:
+        deal = self.deal
+        return deal.attempt if deal is not None else 0
+
     def round_in_play(self, table: Table) -> int:
         """A hidden game counts only the rounds it finished until the round is dealt (a
         restored host redeals the round the crash cut off)."""

@@ -91,6 +91,11 @@ class PrivateSeatHalf(SeatHalf):
     def voided_attempts(self) -> int:
         return len(self.voids)
 
+    @property
+    def bid_attempt(self) -> int:
+        deal = self.deal
+        return deal.attempt if deal is not None else 0
+
     def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("t")
         if kind == "deal":
