@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from wizard_tui.game import Deal, Game, GameConfig, RestrictLastBid, TableRules, seat_view
+from wizard_tui.game import Bid, Deal, Game, GameConfig, RestrictLastBid, TableRules, seat_view
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.host import HostOptions
@@ -208,6 +208,9 @@ def started(rules: TableRules, players: int = 4) -> list:
     cards = list(range(60))
     random.Random(4).shuffle(cards)
     game.apply(Deal(tuple(cards)))
+    if rules.hidden_bids:  # every seat yet to bid is on turn: seat 0 has sealed its own
+        while game.turn != 1:
+            game.apply(Bid(game.turn, 0))
     view = seat_view(game, 0)
     assert not view.my_turn
     return [LinkChanged("connected"), TableUpdate(view=view, seats=FOUR[:players])]
