@@ -49,14 +49,13 @@ class CheckResult:
     detail: str
 
 
-def _deck_of(claimed: RoundResult, players: int, dealer: int) -> list[int] | None:
-    """A deck that deals ``claimed``'s hands and trump card (the undealt cards in order);
-    None if no deck does."""
-    r = claimed.round
+def _deck_of(claimed: RoundResult, players: int, dealer: int, hand_size: int) -> list[int] | None:
+    """A deck that deals ``claimed``'s hands (``hand_size`` cards each) and trump card (the
+    undealt cards in order); None if no deck does."""
     hands = claimed.hands
-    if len(hands) != players or any(len(hand) != r for hand in hands):
+    if len(hands) != players or any(len(hand) != hand_size for hand in hands):
         return None
-    deck = [hands[left_of(dealer + j, players)][j // players] for j in range(players * r)]
+    deck = [hands[left_of(dealer + j, players)][j // players] for j in range(players * hand_size)]
     if claimed.trump_card is not None:
         deck.append(claimed.trump_card)
     deck.extend(sorted(set(range(DECK_SIZE)) - set(deck)))
@@ -168,6 +167,8 @@ class RoundChecker:
             return CheckResult(r, False, f"round {r}: not checked after an earlier failure")
         if r != self.replica.round + 1:
             return self._failing(r)(f"expected round {self.replica.round + 1} next")
+        if r > self.config.num_rounds:
+            return self._failing(r)(f"the game has {self.config.num_rounds} rounds")
         return None
 
     def check_deck(
@@ -194,7 +195,7 @@ class RoundChecker:
         fail = self._failing(r)
         if (refused := self._refusal(r)) is not None:
             return refused
-        deck = _deck_of(claimed, self.config.players, self._dealer(r))
+        deck = _deck_of(claimed, self.config.players, self._dealer(r), self.config.round_size(r))
         if deck is None:
             return fail("the host's record of the hands is not one deal of the deck")
         return self._check_deck(deck, claimed, None, (), fail)
@@ -210,7 +211,7 @@ class RoundChecker:
         r = claimed.round
         n = self.config.players
         dealer = self._dealer(r)
-        dealt = deal_from_deck(deck, n, r, dealer)
+        dealt = deal_from_deck(deck, n, self.config.round_size(r), dealer)  # the round's cards
         if claimed.dealer != dealer:
             return fail(f"the host says seat {claimed.dealer} dealt; it was seat {dealer}'s deal")
         if tuple(claimed.hands) != dealt.hands:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..game import rounds_for
 from ..paths import data_dir
 from ..record import record_filename
 from .journal import JournalContents, JournalError, list_journals, read_journal
@@ -81,7 +80,7 @@ def summarize(path: Path) -> SavedGame:
         contents,
         header,
         round_reached=int(reached),
-        rounds=rounds_for(header.config.players),
+        rounds=len(header.config.rules.round_sizes(header.config.players)),
         finished=finished,
         problem=problem,
     )
