@@ -204,7 +204,7 @@ class WizardApp(TableApp):
         view = update.view
         bidding_done = view.phase is Phase.PLAY and not view.tricks and not view.trick
         if bidding_done and any(isinstance(e, BidMade) for e in update.events):
-            lines.append(narrate.bids_line(view.bids, view.round, names))
+            lines.append(narrate.bids_line(view.bids, view.hand_size, names))
         self._note(*lines)
         rematch = self.finished is not None and update.view.phase is not Phase.GAME_OVER
         if rematch:

@@ -6,7 +6,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from ...game import Phase, SeatView, is_jester, is_wizard
-from ...i18n import _
+from ...i18n import _, ngettext
 from ...session import RoundVerified
 from ..glyphs import suit_name
 from .lines import LinesWidget
@@ -14,8 +14,17 @@ from .lines import LinesWidget
 _KEEP = object()
 
 
+def cards_each(round_number: int, hand_size: int) -> str:
+    """``18 cards``: what round ``round_number`` deals each player, said only where the game's
+    length (docs/rules.md) makes it differ from the round's number (else "")."""
+    if hand_size == round_number or hand_size < 1:
+        return ""
+    return ngettext("{n} card", "{n} cards", hand_size).format(n=hand_size)
+
+
 class StatusLine(LinesWidget):
-    """``Round r of R · Trump … · bids b / r tricks`` and, on the right, link and verification."""
+    """``Round r of R · Trump … · bids b / h tricks`` (and ``· h cards`` where a game's length
+    deals other than r) and, on the right, link and verification."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -65,14 +74,20 @@ class StatusLine(LinesWidget):
                 round=view.round + 1, rounds=view.num_rounds
             )
             left.append(said, self.style("text--accent"))
+            cards = cards_each(view.round + 1, view.rules.round_sizes(view.players)[view.round])
+            if cards:
+                left.append(f" {g.dot} {cards}", self.style("text--accent"))
             left.append(f" {g.dot} " + _("dealing"), self.style("text--muted"))
         elif view is not None and view.round > 0:
             said = _("Round {round} of {rounds}").format(round=view.round, rounds=view.num_rounds)
             left.append(said, self.style("text--accent"))
+            cards = cards_each(view.round, view.hand_size)
+            if cards:
+                left.append(f" {g.dot} {cards}", self.style("text--accent"))
             left.append(f" {g.dot} ")
             left.append_text(self._trump(view))
             bid_sum = sum(b for b in view.bids if b is not None)
-            bids = _("bids {sum}/{tricks}").format(sum=bid_sum, tricks=view.round)
+            bids = _("bids {sum}/{tricks}").format(sum=bid_sum, tricks=view.hand_size)
             left.append(f" {g.dot} {bids}")
         right = Text()
         if self.verified is not None:
