@@ -4,6 +4,8 @@ count by the cards, and the score pad keeps every round of a 39-round game reach
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from wizard_tui.game import Phase, TableRules, length_rounds
@@ -13,7 +15,7 @@ from wizard_tui.ui.widgets.status import cards_each
 
 from .helpers import screen_text, until
 from .sessions import LocalSession
-from .test_ui_play import open_panel
+from .test_ui_play import open_panel, summary_open
 
 SIZES = [(80, 24), (60, 20), (120, 40)]
 UP_AND_DOWN = TableRules(rounds=length_rounds("up-and-down", 3))
@@ -38,6 +40,23 @@ async def test_the_status_line_names_the_round_of_the_length_and_its_cards(size)
         assert top.lstrip().startswith("Round 22 of 39 · 18 cards"), top
         panel = open_panel(app)
         assert panel is not None and "round 22 of 39 · 18 cards" in str(panel.border_title)
+
+
+async def test_the_trump_s_name_gives_way_before_the_bids() -> None:
+    """With the last round's verification on the right, "Round 22 of 39 · 18 cards · Trump
+    13♥ (hearts) · bids 13/18" is too long for 80 columns: the suit's name goes (the turned
+    card beside the hand names it), and the bids stay."""
+    session = LocalSession(3, seed=2, from_round=21, rules=UP_AND_DOWN)
+    app = WizardApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not (session.view.round == 22 and open_panel(app) is not None):
+            if summary_open(app) or open_panel(app) or session.view.my_turn:
+                await pilot.press("enter")
+            await pilot.pause(0.02)
+        await until(pilot, lambda: "r21 verified" in screen_text(app).splitlines()[0])
+        top = screen_text(app).splitlines()[0]
+        assert re.search(r"Round 22 of 39 · 18 cards · Trump 13♥ · bids \d+/18 ", top), top
+        assert "(hearts)" not in top, top
 
 
 async def test_a_full_game_says_no_cards() -> None:

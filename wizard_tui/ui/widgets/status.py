@@ -41,7 +41,9 @@ class StatusLine(LinesWidget):
             self.verified = verified
         self.redraw()
 
-    def _trump(self, view: SeatView) -> Text:
+    def _trump(self, view: SeatView, compact: bool = False) -> Text:
+        """The trump; ``compact``: a suit card without its suit's name (the turned card
+        beside the hand names it), when the line is short of room."""
         out = Text(_("Trump") + " ")
         card, suit = view.trump_card, view.trump_suit
         if card is None:
@@ -57,13 +59,13 @@ class StatusLine(LinesWidget):
             else:
                 out.append(", " + _("dealer chose") + " ")
                 out.append_text(self.suit_text(suit))
-        elif suit is not None:
+        elif suit is not None and not compact:
             out.append(" (")
             out.append(suit_name(suit), self.style(f"card--{suit.label}"))
             out.append(")")
         return out
 
-    def build(self, width: int) -> list[Text]:
+    def _left(self, compact: bool) -> Text:
         g = self.glyphs
         view = self.view
         left = Text()
@@ -85,10 +87,15 @@ class StatusLine(LinesWidget):
             if cards:
                 left.append(f" {g.dot} {cards}", self.style("text--accent"))
             left.append(f" {g.dot} ")
-            left.append_text(self._trump(view))
+            left.append_text(self._trump(view, compact))
             bid_sum = sum(b for b in view.bids if b is not None)
             bids = _("bids {sum}/{tricks}").format(sum=bid_sum, tricks=view.hand_size)
             left.append(f" {g.dot} {bids}")
+        return left
+
+    def build(self, width: int) -> list[Text]:
+        g = self.glyphs
+        left = self._left(compact=False)
         right = Text()
         if self.verified is not None:
             v = self.verified
@@ -107,8 +114,11 @@ class StatusLine(LinesWidget):
             right.append(f"{g.online} " + _("online"), self.style("text--ok"))
         else:
             right.append(f"{g.offline} {link_word(self.link)}", self.style("text--error"))
-        # The right side (verification, link) always shows: the left gives way.
+        # The right side (verification, link) always shows: the left gives way, first the
+        # trump suit's name (a longer game's "· 18 cards" needs the room), then its end.
         room = width - cell_len(right.plain) - 1
+        if cell_len(left.plain) > room:
+            left = self._left(compact=True)
         if cell_len(left.plain) > room:
             left.truncate(max(0, room - 1), overflow="crop")
             left.append(g.more)
