@@ -45,7 +45,7 @@ def test_deck_hands_and_trump(case: dict) -> None:
     game_id = bytes.fromhex(case["game_id"])
     seeds = [bytes.fromhex(s) for s in case["seeds"]]
     assert list(deck_for_round(game_id, case["round"], seeds)) == case["deck"]
-    dealt = deal_round(game_id, case["round"], seeds, case["dealer"])
+    dealt = deal_round(game_id, case["round"], seeds, case["dealer"], hand_size=case["round"])
     assert [list(h) for h in dealt.hands] == case["hands"]
     assert dealt.trump_card == case["trump_card"]
 

@@ -28,11 +28,13 @@ def deck_for_round(game_id: bytes, round_number: int, seeds: Sequence[bytes]) ->
     return tuple(fairdeal.shuffle_order(combined, DECK_SIZE))
 
 
-def deal_from_deck(deck: Sequence[int], players: int, round_number: int, dealer: int) -> DealtRound:
-    """Card ``deck[j]`` goes to seat ``(dealer + 1 + j) mod players``; the next card is trump."""
-    dealt = players * round_number
+def deal_from_deck(deck: Sequence[int], players: int, hand_size: int, dealer: int) -> DealtRound:
+    """Card ``deck[j]`` goes to seat ``(dealer + 1 + j) mod players`` until each holds
+    ``hand_size`` cards (the round's, from the game's length: ``Game.hand_size``); the next
+    card is trump."""
+    dealt = players * hand_size
     if dealt > DECK_SIZE:
-        raise ValueError(f"round {round_number} needs {dealt} cards; the deck has {DECK_SIZE}")
+        raise ValueError(f"{hand_size} cards each need {dealt} cards; the deck has {DECK_SIZE}")
     hands: list[list[int]] = [[] for _ in range(players)]
     first = left_of(dealer, players)
     for j in range(dealt):
@@ -42,7 +44,9 @@ def deal_from_deck(deck: Sequence[int], players: int, round_number: int, dealer:
 
 
 def deal_round(
-    game_id: bytes, round_number: int, seeds: Sequence[bytes], dealer: int
+    game_id: bytes, round_number: int, seeds: Sequence[bytes], dealer: int, *, hand_size: int
 ) -> DealtRound:
+    """Round ``round_number`` (the ordinal: it is in every commitment and the deck's seed)
+    of a game, dealing ``hand_size`` cards each."""
     deck = deck_for_round(game_id, round_number, seeds)
-    return deal_from_deck(deck, len(seeds), round_number, dealer)
+    return deal_from_deck(deck, len(seeds), hand_size, dealer)

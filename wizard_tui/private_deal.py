@@ -1,8 +1,9 @@
 """Wizard's private deal (``docs/private-deal.md``), one round run in-process.
 
 ``round_setup`` is the setup that follows from the game: the chain starts at the
-dealer's left, position ``k < n·r`` goes to seat ``(dealer + 1 + k) mod n``, position
-``n·r`` is the face-up trump card (when there is one), the rest undealt. Items are card
+dealer's left, position ``k < n·h`` goes to seat ``(dealer + 1 + k) mod n`` (``h`` the
+round's hand size), position ``n·h`` is the face-up trump card (when there is one), the rest
+undealt. Items are card
 ids, so the item at a final-deck position is the card there.
 
 ``PrivateRound`` runs one round with every seat a ``DealPlayer`` of its own (its own
@@ -65,15 +66,19 @@ def round_setup(
     dealer: int,
     signing_keys: Sequence[bytes],
     attempt: int = 0,
+    *,
+    hand_size: int,
 ) -> DealSetup:
-    """The setup of round ``round_number`` that follows from the game (section 5)."""
+    """The setup of round ``round_number`` (the ordinal: in every signature) that follows
+    from the game (section 5), dealing ``hand_size`` cards each (the game's length decides:
+    ``Game.hand_size``)."""
     first = left_of(dealer, players)  # the seat that receives the first card
     return DealSetup(
         game_id=game_id,
         round=round_number,
         attempt=attempt,
         chain=chain_from(first, players),
-        owners=deal_round_robin(players, round_number, first, DECK_SIZE, face_up=1),
+        owners=deal_round_robin(players, hand_size, first, DECK_SIZE, face_up=1),
         signing_keys=tuple(signing_keys),
     )
 

@@ -46,6 +46,7 @@ from .game import (
     Game,
     GameConfig,
     IllegalAction,
+    Length,
     Phase,
     Play,
     RestrictLastBid,
@@ -72,17 +73,21 @@ class DealSet:
 
     game_id: bytes
     first_dealer: int
-    seeds: tuple[tuple[bytes, ...], ...]  # [round - 1][seat]
+    seeds: tuple[tuple[bytes, ...], ...]  # [round - 1][seat]: one per scheduled round
 
     @property
     def players(self) -> int:
         return len(self.seeds[0])
 
 
-def new_deal_set(players: int, rng: random.Random | None = None) -> DealSet:
+def new_deal_set(
+    players: int, rng: random.Random | None = None, rounds: int | None = None
+) -> DealSet:
     """A fresh game id, first dealer and per-round seeds: from ``secrets``, or from ``rng``
-    (reproducible runs only)."""
-    n, rounds = players, rounds_for(players)
+    (reproducible runs only). ``rounds``: how many rounds the game's length schedules
+    (``GameConfig.num_rounds``); None: the full game's 60 / players."""
+    n = players
+    rounds = rounds_for(players) if rounds is None else rounds
     if rng is None:
         return DealSet(
             fairdeal.new_game_id(),
@@ -131,6 +136,10 @@ def play_game(
         if len(signing_keys) != n:
             raise SimulationError(f"{len(signing_keys)} signing keys for {n} seats")
     config = GameConfig(n, deal_set.first_dealer, rules)
+    if len(deal_set.seeds) < config.num_rounds:
+        raise SimulationError(
+            f"a deal set of {len(deal_set.seeds)} rounds for a game of {config.num_rounds}"
+        )
     game = Game(config)
     entries = players or [PlayerEntry(f"{b.level}-{s}", "bot") for s, b in enumerate(bots)]
     if private:
@@ -145,12 +154,12 @@ def play_game(
     seconds = [0.0] * n
     clock = time.perf_counter
     gid = deal_set.game_id
-    for r, seeds in enumerate(deal_set.seeds[:rounds], 1):
+    for r, seeds in enumerate(deal_set.seeds[: config.num_rounds][:rounds], 1):
         round_deal: PrivateRound | None = None
         if private:
             assert signing_keys is not None
             dealer = dealer_of(deal_set.first_dealer, r, n)
-            setup = round_setup(gid, r, n, dealer, public_keys)
+            setup = round_setup(gid, r, n, dealer, public_keys, hand_size=game.config.round_size(r))
             round_deal = PrivateRound(setup, signing_keys, seeds)
             hands, _ = round_deal.deal()
             game.deal(round_deal.deck(hands))
@@ -300,6 +309,7 @@ class SimulationReport:
             + (f" ({self.deals} deal sets x {c.players} rotations)" if c.duplicate else "")
             + f", {c.players} players, restrict last bid: {c.restrict_last_bid.value}, "
             + ("hidden bids (the restriction ignored), " if c.hidden_bids else "")
+            + (f"length: {c.length}, " if c.length != Length.FULL else "")
             + f"{self.seconds:.2f} s ({rate:.{0 if rate >= 10 else 2}f} games/s)"
         )
         label = "entry" if c.duplicate else "seat"
@@ -419,7 +429,8 @@ def play_deal_set(config: SimulationConfig, d: int) -> list[GamePlayed]:
     n = config.players
     seeded = config.seed is not None
     deal_rng = random.Random(f"wizard-tui/simulate/{config.seed}/deal/{d}") if seeded else None
-    deal_set = new_deal_set(n, deal_rng)
+    rules = config.table_rules()
+    deal_set = new_deal_set(n, deal_rng, len(rules.round_sizes(n)))
     out = []
     for k in range(n if config.duplicate else 1):
         entry_at = _entries(n, k)
@@ -441,7 +452,7 @@ def play_deal_set(config: SimulationConfig, d: int) -> list[GamePlayed]:
             play_game(
                 bots,
                 deal_set,
-                config.table_rules(),
+                rules,
                 names,
                 deal=config.deal,
                 signing_keys=signing_keys,

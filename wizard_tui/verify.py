@@ -37,7 +37,6 @@ from .game import (
     dealer_of,
     is_jester,
     is_wizard,
-    rounds_for,
     suit_of,
     winners,
 )
@@ -99,7 +98,8 @@ def summary(record: GameRecord) -> str:
         text += _(", winners: {names}").format(names=names)
     else:
         said = _(", incomplete: stopped before round {next} of {rounds}")
-        text += said.format(next=n + 1, rounds=rounds_for(len(record.players)))
+        of = len(record.rules.round_sizes(len(record.players)))  # the game's length
+        text += said.format(next=n + 1, rounds=of)
     notes = []
     if record.redeals:
         k = len(record.redeals)
@@ -160,11 +160,12 @@ def expand_paths(paths: list[str]) -> list[Path]:
 def verify_record(record: GameRecord) -> None:
     """Raise ``RecordError`` at the first thing in ``record`` that does not hold."""
     n = len(record.players)
-    num_rounds = rounds_for(n)
+    num_rounds = len(record.rules.round_sizes(n))  # the game's length (rules.rounds)
     if len(record.rounds) > num_rounds:
         raise RecordError(
             "round-count",
-            f"{len(record.rounds)} rounds recorded; {n} players play {num_rounds}",
+            f"{len(record.rounds)} rounds recorded; {n} players play {num_rounds}"
+            + ("" if record.rules.rounds is None else " in this game's length (rules.rounds)"),
             round=num_rounds + 1,
         )
     game = Game(GameConfig(n, record.first_dealer, record.rules))
@@ -197,11 +198,21 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
             round=r,
         )
 
+    size = game.config.round_size(r)  # cards each in this round, by the game's length
+    for seat, hand in enumerate(rnd.hands):
+        if len(hand) != size:
+            raise RecordError(
+                "hand-size",
+                f"{len(hand)} cards dealt; round {r} of this game deals {size} each"
+                + ("" if record.rules.rounds is None else " (rules.rounds)"),
+                round=r,
+                seat=seat,
+            )
     if record.private:
         deck = _verify_private_deal(record, rnd, r, dealer)
     else:
         deck = _verify_commit_reveal(record, rnd, r)
-    dealt = deal_from_deck(deck, n, r, dealer)
+    dealt = deal_from_deck(deck, n, size, dealer)
     for seat, (recorded, expected) in enumerate(zip(rnd.hands, dealt.hands, strict=True)):
         if recorded != expected:
             raise RecordError(
@@ -250,9 +261,9 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
     if record.rules.hidden_bids:
         _verify_bid_seals(record, rnd, r)
 
-    if len(rnd.tricks) != r:
+    if len(rnd.tricks) != size:  # one trick per card in each hand
         raise RecordError(
-            "trick-count", f"{len(rnd.tricks)} tricks recorded, expected {r}", round=r
+            "trick-count", f"{len(rnd.tricks)} tricks recorded, expected {size}", round=r
         )
     for t, trick in enumerate(rnd.tricks, 1):
         leader = game.trick_leader
@@ -365,7 +376,9 @@ def _verify_private_deal(
     got = deal.setup
     attempt = sum(d.round == r for d in record.redeals)  # every voided attempt comes first
     keys = _signing_keys(record, r, attempt)
-    _check_setup(got, round_setup(record.game_id, r, n, dealer, keys, attempt), r)
+    size = len(rnd.hands[0])  # the schedule's, checked by the caller
+    want = round_setup(record.game_id, r, n, dealer, keys, attempt, hand_size=size)
+    _check_setup(got, want, r)
     withheld = sorted(
         c.seat
         for c in record.charges
@@ -586,7 +599,10 @@ def _verify_private_redeals(record: GameRecord, r: int, game: Game) -> None:
         assert deal is not None
         setup = deal.setup
         keys = _signing_keys(record, r, d.attempt)
-        _check_setup(setup, round_setup(record.game_id, r, n, dealer, keys, d.attempt), r)
+        want = round_setup(
+            record.game_id, r, n, dealer, keys, d.attempt, hand_size=game.config.round_size(r)
+        )
+        _check_setup(setup, want, r)
         proven = check_voided_attempt(d, game, r)
         _check_void_charge(record, d, proven, f"voided attempt {d.attempt}")
 

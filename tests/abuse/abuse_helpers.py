@@ -51,7 +51,7 @@ from netplay.commit_reveal import seed_msg
 from netplay.framing import frame
 from netplay.secure import HandshakeReader, SecureInitiator, make_prologue
 from wizard_tui.bots import make_bot
-from wizard_tui.game import Bid, ChooseTrump, Phase, Play, SeatView, rounds_for, seat_view
+from wizard_tui.game import Bid, ChooseTrump, Phase, Play, SeatView, seat_view
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.deals.commit_reveal.host import CommitRevealHost
@@ -742,10 +742,11 @@ class Arena:
         if turn != me:  # the very move the seat to act could make, sent by someone else
             legal = rng.choice(game.legal_actions())
             out.append(("another seat's legal move", _action_msg(legal, r), _c("not_your_seat")))
-        rounds = rounds_for(n)
-        # Past rounds, and rounds after the game's last (with 3 players the game has all 20):
-        # a round still to come is not stale, only early, and could be current on arrival.
-        stale = [x for x in (r - 1, 1, rounds + 1, p.MAX_ROUND) if 1 <= x < r or rounds < x <= 20]
+        rounds = game.num_rounds
+        # Past rounds, and rounds after the game's last (up to the most a game may have): a
+        # round still to come is not stale, only early, and could be current on arrival.
+        last = p.MAX_ROUND
+        stale = [x for x in (r - 1, 1, rounds + 1, last) if 1 <= x < r or rounds < x <= last]
         junk = rng.randbytes(32)
         if stale:  # (none in round 1 of a game of 20 rounds)
             x = rng.choice(stale)
@@ -788,10 +789,9 @@ class Arena:
             if revokes and frozen:  # unfrozen, the trick may end and the card be legal next
                 out.append(("a revoke", p.play_msg(me, r, revokes[0]), _c("must_follow_suit")))
         if turn == me and phase is Phase.BID:
-            if r < p.MAX_ROUND:
-                out.append(
-                    ("a bid over the round", p.bid_msg(me, r, r + 1), _c("bid_out_of_range"))
-                )
+            over = game.hand_size + 1  # a bid counts the round's cards
+            if over <= p.MAX_HAND:
+                out.append(("a bid over the round", p.bid_msg(me, r, over), _c("bid_out_of_range")))
             forbidden = _forbidden_bid(game, me)
             if forbidden is not None:
                 out.append(

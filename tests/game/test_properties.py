@@ -2,6 +2,8 @@
 
 The reference functions below use only the card-id scheme (suit * 13 + rank - 1, Wizards
 52..55, Jesters 56..59) and the rules' wording; they share nothing with the engine's tables.
+Games of every length are played (docs/rules.md, "Game length"): the driver is given the
+cards of each round, and round r (the ordinal) deals its h cards.
 """
 
 from __future__ import annotations
@@ -27,10 +29,12 @@ from wizard_tui.game import (
     RoundDealt,
     RoundScored,
     Suit,
+    TableRules,
     TrickWon,
     TrumpChosen,
     cards_of,
     legal_play_mask,
+    length_rounds,
     seat_view,
 )
 
@@ -94,12 +98,18 @@ def reference_score(bid: int, tricks: int) -> int:
 
 
 def reference_legal_bids(
-    round_number: int, bids: Sequence[int | None], last: bool, form: RestrictLastBid
+    round_number: int,
+    hand_size: int,
+    bids: Sequence[int | None],
+    last: bool,
+    form: RestrictLastBid,
 ) -> set[int]:
-    legal = set(range(round_number + 1))
+    """0..h tricks; the restriction (exempting the game's first round under after-round-1)
+    keeps the bids from adding up to the round's h tricks."""
+    legal = set(range(hand_size + 1))
     restricted = form == "always" or (form == "after-round-1" and round_number > 1)
     if last and restricted:
-        legal.discard(round_number - sum(b for b in bids if b is not None))
+        legal.discard(hand_size - sum(b for b in bids if b is not None))
     return legal
 
 
@@ -109,31 +119,41 @@ def reference_legal_bids(
 class Checker:
     """Plays one random legal game through the engine, checking it at every step."""
 
-    def __init__(self, seed: int, players: int, first_dealer: int, form: RestrictLastBid) -> None:
+    def __init__(
+        self,
+        seed: int,
+        players: int,
+        first_dealer: int,
+        form: RestrictLastBid,
+        sizes: Sequence[int] | None = None,
+    ) -> None:
         self.rng = random.Random(seed)
-        self.config = GameConfig(players, first_dealer, form)
+        # The cards of each round: the full game's 1 .. 60 / n unless a length is given.
+        self.sizes = tuple(range(1, 60 // players + 1)) if sizes is None else tuple(sizes)
+        rules = TableRules(form, rounds=None if sizes is None else self.sizes)
+        self.config = GameConfig(players, first_dealer, rules)
         self.game = Game(self.config)
         self.n = players
         self.form = form
         self.totals = [0] * players
         self.deck: tuple[int, ...] = ()
         self.trump: int | None = None
-        self.replay_at = self.rng.randrange(60 // players * players)
+        self.replay_at = self.rng.randrange(min(60, len(self.sizes) * players))
         self.steps = 0
         self.accepted: list[object] = []  # every action the engine took, in order
 
     # -- the game
 
     def run(self) -> None:
-        game, n = self.game, self.n
-        for r in range(1, 60 // n + 1):
+        game = self.game
+        for r, h in enumerate(self.sizes, 1):
             assert game.phase is Phase.DEAL
             self.try_illegal()
-            self.deal(r)
+            self.deal(r, h)
             if game.phase is Phase.CHOOSE_TRUMP:
                 self.choose_trump()
-            self.bid_round(r)
-            self.play_round(r)
+            self.bid_round(r, h)
+            self.play_round(r, h)
         assert game.phase is Phase.GAME_OVER
         self.try_illegal()
         self.check_replay()
@@ -143,19 +163,19 @@ class Checker:
         assert game.actions == self.accepted
         assert snapshot(Game.replay(self.config, self.accepted)) == snapshot(game)
 
-    def deal(self, r: int) -> None:
+    def deal(self, r: int, h: int) -> None:
         game, n, rng = self.game, self.n, self.rng
         deck = list(range(60))
         rng.shuffle(deck)
-        if n * r < 60 and rng.random() < 0.3:  # turn up a Wizard or a Jester more often
+        if n * h < 60 and rng.random() < 0.3:  # turn up a Wizard or a Jester more often
             special = rng.choice([52, 53, 54, 55, 56, 57, 58, 59])
             i = deck.index(special)
-            deck[i], deck[n * r] = deck[n * r], deck[i]
+            deck[i], deck[n * h] = deck[n * h], deck[i]
         self.deck = tuple(deck)
         events = game.apply(Deal(self.deck))
         self.accepted.append(Deal(self.deck))
-        dealer = (self.config.first_dealer + r - 1) % n
-        turned = deck[n * r] if n * r < 60 else None
+        dealer = (self.config.first_dealer + r - 1) % n  # the rotation goes on over any length
+        turned = deck[n * h] if n * h < 60 else None  # a round dealing every card turns none
         if turned is None or is_jester(turned):
             self.trump = None
         elif is_wizard(turned):
@@ -171,10 +191,11 @@ class Checker:
                 turned is not None and is_wizard(turned),
             )
         ]
-        assert game.round == r and game.dealer == dealer
-        for j in range(n * r):
+        assert game.round == r and game.hand_size == h and game.dealer == dealer
+        for j in range(n * h):
             assert deck[j] in game.hand((dealer + 1 + j) % n)
-        assert [len(game.hand(s)) for s in range(n)] == [r] * n
+        assert [len(game.hand(s)) for s in range(n)] == [h] * n
+        assert {seat_view(game, s).hand_size for s in range(n)} == {h}
         self.check()
 
     def choose_trump(self) -> None:
@@ -189,13 +210,13 @@ class Checker:
         self.trump = chosen
         self.check()
 
-    def bid_round(self, r: int) -> None:
+    def bid_round(self, r: int, h: int) -> None:
         game, n = self.game, self.n
         bids: list[int | None] = [None] * n
         for i in range(n):
             seat = (game.dealer + 1 + i) % n
             assert game.phase is Phase.BID and game.turn == seat
-            legal = reference_legal_bids(r, bids, i == n - 1, self.form)
+            legal = reference_legal_bids(r, h, bids, i == n - 1, self.form)
             assert set(game.legal_bids()) == legal
             self.try_illegal()
             bid = self.rng.choice(sorted(legal))
@@ -205,14 +226,14 @@ class Checker:
             assert game.bids == tuple(bids)
             self.check()
         if self.form == "always" or (self.form == "after-round-1" and r > 1):
-            assert sum(b for b in bids if b is not None) != r, "someone must miss"
+            assert sum(b for b in bids if b is not None) != h, "someone must miss"
 
-    def play_round(self, r: int) -> None:
+    def play_round(self, r: int, h: int) -> None:
         game, n, rng = self.game, self.n, self.rng
         leader = (game.dealer + 1) % n
         won = [0] * n
         scored: list[object] = []
-        for t in range(r):
+        for t in range(h):  # one trick per card in each hand
             trick: list[int] = []
             for i in range(n):
                 seat = (leader + i) % n
@@ -240,7 +261,8 @@ class Checker:
         points = tuple(reference_score(b, w) for b, w in zip(bids, won, strict=True))
         self.totals = [a + b for a, b in zip(self.totals, points, strict=True)]
         assert scored[0] == RoundScored(r, bids, tuple(won), points, tuple(self.totals))
-        if r == 60 // n:
+        assert sum(won) == h
+        if r == len(self.sizes):
             best = max(self.totals)
             top = tuple(s for s in range(n) if self.totals[s] == best)
             assert scored[1:] == [GameOver(tuple(self.totals), top)]
@@ -258,7 +280,7 @@ class Checker:
         hands = [set(game.hand(s)) for s in range(n)]
         played = [card for trick in game.tricks for card in trick.cards]
         played += [card for _, card in game.trick]
-        undealt = self.deck[n * game.round :]
+        undealt = self.deck[n * game.hand_size :]
         everything = [card for h in hands for card in h] + played + list(undealt)
         assert sorted(everything) == list(range(60))
         for seat in range(n):
@@ -320,19 +342,19 @@ class Checker:
                     (Deal(self.deck), Reason.WRONG_PHASE),
                 ]
             )
-        r = game.round
+        r, h = game.round, game.hand_size
         if phase is Phase.BID:
             choices = [
                 (Bid(other, 0), Reason.NOT_YOUR_TURN),
-                (Bid(turn, rng.choice([r + 1, r + 7, -1])), Reason.BID_OUT_OF_RANGE),
+                (Bid(turn, rng.choice([h + 1, h + 7, -1])), Reason.BID_OUT_OF_RANGE),
                 (Bid(turn, rng.choice([True, False, 0.0, "1", None])), Reason.NOT_A_BID),
                 (Bid(n, 0), Reason.NOT_A_SEAT),
                 (Play(turn, game.hand(turn)[0]), Reason.WRONG_PHASE),
             ]
             bids = game.bids
             last = sum(b is None for b in bids) == 1
-            legal = reference_legal_bids(r, bids, last, self.form)
-            refused = set(range(r + 1)) - legal
+            legal = reference_legal_bids(r, h, bids, last, self.form)
+            refused = set(range(h + 1)) - legal
             if refused:
                 choices.append((Bid(turn, refused.pop()), Reason.BID_FORBIDDEN))
             return rng.choice(choices)
@@ -367,6 +389,36 @@ def test_random_games_follow_the_rules(
     checker = Checker(seed, players, first_dealer % players, form)
     checker.run()
     assert checker.steps > 0
+
+
+def _lengths(players: int) -> st.SearchStrategy[tuple[int, ...]]:
+    """The cards of each round of a game of ``players``: a named length, or a list."""
+    top = 60 // players
+    named = st.sampled_from(["short", "up-and-down"]).map(
+        lambda name: length_rounds(name, players) or ()
+    )
+    chosen = st.lists(st.integers(1, top), min_size=1, max_size=8).map(tuple)
+    return st.one_of(named, chosen)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    data=st.data(),
+    seed=st.integers(0, 2**32 - 1),
+    players=st.integers(3, 6),
+    first_dealer=st.integers(0, 5),
+    form=FORMS,
+)
+def test_random_games_of_any_length_follow_the_rules(
+    data: st.DataObject, seed: int, players: int, first_dealer: int, form: RestrictLastBid
+) -> None:
+    sizes = data.draw(_lengths(players), label="cards of each round")
+    checker = Checker(seed, players, first_dealer % players, form, sizes)
+    checker.run()
+    game = checker.game
+    assert len(game.results) == game.num_rounds == len(sizes)
+    assert [len(result.hands[0]) for result in game.results] == list(sizes)
+    assert [len(result.tricks) for result in game.results] == list(sizes)
 
 
 SPECIALS = st.sampled_from(range(52, 60))

@@ -18,7 +18,7 @@ from typing import Any
 
 from netplay import Server
 from wizard_tui.bots import make_bot
-from wizard_tui.game import SeatView, rounds_for, seat_view
+from wizard_tui.game import SeatView, seat_view
 from wizard_tui.net import protocol as p
 from wizard_tui.net.bot_player import play_as_bot
 from wizard_tui.net.client import NetworkSession
@@ -89,10 +89,9 @@ def assert_game_verified(host: WizardHost, sessions: Sequence[NetworkSession]) -
     host's record (and each client's own record) passes ``verify``."""
     table = host.table
     assert table is not None and table.finished and host.failed is None
-    players = table.game.players
     for session in sessions:
         outcomes = [(v.round, v.ok) for v in session.verifications]
-        assert outcomes == [(r, True) for r in range(1, rounds_for(players) + 1)], (
+        assert outcomes == [(r, True) for r in range(1, table.game.num_rounds + 1)], (
             session.name,
             [v.detail for v in session.verifications if not v.ok],
         )

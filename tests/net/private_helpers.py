@@ -7,7 +7,6 @@ from collections.abc import Callable, Sequence
 
 from net_helpers import assert_own_records, play_bots, verify_path, wait_until
 
-from wizard_tui.game import rounds_for
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.host import WizardHost
 from wizard_tui.record import PRIVATE_PROTOCOL, GameRecord
@@ -45,7 +44,7 @@ def assert_private_game_verified(
     assert len(host_record.redeals) == redeals
     for session in sessions:
         outcomes = [(v.round, v.ok) for v in session.verifications]
-        assert outcomes == [(r, True) for r in range(1, rounds_for(players) + 1)], (
+        assert outcomes == [(r, True) for r in range(1, table.game.num_rounds + 1)], (
             session.name,
             [v.detail for v in session.verifications if not v.ok],
         )

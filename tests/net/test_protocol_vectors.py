@@ -312,7 +312,7 @@ def test_the_private_round_replays_through_a_relay() -> None:
     msgs = [(e["from"], from_json(e["value"])) for e in PRIVATE["messages"]]
     n, r = PRIVATE["players"], PRIVATE["round"]
     keys = [b(k) for k in PRIVATE["signing_keys"]]
-    setup = round_setup(b(PRIVATE["game_id"]), r, n, PRIVATE["dealer"], keys, 0)
+    setup = round_setup(b(PRIVATE["game_id"]), r, n, PRIVATE["dealer"], keys, 0, hand_size=r)
     assert setup.digest.hex() == PRIVATE["setup_digest"]
     relay = proto.DealRelay(setup)
     (round_msg,) = [m for _, m in msgs if m["t"] == "round"]

@@ -187,7 +187,7 @@ class PrivateTable:
         self.half = PrivateSeatHalf(self.port)
         self.half.game({"t": "game", "signing_keys": self.signing_keys})
         self.half.started()
-        self.setup = round_setup(GAME_ID, 1, PLAYERS, 0, self.signing_keys)
+        self.setup = round_setup(GAME_ID, 1, PLAYERS, 0, self.signing_keys, hand_size=1)
         self.relay = DealRelay(self.setup)
         self.players = {
             seat: DealPlayer(self.setup, seat, keys[seat], RoundKeys.generate(self.setup.items))

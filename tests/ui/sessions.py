@@ -27,6 +27,7 @@ from wizard_tui.game import (
     RoundScored,
     SeatView,
     Suit,
+    TableRules,
     seat_view,
 )
 from wizard_tui.session import (
@@ -138,11 +139,12 @@ class LocalSession(RecordingSession):
         deck_for: Callable[[int], Sequence[int]] | None = None,
         lobby: bool = False,
         from_round: int = 1,
+        rules: TableRules | None = None,  # house rules; None: the bare rules with ``restrict``
     ) -> None:
         super().__init__()
         self.seat = seat
         self.rng = random.Random(seed)
-        self.game = Game(GameConfig(players, first_dealer, restrict))
+        self.game = Game(GameConfig(players, first_dealer, rules or restrict))
         from wizard_tui.bots import make_bot  # here: StaticSession's users skip its import
 
         self.bots: dict[int, Bot] = {

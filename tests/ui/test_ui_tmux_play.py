@@ -235,7 +235,9 @@ def read_score_pad(term: Terminal) -> dict[int, list[tuple[int, int, int, int]]]
         time.sleep(0.1)
     rounds: dict[int, list[tuple[int, int, int, int]]] = {}
     last = ""
-    for _ in range(60):
+    unchanged = 0  # Downs in a row that moved nothing: on a loaded machine a key can take
+    # longer than one pause to be drawn, so one still screen is not yet the pad's end
+    for _ in range(80):
         screen = term.screen()
         lines = screen.splitlines()
         for i, line in enumerate(lines[:-1]):
@@ -246,7 +248,8 @@ def read_score_pad(term: Terminal) -> dict[int, list[tuple[int, int, int, int]]]
                 rounds[int(head.group(1))] = [
                     (int(b), int(w), int(p), t) for (b, w, p), t in zip(cells, totals, strict=True)
                 ]
-        if screen == last:
+        unchanged = unchanged + 1 if screen == last else 0
+        if unchanged == 3:
             break
         last = screen
         term.keys("Down")

@@ -336,7 +336,7 @@ def private_round() -> dict[str, Any]:
     signing_seeds = [fixed(f"protocol-v1 signing {s}") for s in range(n)]
     signers = [SigningKey.from_private_bytes(seed) for seed in signing_seeds]
     keys = [k.public_key for k in signers]
-    setup = round_setup(game_id, r, n, dealer, keys, 0)
+    setup = round_setup(game_id, r, n, dealer, keys, 0, hand_size=r)
     secrets = [fixed(f"protocol-v1 round secret {s}") for s in range(n)]
     players = [
         proto.DealPlayer(setup, s, signers[s], sra.RoundKeys.derive(secrets[s], 60))

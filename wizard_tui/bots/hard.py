@@ -89,13 +89,15 @@ class HardBot(Bot):
         legal = [b for b in legal if b >= sure] or legal
         guess = sensible_bid(view, bid_distribution(view))
         candidates = [b for b in legal if abs(b - guess) <= BID_WINDOW]
-        n, r, me = k.players, k.round, k.seat
+        n, r, me = k.players, k.hand_size, k.seat
         first = (view.dealer + 1) % n
         if len(candidates) == 1:
             return candidates[0]
         if r == 1 and me == first:
             return guess  # leading the only trick: the heuristic's chance is exact
-        restricted = view.rules.last_bid_rule.applies(r)  # never under hidden bids
+        restricted = view.rules.last_bid_rule.applies(
+            view.round
+        )  # the ordinal; never under hidden bids
         bids_known = list(view.bids)
         t1 = k.trump + 1
         avail0 = FULL_MASK & ~k.out
@@ -153,7 +155,7 @@ class HardBot(Bot):
         for seat, card in view.trick:
             played_by[seat] |= 1 << card
         inv = 1.0 / (2.0 * BID_SIGMA * BID_SIGMA)
-        trump, trump_card, n, r = k.trump, view.trump_card, k.players, k.round
+        trump, trump_card, n, r = k.trump, view.trump_card, k.players, k.hand_size
         expected = bidding.expected_tricks
 
         def weight(hands: list[int]) -> float:

@@ -19,7 +19,7 @@ FULL_MASK = (1 << 60) - 1
 class Knowledge:
     seat: int
     players: int
-    round: int
+    hand_size: int  # cards dealt to each player this round (the game's length decides)
     trump: int  # 0..3, or -1 for no trump
     hand: int  # this seat's cards, as a mask
     played: int  # cards played face up this round (completed tricks and the trick in progress)
@@ -70,7 +70,7 @@ def read_view(view: SeatView) -> Knowledge:
     if view.trump_card is not None:
         out |= 1 << view.trump_card
     unseen = FULL_MASK & ~out & ~hand
-    counts = tuple(view.round - played_counts[s] for s in range(n))
+    counts = tuple(view.hand_size - played_counts[s] for s in range(n))
     trick_cards = tuple(card for _, card in view.trick)
     win_card = -1
     win_seat = -1
@@ -82,7 +82,7 @@ def read_view(view: SeatView) -> Knowledge:
     return Knowledge(
         seat=view.seat,
         players=n,
-        round=view.round,
+        hand_size=view.hand_size,
         trump=trump,
         hand=hand,
         played=played,
@@ -95,5 +95,5 @@ def read_view(view: SeatView) -> Knowledge:
         led=trick_led(trick_cards),
         win_card=win_card,
         win_seat=win_seat,
-        tricks_left=view.round - len(view.tricks),
+        tricks_left=view.hand_size - len(view.tricks),
     )

@@ -28,7 +28,7 @@ def choose_trump_by_strength(view: SeatView) -> int:
     return max(
         range(4),
         key=lambda s: (
-            bidding.expected_tricks(hand, s, view.trump_card, view.players, view.round),
+            bidding.expected_tricks(hand, s, view.trump_card, view.players, view.hand_size),
             (hand >> (13 * s) & 0x1FFF).bit_count(),
         ),
     )
@@ -37,15 +37,15 @@ def choose_trump_by_strength(view: SeatView) -> int:
 def bid_distribution(view: SeatView, pressure: float = TABLE_PRESSURE) -> list[float]:
     """The trick-count distribution this hand expects, given the bids already made."""
     k = read_view(view)
-    if k.round == 1 and k.seat == (view.dealer + 1) % k.players:
+    if k.hand_size == 1 and k.seat == (view.dealer + 1) % k.players:
         # Leading the only trick: every card is forced, so the chance is exact.
         card = k.hand.bit_length() - 1
         return bidding.distribution([bidding.lead_chance(card, k.trump, k.unseen, k.players)])
-    chances = bidding.trick_chances(k.hand, k.trump, view.trump_card, k.players, k.round)
+    chances = bidding.trick_chances(k.hand, k.trump, view.trump_card, k.players, k.hand_size)
     mean = sum(chances)
     known = [b for b in view.bids if b is not None]
     if known and pressure:
-        neutral = len(known) * max(0.0, k.round - mean) / (k.players - 1)
+        neutral = len(known) * max(0.0, k.hand_size - mean) / (k.players - 1)
         target = mean - pressure * (sum(known) - neutral)
         target = min(max(target, 0.0), float(len(chances)))
         chances = _rescale(chances, target)

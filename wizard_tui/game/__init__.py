@@ -48,6 +48,8 @@ from .engine import (
 )
 from .errors import IllegalAction, Reason
 from .rules import (
+    MAX_HAND,
+    MAX_ROUNDS,
     RestrictLastBid,
     dealer_of,
     left_of,
@@ -63,6 +65,8 @@ __all__ = [
     "DECK_SIZE",
     "LED_OPEN",
     "LED_WIZARD",
+    "MAX_HAND",
+    "MAX_ROUNDS",
     "SUITS",
     "Action",
     "Bid",

@@ -38,7 +38,7 @@ from .actions import (
 from .cards import DECK_SIZE, FIRST_JESTER, FIRST_WIZARD, RANKS_PER_SUIT, Suit, card_name, is_wizard
 from .errors import IllegalAction, Reason
 from .rules import (
-    MIN_PLAYERS,
+    MAX_ROUNDS,
     RestrictLastBid,
     check_players,
     score,
@@ -311,6 +311,19 @@ class GameConfig(Value):
     def restrict_last_bid(self) -> RestrictLastBid:
         return self.rules.restrict_last_bid
 
+    @property
+    def num_rounds(self) -> int:
+        """How many rounds the game has (its length, ``TableRules.rounds``)."""
+        return len(self.rules.round_sizes(self.players))
+
+    def round_size(self, round_number: int) -> int:
+        """Cards dealt to each player in round ``round_number`` (the ordinal, 1 ..
+        ``num_rounds``); ``ValueError`` for a round the game does not have."""
+        sizes = self.rules.round_sizes(self.players)
+        if type(round_number) is not int or not 1 <= round_number <= len(sizes):
+            raise ValueError(f"the game has rounds 1..{len(sizes)}, not {round_number!r}")
+        return sizes[round_number - 1]
+
 
 class Game:
     """One game of Wizard. Create it, then feed it ``Deal``, ``ChooseTrump``, ``Bid`` and
@@ -336,6 +349,7 @@ class Game:
         "_winners",
         "config",
         "dealer",
+        "hand_size",
         "num_rounds",
         "phase",
         "players",
@@ -357,7 +371,8 @@ class Game:
         self._next = tuple((seat + 1) % n for seat in range(n))  # the seat to each seat's left
         self._restricted = _RESTRICTED_ROUNDS[config.rules.last_bid_rule]
         self.phase = Phase.DEAL
-        self.round = 0
+        self.round = 0  # the ordinal of the round: 1 .. num_rounds
+        self.hand_size = 0  # cards dealt to each player this round (0 before the first deal)
         self.dealer = (config.first_dealer - 1) % n  # advanced by each deal
         self.turn = -1
         self.totals = [0] * n
@@ -419,11 +434,6 @@ class Game:
                 break
             results[i] = _round_result(*fields)
         return cast("tuple[RoundResult, ...]", tuple(results))  # every entry is built now
-
-    @property
-    def hand_size(self) -> int:
-        """Cards dealt to each player this round (0 before the first deal)."""
-        return self._sizes[self.round - 1] if self.round else 0
 
     @property
     def is_over(self) -> bool:
@@ -510,13 +520,15 @@ class Game:
             or not self._restricted[self.round]
         ):
             return None
-        forbidden = self.round - sum(b for b in self._bids if b is not None)
-        return forbidden if 0 <= forbidden <= self.round else None
+        # The bids may not add up to the round's tricks, one per card dealt to each player.
+        size = self.hand_size
+        forbidden = size - sum(b for b in self._bids if b is not None)
+        return forbidden if 0 <= forbidden <= size else None
 
     def legal_bids(self) -> list[int]:
         if self.phase is not _BID_PHASE:
             return []
-        bids = list(_BID_RANGES[self.round])
+        bids = list(_BID_RANGES[self.hand_size])
         if self.turn == self.dealer:  # only the last bid can be restricted
             forbidden = self.forbidden_bid()
             if forbidden is not None:
@@ -595,6 +607,7 @@ class Game:
         other._restricted = self._restricted
         other.phase = self.phase
         other.round = self.round
+        other.hand_size = self.hand_size
         other.dealer = self.dealer
         other.turn = self.turn
         other.totals = self.totals[:]
@@ -626,7 +639,7 @@ class Game:
         if not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat}")
         r = self.round + 1 if self.phase is _DEAL_PHASE else self.round
-        amount = void_charge(r)
+        amount = void_charge(self._sizes[r - 1])  # per card of that round, not per ordinal
         if self._charges is None:
             self._charges = [0] * self.players
         self._charges[seat] += amount
@@ -692,8 +705,9 @@ class Game:
             raise IllegalAction(Reason.BAD_DECK, "a deck must be a permutation of the 60 card ids")
         n = self.players
         r = self.round + 1
+        size = self._sizes[r - 1]  # the schedule's cards for round r (r in the full game)
         dealer = (self.dealer + 1) % n
-        dealt_count = n * r
+        dealt_count = n * size
         hands: list[list[int]] = [[]] * n
         dealt: list[tuple[int, ...]] = [()] * n
         # Card j goes to seat (dealer + 1 + j) mod n: seat s gets every n-th card from offset i.
@@ -707,6 +721,7 @@ class Game:
         tc = deck[dealt_count] if dealt_count < DECK_SIZE else None
         chooses = tc is not None and FIRST_WIZARD <= tc < FIRST_JESTER
         self.round = r
+        self.hand_size = size
         self.dealer = dealer
         self._start_round(hands, dealt, tc, NO_TRUMP if tc is None else TRUMP_OF[tc])
         if chooses:
@@ -736,15 +751,15 @@ class Game:
             self._check_turn(Phase.BID, seat)
         if type(bid) is not int:
             raise IllegalAction(Reason.NOT_A_BID, f"a bid is a whole number: {bid!r}")
-        if not 0 <= bid <= self.round:
+        if not 0 <= bid <= self.hand_size:
             raise IllegalAction(
-                Reason.BID_OUT_OF_RANGE, f"bid {bid} is not between 0 and {self.round}"
+                Reason.BID_OUT_OF_RANGE, f"bid {bid} is not between 0 and {self.hand_size}"
             )
         dealer = self.dealer
         if seat == dealer and bid == self.forbidden_bid():
             raise IllegalAction(
                 Reason.BID_FORBIDDEN,
-                f"the last bid may not make the total equal {self.round} tricks",
+                f"the last bid may not make the total equal {self.hand_size} tricks",
             )
         self._bids[seat] = bid
         if events is not None:
@@ -812,7 +827,7 @@ class Game:
         self._led = LED_OPEN
         self._win_row = _FIRST_ROW
         self._trick_leader = self.turn = winner
-        if len(winners) == self.round:
+        if len(winners) == self.hand_size:  # one trick per card in each hand
             self._finish_round(events)
 
     # ``play(seat, card)``: the same function with no event list, so the hot path of every
@@ -892,10 +907,9 @@ def _round_result(
 
 
 _new_game = object.__new__
-# Per rule, per round number: is the last bid restricted? (Asked for every dealer's bid.)
+# Per rule, per round ordinal: is the last bid restricted? (Asked for every dealer's bid.)
 _RESTRICTED_ROUNDS = {
-    rule: tuple(rule.applies(r) for r in range(DECK_SIZE // MIN_PLAYERS + 1))
-    for rule in RestrictLastBid
+    rule: tuple(rule.applies(r) for r in range(MAX_ROUNDS + 1)) for rule in RestrictLastBid
 }
 _BID_RANGES = tuple(tuple(range(r + 1)) for r in range(DECK_SIZE + 1))
 # The trump a turned-up card makes: its suit, or none for a Wizard (until chosen) or Jester.

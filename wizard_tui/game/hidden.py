@@ -9,13 +9,14 @@ the public actions alone.
 
 Follow-suit cannot be checked while the hands are hidden. When the round's deal is
 verified, its real deck (the item at every final-deck position, which is the engine's deck
-order: position ``k < n·r`` to seat ``(dealer + 1 + k) mod n``, position ``n·r`` the trump
-card, the undealt rest in position order) and the round's actions are replayed through the
-normal engine (``finish_round``): scoring comes from there, and a revoke is a ``Revoke``
-naming the seat. The completed rounds live in that engine (``full``), so totals, results
-and the record are the engine's own. The trick rule, the led suit and the trump a turned-up
-card makes are the engine's tables too (``BEATS_ROWS``, ``LED_AFTER``, ``TRUMP_OF``), and
-the turn passes by ``dealer_of`` and ``left_of``: no rule is written here a second time.
+order: position ``k < n·h`` to seat ``(dealer + 1 + k) mod n``, ``h`` the round's hand
+size, position ``n·h`` the trump card, the undealt rest in position order) and the round's
+actions are replayed through the normal engine (``finish_round``): scoring comes from
+there, and a revoke is a ``Revoke`` naming the seat. The completed rounds live in that
+engine (``full``), so totals, results and the record are the engine's own. The trick rule,
+the led suit and the trump a turned-up card makes are the engine's tables too
+(``BEATS_ROWS``, ``LED_AFTER``, ``TRUMP_OF``), and the turn passes by ``dealer_of`` and
+``left_of``: no rule is written here a second time.
 
 Pure: no I/O, no asyncio.
 """
@@ -207,14 +208,15 @@ class HiddenGame:
             or not self.config.rules.last_bid_rule.applies(self.round)
         ):
             return None
-        forbidden = self.round - sum(b for b in self._bids if b is not None)
-        return forbidden if 0 <= forbidden <= self.round else None
+        size = self.hand_size  # the bids may not add up to the round's tricks
+        forbidden = size - sum(b for b in self._bids if b is not None)
+        return forbidden if 0 <= forbidden <= size else None
 
     def legal_bids(self) -> list[int]:
         if self.phase is not Phase.BID:
             return []
         forbidden = self.forbidden_bid()
-        return [b for b in range(self.round + 1) if b != forbidden]
+        return [b for b in range(self.hand_size + 1) if b != forbidden]
 
     def legal_actions(self) -> list[Bid | ChooseTrump]:
         if self.phase is Phase.BID:
@@ -227,7 +229,7 @@ class HiddenGame:
 
     def start_round(self, trump_card: int | None) -> list[Event]:
         """The round's deal is done: every hand is open to its own player only, and
-        ``trump_card`` (None in the last round) is face up."""
+        ``trump_card`` (None in a round dealing every card) is face up."""
         if self.phase is not Phase.DEAL or self.round != self.full.round:
             raise IllegalAction(Reason.WRONG_PHASE, "a round is already being played")
         n = self.players
@@ -290,14 +292,14 @@ class HiddenGame:
         self._check_turn(Phase.BID, seat)
         if type(bid) is not int:
             raise IllegalAction(Reason.NOT_A_BID, f"a bid is a whole number: {bid!r}")
-        if not 0 <= bid <= self.round:
+        if not 0 <= bid <= self.hand_size:
             raise IllegalAction(
-                Reason.BID_OUT_OF_RANGE, f"bid {bid} is not between 0 and {self.round}"
+                Reason.BID_OUT_OF_RANGE, f"bid {bid} is not between 0 and {self.hand_size}"
             )
         if seat == self.dealer and bid == self.forbidden_bid():
             raise IllegalAction(
                 Reason.BID_FORBIDDEN,
-                f"the last bid may not make the total equal {self.round} tricks",
+                f"the last bid may not make the total equal {self.hand_size} tricks",
             )
         self._bids[seat] = bid
         self.round_actions.append(action)
@@ -326,7 +328,7 @@ class HiddenGame:
         self.tricks_won[winner] += 1
         self._trick = []
         events.append(TrickWon(len(self._tricks) - 1, winner, trick.plays))
-        if len(self._tricks) == self.round:
+        if len(self._tricks) == self.hand_size:
             # Every card is down: the round is scored once its deal is verified.
             self.phase = Phase.DEAL
             self.turn = -1
@@ -337,7 +339,7 @@ class HiddenGame:
     @property
     def round_complete(self) -> bool:
         """Every card of the round in progress is played; it waits for ``finish_round``."""
-        return self.round > self.full.round and len(self._tricks) == self.round
+        return self.round > self.full.round and len(self._tricks) == self.hand_size
 
     def finish_round(self, deck: Sequence[int]) -> list[Event]:
         """Score the round: replay it with its real ``deck`` through the engine. Raises

@@ -8,10 +8,16 @@ from .cards import DECK_SIZE
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
+# The most rounds a game may have (a chosen list of rounds, docs/rules.md "Game length"): a
+# bound for the wire and the record (the longest named length, 3-player up-and-down, is 39).
+MAX_ROUNDS = 60
+MAX_HAND = DECK_SIZE // MIN_PLAYERS  # the most cards a round deals each: 20, with 3 players
 
 
 class RestrictLastBid(StrEnum):
-    """When the last bidder may not make the bid total equal the round number."""
+    """When the last bidder may not make the bid total equal the round's tricks (one per
+    card in each hand). ``applies`` takes the round's ordinal: ``after-round-1`` exempts the
+    game's first round, whatever its size."""
 
     NEVER = "never"
     ALWAYS = "always"
@@ -56,11 +62,11 @@ def score(bid: int, tricks: int) -> int:
     return -10 * abs(bid - tricks)
 
 
-def void_charge(round_number: int) -> int:
-    """What a seat pays for voiding a deal of round ``round_number`` (docs/rules.md,
-    "Voided deals"): a bid missed by every card of the round, the least any honest play
-    of the round can score."""
-    return -10 * round_number
+def void_charge(hand_size: int) -> int:
+    """What a seat pays for voiding a deal of a round dealing ``hand_size`` cards each
+    (docs/rules.md, "Voided deals"): a bid missed by every card of the round, the least any
+    honest play of the round can score."""
+    return -10 * hand_size
 
 
 def winners(totals: list[int] | tuple[int, ...]) -> list[int]:

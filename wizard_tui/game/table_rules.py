@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from .cards import DECK_SIZE
-from .rules import RestrictLastBid, check_players, rounds_for
+from .rules import MAX_ROUNDS, RestrictLastBid, check_players, rounds_for
 
 
 class Length(StrEnum):
@@ -70,6 +70,8 @@ class TableRules:
             return
         if not self.rounds:
             raise RulesError("a game has at least one round")
+        if len(self.rounds) > MAX_ROUNDS:
+            raise RulesError(f"a game has at most {MAX_ROUNDS} rounds, not {len(self.rounds)}")
         most = DECK_SIZE // players
         for size in self.rounds:
             if type(size) is not int or not 1 <= size <= most:

@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from netplay import Client, KnownHosts, Limits, LinkState, StaticIdentity
 from netplay.errors import ProtocolError
@@ -39,7 +39,6 @@ from ..game import (
     SeatView,
     Suit,
     TableRules,
-    rounds_for,
 )
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
 from ..i18n import _
@@ -225,7 +224,8 @@ class NetworkSession:
         if self.config is None or self.finished is None:
             return False
         ok = [v for v in self.verifications if v.ok]
-        return len(ok) == rounds_for(self.config.players) and len(ok) == len(self.verifications)
+        rounds = len(self.config.rules.round_sizes(self.config.players))
+        return len(ok) == rounds and len(ok) == len(self.verifications)
 
     @property
     def voided_attempts(self) -> int:
@@ -510,6 +510,8 @@ class NetworkSession:
     def _on_round(self, msg: dict[str, Any]) -> None:
         r = msg.get("round")
         expect(type(r) is int and 1 <= r <= p.MAX_ROUND, "round number")
+        if self.config is not None:  # a round the game's length lacks: the host's error
+            expect(cast(int, r) <= self.config.num_rounds, "round number")
         if not self.watching:
             self.seat_half.round(msg)
 

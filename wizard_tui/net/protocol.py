@@ -17,6 +17,8 @@ from netplay.schema import Bin, Bool, Int, Message, Nullable, Optional, Schemas,
 from netplay.signing import WIRE as ENVELOPE
 
 from ..game import (
+    MAX_HAND,
+    MAX_ROUNDS,
     BidMade,
     CardPlayed,
     Event,
@@ -44,7 +46,8 @@ VERSION = 1
 DEFAULT_PORT = 16060  # "60 cards"; unassigned by IANA
 
 # A bot client plays as fast as the host answers: a whole game is at most ~300 messages
-# per client, which the burst covers; a flood is still cut off within about a second.
+# per client (~550 in the longest, 3-player up-and-down), which the burst covers; a flood
+# is still cut off within about a second.
 LIMITS = Limits(rate=500.0, burst=1000)
 
 MAX_CHAT = 200
@@ -52,7 +55,9 @@ MAX_CHAT = 200
 # everyone's send queue and cut them off: chat has its own limit, far above typing speed.
 CHAT_RATE = 2.0
 CHAT_BURST = 20
-MAX_ROUND = 20
+# A round's ordinal is 1..MAX_ROUND (a game's length, docs/rules.md "Game length": up to
+# 60 rounds); what counts a round's cards (a bid, a hand, its tricks) is 0..MAX_HAND.
+MAX_ROUND = MAX_ROUNDS
 _SEAT = Int(0, 5)
 _ROUND = Int(1, MAX_ROUND)
 
@@ -79,7 +84,7 @@ MAX_WATCHERS = 8  # watchers at one table; they take no seat
 # ``auto``: the player's program decided this for its away player (turn_time.py); such a
 # move does not count as the player being back.
 _AUTO = Optional(Bool())
-BID = Message("bid", seat=_SEAT, round=_ROUND, bid=Int(0, MAX_ROUND), auto=_AUTO)
+BID = Message("bid", seat=_SEAT, round=_ROUND, bid=Int(0, MAX_HAND), auto=_AUTO)
 # ``open``: the private deal's signed open envelope of the card (docs/private-deal.md, K4).
 PLAY = Message(
     "play", seat=_SEAT, round=_ROUND, card=Int(0, 59), open=Optional(ENVELOPE), auto=_AUTO
@@ -641,7 +646,7 @@ def result_from_wire(d: Any, players: int) -> tuple[RoundResult, list[bytes]]:
         _expect(len(hands) == players, "one hand per seat")
         trump_suit = d["trump_suit"]
         result = RoundResult(
-            round=_int(d["round"], 1, 20, "round"),
+            round=_int(d["round"], 1, MAX_ROUND, "round"),
             dealer=_int(d["dealer"], 0, players - 1, "dealer"),
             hands=tuple(_ints(h, 0, 59, "hand", 20) for h in hands),
             trump_card=_opt_int(d["trump_card"], 0, 59, "trump card"),
@@ -681,7 +686,7 @@ def event_from_wire(e: Any, players: int) -> Event | None:
         if kind == "dealt":
             suit = _opt_int(args[3], 0, 3, "trump suit")
             return RoundDealt(
-                _int(args[0], 1, 20, "round"),
+                _int(args[0], 1, MAX_ROUND, "round"),
                 _int(args[1], 0, players - 1, "dealer"),
                 _opt_int(args[2], 0, 59, "trump card"),
                 None if suit is None else Suit(suit),
@@ -689,7 +694,7 @@ def event_from_wire(e: Any, players: int) -> Event | None:
             )
         if kind == "scored":
             return RoundScored(
-                _int(args[0], 1, 20, "round"),
+                _int(args[0], 1, MAX_ROUND, "round"),
                 _ints(args[1], 0, 20, "bids", players),
                 _ints(args[2], 0, 20, "tricks", players),
                 _ints(args[3], -_BIG, _BIG, "points", players),

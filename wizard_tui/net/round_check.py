@@ -57,14 +57,13 @@ class CheckResult:
         return self.said.english()
 
 
-def _deck_of(claimed: RoundResult, players: int, dealer: int) -> list[int] | None:
-    """A deck that deals ``claimed``'s hands and trump card (the undealt cards in order);
-    None if no deck does."""
-    r = claimed.round
+def _deck_of(claimed: RoundResult, players: int, dealer: int, hand_size: int) -> list[int] | None:
+    """A deck that deals ``claimed``'s hands (``hand_size`` cards each) and trump card (the
+    undealt cards in order); None if no deck does."""
     hands = claimed.hands
-    if len(hands) != players or any(len(hand) != r for hand in hands):
+    if len(hands) != players or any(len(hand) != hand_size for hand in hands):
         return None
-    deck = [hands[left_of(dealer + j, players)][j // players] for j in range(players * r)]
+    deck = [hands[left_of(dealer + j, players)][j // players] for j in range(players * hand_size)]
     if claimed.trump_card is not None:
         deck.append(claimed.trump_card)
     deck.extend(sorted(set(range(DECK_SIZE)) - set(deck)))
@@ -181,6 +180,9 @@ class RoundChecker:
         if r != self.replica.round + 1:
             expected = phrase(N_("expected round {next} next"), next=self.replica.round + 1)
             return self._failing(r)(expected)
+        if r > self.config.num_rounds:
+            rounds = self.config.num_rounds
+            return self._failing(r)(phrase(N_("the game has {rounds} rounds"), rounds=rounds))
         return None
 
     def check_deck(
@@ -207,7 +209,7 @@ class RoundChecker:
         fail = self._failing(r)
         if (refused := self._refusal(r)) is not None:
             return refused
-        deck = _deck_of(claimed, self.config.players, self._dealer(r))
+        deck = _deck_of(claimed, self.config.players, self._dealer(r), self.config.round_size(r))
         if deck is None:
             return fail(phrase(N_("the host's record of the hands is not one deal of the deck")))
         return self._check_deck(deck, claimed, None, (), fail)
@@ -223,7 +225,7 @@ class RoundChecker:
         r = claimed.round
         n = self.config.players
         dealer = self._dealer(r)
-        dealt = deal_from_deck(deck, n, r, dealer)
+        dealt = deal_from_deck(deck, n, self.config.round_size(r), dealer)  # the round's cards
         if claimed.dealer != dealer:
             said = N_("the host says seat {claimed} dealt; it was seat {dealer}'s deal")
             return fail(phrase(said, claimed=claimed.dealer, dealer=dealer))

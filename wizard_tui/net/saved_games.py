@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..game import rounds_for
 from ..i18n import _
 from ..paths import data_dir
 from ..record import record_filename
@@ -87,7 +86,7 @@ def summarize(path: Path) -> SavedGame:
         contents,
         header,
         round_reached=int(reached),
-        rounds=rounds_for(header.config.players),
+        rounds=len(header.config.rules.round_sizes(header.config.players)),
         finished=finished,
         problem=problem,
     )

@@ -11,7 +11,7 @@ from netplay.mental import PROTOCOL as PRIVATE_PROTOCOL
 from netplay.mental import DealSetup
 from netplay.signing import Envelope
 
-from ..game import GameConfig, RoundResult, rounds_for, winners
+from ..game import GameConfig, RoundResult, winners
 from .model import (
     GAME_ID_BYTES,
     PROTOCOL,
@@ -219,7 +219,7 @@ class GameRecorder:
 
     def record(self) -> GameRecord:
         """The record so far: ``complete`` once every round is in, ``winners`` then too."""
-        complete = len(self.rounds) == rounds_for(self.config.players)
+        complete = len(self.rounds) == self.config.num_rounds  # every round of its length
         return GameRecord(
             game_id=self.game_id,
             players=self.players,

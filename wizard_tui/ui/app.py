@@ -205,7 +205,9 @@ class WizardApp(TableApp):
         view = update.view
         bidding_done = view.phase is Phase.PLAY and not view.tricks and not view.trick
         if bidding_done and any(isinstance(e, BidMade) for e in update.events):
-            lines.append(narrate.bids_line(view.bids, view.round, names, view.rules.hidden_bids))
+            lines.append(
+                narrate.bids_line(view.bids, view.hand_size, names, view.rules.hidden_bids)
+            )
         rematch = self.finished is not None and update.view.phase is not Phase.GAME_OVER
         if rematch or not isinstance(self._base(), TableScreen):
             # A game begins (or is joined): the options in force head its log.

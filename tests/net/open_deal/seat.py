@@ -28,7 +28,8 @@ class OpenDealSeat(SeatHalf):
         if seat is None or config is None or deck is None:
             ok, detail = False, f"round {result.round}: no seed was announced"
         else:
-            dealt = deal_from_deck(deck, config.players, result.round, result.dealer)
+            size = config.round_size(result.round)
+            dealt = deal_from_deck(deck, config.players, size, result.dealer)
             ok = sorted(dealt.hands[seat]) == sorted(result.hands[seat])
             detail = f"round {result.round}: " + (
                 "the seed's hand" if ok else "not the seed's hand"

@@ -15,6 +15,7 @@ def scorepad_data(pad: ScorePad, update: TableUpdate | None, checks: dict[int, b
     view = update.view
     pad.names = tuple(s.name for s in update.seats)
     pad.history = view.history
+    pad.sizes = view.rules.round_sizes(view.players)
     playing = view.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY) and view.round > 0
     pad.current = (view.round, view.bids, view.tricks_won) if playing else None
     pad.checks = checks

@@ -91,7 +91,7 @@ class LastTrickScreen(ModalScreen[None]):
         if found is None:
             return
         number, trick = found
-        of = view.round if view.tricks else view.history[-1].round
+        of = view.hand_size if view.tricks else len(view.history[-1].tricks)
         self.query_one(TrickView).state = TrickState(
             players=view.players,
             phase=Phase.PLAY,

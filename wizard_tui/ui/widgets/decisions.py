@@ -28,6 +28,7 @@ from ...game import SUITS, SeatView, Suit
 from ...i18n import _
 from ..glyphs import UNICODE, Glyphs, clean
 from .choices import Choice, ChoiceStrip
+from .status import cards_each
 
 
 def forbidden_reason(view: SeatView) -> str:
@@ -35,7 +36,7 @@ def forbidden_reason(view: SeatView) -> str:
     if view.forbidden_bid is None:
         return ""
     said = _("You may not bid {bid}: the bids would add up to {n}, the number of tricks.")
-    return said.format(bid=view.forbidden_bid, n=view.round)
+    return said.format(bid=view.forbidden_bid, n=view.hand_size)
 
 
 class DecisionPanel(Vertical):
@@ -122,6 +123,9 @@ class BidPanel(DecisionPanel):
         self.border_title = _("Your bid {dot} round {round} of {rounds}").format(
             dot=g.dot, round=view.round, rounds=view.num_rounds
         )
+        cards = cards_each(view.round, view.hand_size)  # a game of another length
+        if cards:
+            self.border_title += f" {g.dot} {cards}"
         self.border_subtitle = _("0-9 or {arrows} choose {dot} Enter bid {dot} x hide").format(
             arrows=g.arrows, dot=g.dot
         )
@@ -147,7 +151,7 @@ class BidPanel(DecisionPanel):
         )
         total = sum(b for _, b in made)
         return _("Bids so far: {bids} (total {total} of {n})").format(
-            bids=parts, total=total, n=view.round
+            bids=parts, total=total, n=view.hand_size
         )
 
     def _explain(self, refused: bool = False) -> None:

@@ -1,5 +1,6 @@
 """The score pad, like the paper one: for every round each player's bid, tricks won, points
-and running total. It narrows gracefully: two lines per round, then totals only."""
+and running total. It narrows gracefully: two lines per round, then totals only. In a game
+of another length (docs/rules.md, "Game length") each round's label also holds its cards."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from ..glyphs import clean
 from .base import CardWidget, fit, rjust
 
 ROUND_COL = 4
+ROUND_COL_WITH_CARDS = 7  # "22 18+ ": the round, then its cards each
 FULL = 19  # " Bid Won  Pts Total" per player
 TWO_LINE = 12  # "  2/1    +30" over "         120"
 
@@ -24,6 +26,9 @@ class ScorePad(CardWidget):
         None, layout=True
     )
     checks: reactive[dict[int, bool]] = reactive(dict, always_update=True)
+    # The cards each round deals (``TableRules.round_sizes``); () or the full game's 1, 2, ...
+    # keep the narrow round column.
+    sizes: reactive[tuple[int, ...]] = reactive((), layout=True)
 
     def __init__(self, *, part: str = "all", **kwargs) -> None:
         """``part``: "all", or "head" (names and captions: kept on screen above a scrolling
@@ -31,8 +36,23 @@ class ScorePad(CardWidget):
         super().__init__(**kwargs)
         self.part = part
 
+    @property
+    def _with_cards(self) -> bool:
+        """Some round deals another number of cards than its number: show both."""
+        return any(size != number for number, size in enumerate(self.sizes, 1))
+
+    @property
+    def _round_col(self) -> int:
+        return ROUND_COL_WITH_CARDS if self._with_cards else ROUND_COL
+
+    def _cards(self, number: int) -> str:
+        """The cards of round ``number``, right-aligned after its number ("" if not shown)."""
+        if not self._with_cards or not 1 <= number <= len(self.sizes):
+            return ""
+        return f"{self.sizes[number - 1]:>{ROUND_COL_WITH_CARDS - ROUND_COL}}"
+
     def _col(self, width: int) -> int:
-        return (width - ROUND_COL) // max(1, len(self.names))
+        return (width - self._round_col) // max(1, len(self.names))
 
     def _mode(self, width: int) -> str:
         col = self._col(width)
@@ -53,6 +73,7 @@ class ScorePad(CardWidget):
         ok_mark = g.ok if len(g.ok) == 1 else "+"
         bad_mark = g.alarm if len(g.alarm) == 1 else "!"
         label = Text(f"{number:>2}")
+        label.append(self._cards(number), self.style("text--muted"))
         check = self.checks.get(number)
         if check is True:
             label.append(ok_mark, self.style("text--ok"))
@@ -84,8 +105,9 @@ class ScorePad(CardWidget):
         muted = self.style("text--muted")
         accent = self.style("text--accent")
         out = Text(no_wrap=True, overflow="crop", end="")
+        round_col = self._round_col
         # Header: names, then the column captions.
-        out.append(" " * ROUND_COL)
+        out.append(" " * round_col)
         for name in self.names:
             shown = clean(name, 30)
             if len(shown) > col - 1:
@@ -93,13 +115,18 @@ class ScorePad(CardWidget):
             out.append(rjust(shown, col - 1) + " ", accent)
         out.append("\n")
         caption = captions(mode)
-        out.append(fit(_("Rnd"), ROUND_COL - 1, "") + " ", muted)
+        if self._with_cards:
+            # TRANSLATORS: the score pad's round column in a game of another length: "Rd" over
+            # the round's number (2 cells), a space, "Cds" over its cards each (3 cells).
+            out.append(fit(_("Rd Cds"), ROUND_COL_WITH_CARDS - 1, "") + " ", muted)
+        else:
+            out.append(fit(_("Rnd"), ROUND_COL - 1, "") + " ", muted)
         for _name in self.names:
             out.append(rjust(caption, col - 1)[-(col - 1) :] + " ", muted)
         for result in self.history:
             out.append("\n")
             out.append_text(self._round_label(result.round))
-            second = Text(" " * ROUND_COL)
+            second = Text(" " * round_col)
             for bid, won, pts, total in zip(
                 result.bids, result.tricks_won, result.points, result.totals, strict=True
             ):
@@ -120,7 +147,7 @@ class ScorePad(CardWidget):
         if self.current is not None:
             number, bids, so_far = self.current
             out.append("\n")
-            out.append(f"{number:>2}{g.dot} ", muted)
+            out.append(f"{number:>2}{self._cards(number)}{g.dot} ", muted)
             for bid_so_far, tricks in zip(bids, so_far, strict=False):
                 shown = g.dash if bid_so_far is None else str(bid_so_far)
                 if mode == "full":

@@ -6,7 +6,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from ...game import Phase, SeatView, is_jester, is_wizard
-from ...i18n import _
+from ...i18n import _, ngettext
 from ...session import RoundVerified
 from ..glyphs import suit_name
 from .lines import LinesWidget
@@ -14,8 +14,17 @@ from .lines import LinesWidget
 _KEEP = object()
 
 
+def cards_each(round_number: int, hand_size: int) -> str:
+    """``18 cards``: what round ``round_number`` deals each player, said only where the game's
+    length (docs/rules.md) makes it differ from the round's number (else "")."""
+    if hand_size == round_number or hand_size < 1:
+        return ""
+    return ngettext("{n} card", "{n} cards", hand_size).format(n=hand_size)
+
+
 class StatusLine(LinesWidget):
-    """``Round r of R · Trump … · bids b / r tricks`` and, on the right, link and verification."""
+    """``Round r of R · Trump … · bids b / h tricks`` (and ``· h cards`` where a game's length
+    deals other than r) and, on the right, link and verification."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -32,7 +41,9 @@ class StatusLine(LinesWidget):
             self.verified = verified
         self.redraw()
 
-    def _trump(self, view: SeatView) -> Text:
+    def _trump(self, view: SeatView, compact: bool = False) -> Text:
+        """The trump; ``compact``: a suit card without its suit's name (the turned card
+        beside the hand names it), when the line is short of room."""
         out = Text(_("Trump") + " ")
         card, suit = view.trump_card, view.trump_suit
         if card is None:
@@ -48,13 +59,13 @@ class StatusLine(LinesWidget):
             else:
                 out.append(", " + _("dealer chose") + " ")
                 out.append_text(self.suit_text(suit))
-        elif suit is not None:
+        elif suit is not None and not compact:
             out.append(" (")
             out.append(suit_name(suit), self.style(f"card--{suit.label}"))
             out.append(")")
         return out
 
-    def build(self, width: int) -> list[Text]:
+    def _left(self, compact: bool) -> Text:
         g = self.glyphs
         view = self.view
         left = Text()
@@ -65,17 +76,28 @@ class StatusLine(LinesWidget):
                 round=view.round + 1, rounds=view.num_rounds
             )
             left.append(said, self.style("text--accent"))
+            cards = cards_each(view.round + 1, view.rules.round_sizes(view.players)[view.round])
+            if cards:
+                left.append(f" {g.dot} {cards}", self.style("text--accent"))
             left.append(f" {g.dot} " + _("dealing"), self.style("text--muted"))
         elif view is not None and view.round > 0:
             said = _("Round {round} of {rounds}").format(round=view.round, rounds=view.num_rounds)
             left.append(said, self.style("text--accent"))
+            cards = cards_each(view.round, view.hand_size)
+            if cards:
+                left.append(f" {g.dot} {cards}", self.style("text--accent"))
             left.append(f" {g.dot} ")
-            left.append_text(self._trump(view))
+            left.append_text(self._trump(view, compact))
             bid_sum = sum(b for b in view.bids if b is not None)
-            bids = _("bids {sum}/{tricks}").format(sum=bid_sum, tricks=view.round)
+            bids = _("bids {sum}/{tricks}").format(sum=bid_sum, tricks=view.hand_size)
             if view.phase is Phase.BID and view.rules.hidden_bids:
                 bids = _("bids hidden")  # (until every bid is in: then the sum again)
             left.append(f" {g.dot} {bids}")
+        return left
+
+    def build(self, width: int) -> list[Text]:
+        g = self.glyphs
+        left = self._left(compact=False)
         right = Text()
         if self.verified is not None:
             v = self.verified
@@ -94,8 +116,11 @@ class StatusLine(LinesWidget):
             right.append(f"{g.online} " + _("online"), self.style("text--ok"))
         else:
             right.append(f"{g.offline} {link_word(self.link)}", self.style("text--error"))
-        # The right side (verification, link) always shows: the left gives way.
+        # The right side (verification, link) always shows: the left gives way, first the
+        # trump suit's name (a longer game's "· 18 cards" needs the room), then its end.
         room = width - cell_len(right.plain) - 1
+        if cell_len(left.plain) > room:
+            left = self._left(compact=True)
         if cell_len(left.plain) > room:
             left.truncate(max(0, room - 1), overflow="crop")
             left.append(g.more)

@@ -197,7 +197,15 @@ class PrivateDealing(DealHostBase):
                     table.recorder.add_stand_in(r, attempt, seat, None if new == own[seat] else new)
             self._keys_in_use = fact.keys
             dealer = dealer_of(game.config.first_dealer, r, game.players)
-            self.attempt = round_setup(table.game_id, r, game.players, dealer, fact.keys, attempt)
+            self.attempt = round_setup(
+                table.game_id,
+                r,
+                game.players,
+                dealer,
+                fact.keys,
+                attempt,
+                hand_size=game.config.round_size(r),
+            )
             return []
         if not isinstance(fact, AttemptVoided | PrivateRoundScored):
             raise ValueError(f"a {fact.t} entry in a privately dealt game")

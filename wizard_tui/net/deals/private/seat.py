@@ -197,7 +197,7 @@ class PrivateSeatHalf(SeatHalf):
         n = config.players
         expected = dealer_of(config.first_dealer, r, n)
         expect(dealer is None or dealer == expected, "dealer")
-        setup = round_setup(game_id, r, n, expected, keys, attempt)
+        setup = round_setup(game_id, r, n, expected, keys, attempt, hand_size=_hand_size(config, r))
         deal = ClientDeal(setup, seat, self.signing_key, secret)
         if self.store is not None:
             if secret is None:
@@ -540,7 +540,9 @@ class PrivateSeatHalf(SeatHalf):
             return
         n = config.players
         dealer = dealer_of(config.first_dealer, r, n)
-        self._watch = Verifier(round_setup(game_id, r, n, dealer, self._pending_keys, attempt))
+        keys = self._pending_keys
+        setup = round_setup(game_id, r, n, dealer, keys, attempt, hand_size=_hand_size(config, r))
+        self._watch = Verifier(setup)
         for envelope in transcript:
             self._watch_receive(envelope)
 
@@ -641,10 +643,16 @@ class PrivateSeatHalf(SeatHalf):
 _NOT_OPENED = N_("the plays announced are not the cards their players opened")
 
 
+def _hand_size(config: GameConfig, r: int) -> int:
+    """Cards dealt to each player in round ``r``; a round the game lacks is the host's error."""
+    expect(type(r) is int and 1 <= r <= config.num_rounds, "round number")
+    return config.round_size(r)
+
+
 def _charges_in(result: RoundResult) -> tuple[tuple[int, int, str], ...]:
     """The charges a round's points show, when nobody told us (a snapshot's history): a
     seat whose points are not its bid's score paid a whole number of voids."""
-    unit = void_charge(result.round)
+    unit = void_charge(len(result.hands[0]))  # -10 per card of the round
     out: list[tuple[int, int, str]] = []
     for seat, (bid, won, points) in enumerate(
         zip(result.bids, result.tricks_won, result.points, strict=True)
