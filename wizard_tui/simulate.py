@@ -51,6 +51,7 @@ from .game import (
     TableRules,
     dealer_of,
     length_rounds,
+    resolve_blind,
     rounds_for,
     seat_view,
     winners,
@@ -164,6 +165,8 @@ def play_game(
             start = clock()
             action = bot.decide(view)
             seconds[seat] += clock() - start
+            if type(action) is Play:  # "play your card" (a forehead round): the card held
+                action = resolve_blind(game, action)
             decisions[seat] += 1
             _apply(game, seat, bot, action)
             if round_deal is not None and type(action) is Play:
