@@ -49,6 +49,7 @@ from ..game import (
     RulesError,
     SeatView,
     Suit,
+    check_seat_play,
     length_rounds,
     length_text,
     seat_view,
@@ -626,6 +627,12 @@ class WizardHost:
             self._refuse(session, p.NOT_YOUR_SEAT, "a bot plays your seat for the rest of the game")
             return
         t = msg["t"]
+        if t == "play":  # in a forehead round the player cannot name its card: it plays blind
+            try:
+                check_seat_play(table.game.config.rules, table.game.hand_size, msg["card"])
+            except IllegalAction as exc:
+                self._refuse(session, exc.code, exc.message)
+                return
         if t == "play" and self.deal_half.on_play(session, msg):
             return  # the deal took it (the private deal: its open goes through the relay)
         if t == "bid":

@@ -83,7 +83,7 @@ _AUTO = Optional(Bool())
 BID = Message("bid", seat=_SEAT, round=_ROUND, bid=Int(0, MAX_ROUND), auto=_AUTO)
 # ``open``: the private deal's signed open envelope of the card (docs/private-deal.md, K4).
 PLAY = Message(
-    "play", seat=_SEAT, round=_ROUND, card=Int(0, 59), open=Optional(ENVELOPE), auto=_AUTO
+    "play", seat=_SEAT, round=_ROUND, card=Int(BLIND_CARD, 59), open=Optional(ENVELOPE), auto=_AUTO
 )
 TRUMP = Message("trump", seat=_SEAT, round=_ROUND, suit=Int(0, 3), auto=_AUTO)
 # The turn time (turn_time.py): the player is at the keyboard again (any key at its table);
