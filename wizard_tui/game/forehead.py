@@ -10,14 +10,11 @@ card. Pure: no I/O.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from .actions import Play
 from .errors import IllegalAction, Reason
 from .table_rules import TableRules
-
-if TYPE_CHECKING:
-    from .engine import Game
 
 # The card id of "play the card I cannot see". Never a card (cards are 0..59), so a plain
 # engine refuses it as ``not_a_card`` outside a forehead round.
@@ -52,6 +49,21 @@ def foreheads_of(game: _Hands, seat: int, forehead: bool) -> tuple[int | None, .
     return tuple(shown)
 
 
+class _Config(Protocol):
+    @property
+    def rules(self) -> TableRules: ...
+
+
+class _Game(_Hands, Protocol):
+    """What ``resolve_blind`` reads of a ``Game`` (a protocol: the engine imports this)."""
+
+    @property
+    def config(self) -> _Config: ...
+
+    @property
+    def hand_size(self) -> int: ...
+
+
 def check_seat_play(rules: TableRules, hand_size: int, card: object) -> None:
     """What a host checks of a play a player's table sends: in a forehead round the player
     cannot know its card, so it plays it blind (``BLIND_CARD``); naming a card is refused
@@ -63,7 +75,7 @@ def check_seat_play(rules: TableRules, hand_size: int, card: object) -> None:
         )
 
 
-def resolve_blind(game: Game, action: Play) -> Play:
+def resolve_blind(game: _Game, action: Play) -> Play:
     """``action`` with a blind play replaced by the card the seat holds (what the journal
     and the record keep); any other action as it is. The engine refuses a blind play it
     cannot resolve, so an unresolvable one is passed on unchanged for it to refuse."""

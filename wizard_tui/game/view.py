@@ -109,7 +109,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
     forehead = is_forehead_round(game.config.rules, game.hand_size) and game.phase in _ROUND_PHASES
     if forehead:  # the seat's own card is on its forehead: it sees the others' instead
         hand: tuple[int, ...] = ()
-        legal = (BLIND_CARD,) if mine and game.phase is Phase.PLAY else ()
+        legal: tuple[int, ...] = (BLIND_CARD,) if mine and game.phase is Phase.PLAY else ()
     else:
         held = set(cards_of(game.hand_mask(seat)))
         hand = tuple(c for c in game.dealt_hand(seat) if c in held)

@@ -58,7 +58,7 @@ from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
 from ..record import record_filename, write_record
 from ..session import SeatInfo
 from . import protocol as p
-from .deals import find_deal_kind
+from .deals import find_deal_kind, forehead_refusal
 from .deals.host_half import DealHostHalf
 from .host_effects import (
     AskBot,
@@ -120,6 +120,8 @@ class WizardHost:
             raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
         if not 0 <= options.bots <= options.players:
             raise ValueError("more bots than seats")
+        if options.rules.forehead and (why := forehead_refusal(options.deal)):
+            raise ValueError(why)
         self.options = options
         self.runtime: HostRuntime = runtime or LoopRuntime()
         self.server: Server | None = None
@@ -482,6 +484,9 @@ class WizardHost:
             length_rounds(length, msg["seats"])
         except RulesError as exc:
             self._refuse(session, p.NOT_READY, str(exc))
+            return
+        if msg.get("forehead") and (why := forehead_refusal(self.options.deal)):
+            self._refuse(session, p.NOT_READY, why)
             return
         level = msg["bot_level"]
         if level not in LEVELS:
