@@ -56,7 +56,7 @@ from .game import (
     seat_view,
     winners,
 )
-from .private_deal import PrivateRound, round_setup
+from .private_deal import PrivateRound, round_setup, veiled_round
 from .record import PRIVATE_PROTOCOL, GameRecord, GameRecorder, PlayerEntry, write_record
 
 DEALS = ("commit-reveal", "private")
@@ -150,7 +150,8 @@ def play_game(
         if private:
             assert signing_keys is not None
             dealer = dealer_of(deal_set.first_dealer, r, n)
-            setup = round_setup(gid, r, n, dealer, public_keys)
+            veiled = veiled_round(config.rules, n, r)
+            setup = round_setup(gid, r, n, dealer, public_keys, veiled=veiled)
             round_deal = PrivateRound(setup, signing_keys, seeds)
             hands, _ = round_deal.deal()
             game.deal(round_deal.deck(hands))

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from netplay import fairdeal
-from netplay.mental import RELAY, DealFault, DealSetup, Verifier, audit_transcript
-from netplay.mental.protocol import decode_body
+from netplay.mental import RELAY, DealFault, DealSetup, Verifier, audit_transcript, played_items
 from netplay.signing import Envelope
 
 from .deal import deal_from_deck, deck_for_round
@@ -41,7 +40,7 @@ from .game import (
     winners,
 )
 from .game.hidden import Revoke, replay_round
-from .private_deal import opened_deck, round_setup
+from .private_deal import opened_deck, round_setup, veiled_round
 from .record import (
     UNREVEALED,
     VOIDED,
@@ -326,7 +325,8 @@ def _verify_private_deal(
     got = deal.setup
     attempt = sum(d.round == r for d in record.redeals)  # every voided attempt comes first
     keys = _signing_keys(record, r, attempt)
-    _check_setup(got, round_setup(record.game_id, r, n, dealer, keys, attempt), r)
+    veiled = veiled_round(record.rules, n, r)  # a forehead round (docs/private-deal.md 15)
+    _check_setup(got, round_setup(record.game_id, r, n, dealer, keys, attempt, veiled=veiled), r)
     withheld = sorted(
         c.seat
         for c in record.charges
@@ -372,11 +372,7 @@ def _verify_private_deal(
             round=r,
             culprit=RELAY,
         )
-    opens = []
-    for env in deal.envelopes:
-        body = decode_body(env.body)  # audit_transcript accepted it: it decodes
-        if body["t"] == "open":
-            opens.append((env.sender, body["item"]))
+    opens = played_items(got, deal.envelopes)  # audit_transcript accepted them: they decode
     plays = [(t, play) for t, trick in enumerate(rnd.tricks, 1) for play in trick.plays]
     for i in range(max(len(opens), len(plays))):
         if i < len(opens) and i < len(plays) and opens[i] == plays[i][1]:
@@ -547,7 +543,9 @@ def _verify_private_redeals(record: GameRecord, r: int, game: Game) -> None:
         assert deal is not None
         setup = deal.setup
         keys = _signing_keys(record, r, d.attempt)
-        _check_setup(setup, round_setup(record.game_id, r, n, dealer, keys, d.attempt), r)
+        veiled = veiled_round(record.rules, n, r)
+        expected = round_setup(record.game_id, r, n, dealer, keys, d.attempt, veiled=veiled)
+        _check_setup(setup, expected, r)
         proven = check_voided_attempt(d, game, r)
         _check_void_charge(record, d, proven, f"voided attempt {d.attempt}")
 
@@ -627,10 +625,8 @@ def _check_revoke(d: Redeal, items: tuple[int | None, ...], game: Game, r: int, 
     trump choice and bids and of the plays in its transcript must refuse that seat's card."""
     assert d.private_deal is not None
     actions: list[ChooseTrump | Bid | Play] = [action_from_wire(a) for a in d.actions]
-    for envelope in d.private_deal.envelopes:
-        body = decode_body(envelope.body)
-        if body["t"] == "open":
-            actions.append(Play(envelope.sender, body["item"]))
+    for seat, item in played_items(d.private_deal.setup, d.private_deal.envelopes):
+        actions.append(Play(seat, item))
     deck = tuple(i for i in items if i is not None)
     try:
         replay_round(game, deck, actions)

@@ -32,6 +32,7 @@ from .protocol import (
     audit_transcript,
     chain_from,
     deal_round_robin,
+    played_items,
 )
 from .sra import RoundKeys
 
@@ -63,4 +64,5 @@ __all__ = [
     "audit_transcript",
     "chain_from",
     "deal_round_robin",
+    "played_items",
 ]

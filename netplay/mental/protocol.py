@@ -1320,6 +1320,22 @@ class DealRelay:
         return [s for s in range(self.setup.seats) if s != link_seat], events
 
 
+def played_items(setup: DealSetup, envelopes: Iterable[Envelope]) -> list[tuple[int, int]]:
+    """(seat, item) of every play in a transcript, in order: each open by its sender, and
+    each unveil for the holder of its veiled position (who played it blind). The envelopes
+    must be accepted ones (they decode)."""
+    out = []
+    for envelope in envelopes:
+        body = decode_body(envelope.body)
+        if body["t"] == "open":
+            out.append((envelope.sender, body["item"]))
+        elif body["t"] == "unveil":
+            holder = setup.holder(body["position"])
+            assert holder is not None  # an accepted unveil is of a veiled position
+            out.append((holder, body["item"]))
+    return out
+
+
 def audit_transcript(setup: DealSetup, envelopes: Sequence[Envelope]) -> RoundVerified:
     """Check a whole recorded round offline (``wizard-tui verify``): the result, or the
     first ``DealFault`` (a failure the record cannot explain is blamed on ``RELAY``,
