@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from net_helpers import assert_game_verified, play_bots, running_host, seat_sessions
+from private_helpers import assert_private_game_verified
 
 from wizard_tui.game import RestrictLastBid, TableRules
 from wizard_tui.net.host import HostOptions
@@ -46,3 +47,35 @@ async def test_commit_reveal_forehead_game_verifies(
         assert codes == [0] * len(sessions)
         assert_game_verified(host, sessions)
         assert host.table.recorder.record().rules.forehead
+
+
+@pytest.mark.parametrize(
+    ("players", "host_bots", "level", "restrict"),
+    [
+        (3, 1, "normal", RestrictLastBid.ALWAYS),
+        (4, 2, "easy", RestrictLastBid.AFTER_ROUND_1),
+    ],
+)
+async def test_private_forehead_game_verifies(
+    tmp_path: Path, players: int, host_bots: int, level: str, restrict: RestrictLastBid
+) -> None:
+    """The private deal veils each forehead card from its holder (docs/private-deal.md
+    section 15): network bots and host bots play it blind, every record verifies."""
+    options = HostOptions(
+        players=players,
+        bots=host_bots,
+        bot_level=level,
+        rules=TableRules(restrict, forehead=True),
+        records_dir=tmp_path,
+        deal="private",
+    )
+    async with asyncio.timeout(60), running_host(options) as host:
+        sessions = await seat_sessions(options.port, players - host_bots)
+        codes = await play_bots(sessions, level, seed=players)
+        await host.finished.wait()
+        assert codes == [0] * len(sessions)
+        assert_private_game_verified(host, sessions)
+        record = host.table.recorder.record()
+        assert record.rules.forehead
+        owners = record.rounds[0].private_deal.setup.owners
+        assert all(o & 0x80 for o in owners[:players])  # every round-1 card veiled

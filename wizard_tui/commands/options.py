@@ -89,7 +89,7 @@ def chosen_deal(args: argparse.Namespace) -> str:
     deal = getattr(args, "deal", None)
     forehead = bool(getattr(args, "forehead", False))
     if deal is None:
-        return FOREHEAD_DEAL if forehead else "private"
+        return FOREHEAD_DEAL if forehead and forehead_refusal("private") else "private"
     if forehead and forehead_refusal(deal):
         raise UserError(
             _("the {deal} deal cannot deal the forehead round yet: use --deal {other}").format(
