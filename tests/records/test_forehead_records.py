@@ -4,10 +4,12 @@ the round, trick and seat of a fake."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable
 
+import msgpack
 import pytest
 
 from wizard_tui.bots import make_bot
@@ -18,12 +20,18 @@ from wizard_tui.verify import verify_document
 from . import helpers as h
 
 
-def forehead_doc(players: int, deal: str = "commit-reveal") -> h.Doc:
+@functools.cache
+def _forehead_text(players: int, deal: str) -> str:
     rng = random.Random(f"forehead-records/{players}/{deal}")
     deal_set = new_deal_set(players, rng)
     bots = [make_bot("normal", random.Random(rng.random())) for _ in range(players)]
     played = play_game(bots, deal_set, TableRules(forehead=True), deal=deal)
-    return json.loads(json.dumps(played.record.to_dict()))
+    return json.dumps(played.record.to_dict())
+
+
+def forehead_doc(players: int, deal: str = "commit-reveal") -> h.Doc:
+    """A fresh copy of a seeded forehead game's record."""
+    return json.loads(_forehead_text(players, deal))
 
 
 def tamper_round_one_card(doc: h.Doc) -> h.Expect:
@@ -64,3 +72,52 @@ def test_a_tampered_forehead_record_is_caught(
     expected = tamper(doc)
     exc = h.failure(doc)
     assert (exc.rule, exc.round) == expected[:2]
+
+
+def test_a_private_forehead_record_verifies_with_its_veiled_setup() -> None:
+    doc = forehead_doc(4, "private")
+    record = verify_document(doc)
+    assert record.rules.forehead
+    owners = doc["rounds"][0]["private_deal"]["setup"]["owners"]
+    veiled = sorted(o["veiled"] for o in owners if isinstance(o, dict))
+    assert veiled == [0, 1, 2, 3]  # every card of round 1, each from its holder
+    assert not any(isinstance(o, dict) for o in doc["rounds"][1]["private_deal"]["setup"]["owners"])
+
+
+def _drop_forehead(doc: h.Doc) -> h.Expect:
+    """The rule taken out: round 1's veiled setup is no longer the game's."""
+    del doc["rules"]["forehead"]
+    return ("deal-setup", 1, None, None)
+
+
+def _swap_forehead_hands(doc: h.Doc) -> h.Expect:
+    hands = doc["rounds"][0]["hands"]
+    hands[0], hands[1] = hands[1], hands[0]
+    return ("hand", 1, None, 0)
+
+
+@pytest.mark.parametrize(
+    "tamper", [_drop_forehead, _swap_forehead_hands], ids=lambda f: f.__name__.strip("_")
+)
+def test_a_tampered_private_forehead_record_is_caught(tamper: Callable[[h.Doc], h.Expect]) -> None:
+    doc = forehead_doc(4, "private")
+    verify_document(doc)
+    expected = tamper(doc)
+    exc = h.failure(doc)
+    assert (exc.rule, exc.round) == expected[:2]
+
+
+def test_a_forged_unveil_in_a_private_forehead_record_is_caught() -> None:
+    """An unveil that claims another card: its signed bytes no longer verify."""
+    doc = forehead_doc(4, "private")
+    envelopes = doc["rounds"][0]["private_deal"]["envelopes"]
+    for envelope in envelopes:
+        body = msgpack.unpackb(bytes.fromhex(envelope["body"]))
+        if body["t"] == "unveil":
+            body["item"] = (body["item"] + 1) % 60
+            envelope["body"] = msgpack.packb(body, use_bin_type=True).hex()
+            break
+    else:
+        raise AssertionError("no unveil in a private forehead round")
+    exc = h.failure(doc)
+    assert exc.round == 1 and exc.rule == "bad_signature"
