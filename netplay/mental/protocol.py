@@ -1175,8 +1175,7 @@ class DealPlayer:
                 d = {k: self.keys.positions[k].d for k in self.setup.released_by(self.seat)}
                 events.extend(self._send(release_body(view.hashes[-1], d)))
             elif phase is Phase.PLAY and self.hand is None:
-                events.extend(self._open_hand())
-                break
+                events.extend(self._open_hand())  # (then any unveil owed: a resumed player)
             elif phase is Phase.PLAY and (owed := self._unveils_owed()):
                 k = owed[0]
                 self.unveiled.add(k)

@@ -138,3 +138,31 @@ def test_an_open_of_a_veiled_position_is_refused() -> None:
     with pytest.raises(DealFault) as caught:
         table.relay.receive(1, env)
     assert caught.value.code == proto.NOT_OWNER
+
+
+def test_a_resumed_unveiler_unveils_a_card_played_while_it_was_away() -> None:
+    """The unveiler reconnects after the blind play: rebuilt from the relay's transcript,
+    it opens its veiled cards and sends the unveil it owes, at once."""
+    from test_mental_protocol import round_secret, signing_key
+
+    from netplay.mental import DealPlayer, RoundKeys, Send
+
+    table = Table(veiled_setup(3, 0)).deal()
+    setup = table.setup
+    (k,) = setup.positions_of(1)
+    unveiler = setup.unveiler(k)
+    table.deliver = lambda to, frm, env: None if to == unveiler else env  # it is away
+    table.take(1, table.players[1].play_blind(k))
+    table.pump()
+    assert k not in table.relay.view.plays  # nobody opened it yet
+    keys = RoundKeys.derive(round_secret(unveiler), 60)
+    _player, events = DealPlayer.resume(
+        setup, unveiler, signing_key(unveiler), keys, table.relay.transcript
+    )
+    sent = [decode(e.envelope.body) for e in events if isinstance(e, Send)]
+    assert [b["t"] for b in sent] == ["unveil"] and sent[0]["position"] == k
+    assert sent[0]["item"] == table.players[0].veiled[k]
+
+
+def decode(body: bytes) -> dict[str, Any]:
+    return msgpack.unpackb(body, raw=False)
