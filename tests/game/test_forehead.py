@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wizard_tui.bots import make_bot
-from wizard_tui.bots.forehead import trick_winner, win_chance
+from wizard_tui.bots.forehead import bid_weight, trick_winner, win_chance
 from wizard_tui.game import (
     BLIND_CARD,
     Bid,
@@ -251,3 +251,17 @@ def test_random_forehead_games_never_show_a_seat_its_own_card(
                 assert action == Play(game.turn, BLIND_CARD)
             game.apply(action)
     assert Game.replay(game.config, game.actions).totals == game.totals
+
+
+def test_hard_reads_the_earlier_bids_of_players_who_see_its_card() -> None:
+    """Seat 1 leads and bid 1, seeing seat 0's card: a Wizard there (which would beat it)
+    explains that bid worse than a low card does, so hard weighs it less."""
+    game = forehead_game("3C 5H 2S", "7D")  # dealer 0: seat 1 bids first and leads
+    game.bid(1, 1)
+    view = seat_view(game, 0)
+    order = [1, 2, 0]
+    cards = {1: c("5H"), 2: c("2S")}
+    low = bid_weight(view, {**cards, 0: c("3C")}, order, 1)
+    wizard = bid_weight(view, {**cards, 0: c("W1")}, order, 1)
+    assert wizard < low
+    assert win_chance(view, weights=True) <= win_chance(view)
