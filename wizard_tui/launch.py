@@ -24,6 +24,7 @@ from netplay.errors import NetplayError, ServerError
 from netplay.signing import SigningKey
 
 from .cli import UserError
+from .commands.options import chosen_deal
 from .game import RestrictLastBid, TableRules
 from .i18n import _
 from .net.addresses import WILDCARDS, join_hint
@@ -259,7 +260,7 @@ def run_solo_table(args: argparse.Namespace) -> int:
         records_dir=default_records_dir(),
         bot_delay=args.bot_delay,
         auto_start=True,
-        deal=getattr(args, "deal", "private"),
+        deal=chosen_deal(args),
     )
     return asyncio.run(_hosted_table(options, "127.0.0.1", 0, args))
 

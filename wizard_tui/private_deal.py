@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from netplay.mental import (
     UNDEALT,
+    VEILED,
     DealPlayer,
     DealRelay,
     DealSetup,
@@ -36,7 +37,7 @@ from netplay.mental import (
 from netplay.mental.protocol import Event
 from netplay.signing import Envelope, SigningKey
 
-from .game import DECK_SIZE, left_of
+from .game import DECK_SIZE, TableRules, is_forehead_round, left_of
 
 
 def opened_deck(view: Verifier) -> tuple[int, ...] | None:
@@ -68,19 +69,30 @@ def round_setup(
     attempt: int = 0,
     *,
     hand_size: int,
+    veiled: bool = False,
 ) -> DealSetup:
     """The setup of round ``round_number`` (the ordinal: in every signature) that follows
     from the game (section 5), dealing ``hand_size`` cards each (the game's length decides:
-    ``Game.hand_size``)."""
+    ``Game.hand_size``). ``veiled``: a forehead round (docs/rules.md), every dealt position
+    veiled from its holder (section 15): open to every other seat, never to its own."""
     first = left_of(dealer, players)  # the seat that receives the first card
+    owners = deal_round_robin(players, hand_size, first, DECK_SIZE, face_up=1)
+    if veiled:
+        owners = tuple(o | VEILED if o < players else o for o in owners)
     return DealSetup(
         game_id=game_id,
         round=round_number,
         attempt=attempt,
         chain=chain_from(first, players),
-        owners=deal_round_robin(players, hand_size, first, DECK_SIZE, face_up=1),
+        owners=owners,
         signing_keys=tuple(signing_keys),
     )
+
+
+def veiled_round(rules: TableRules, players: int, round_number: int) -> bool:
+    """Whether round ``round_number`` of a game is dealt veiled: a forehead round."""
+    sizes = rules.round_sizes(players)
+    return 1 <= round_number <= len(sizes) and is_forehead_round(rules, sizes[round_number - 1])
 
 
 class PrivateRound:
@@ -126,10 +138,18 @@ class PrivateRound:
         for seat, player in enumerate(self.players):
             self._route(seat, player.start())
         hands = []
+        n = self.setup.seats
         for seat, player in enumerate(self.players):
             if player.hand is None:
                 raise PrivateDealError(f"seat {seat} could not open its hand: {player.halted}")
-            hands.append(tuple(player.hand[k] for k in self.setup.positions_of(seat)))
+            # A veiled card (a forehead round) is seen by the others, not by its holder.
+            other = self.players[(seat + 1) % n]
+            hands.append(
+                tuple(
+                    player.hand[k] if k in player.hand else other.veiled[k]
+                    for k in self.setup.positions_of(seat)
+                )
+            )
         public = self.setup.public_positions
         self.trump_card = self.relay.view.opened[public[0]] if public else None
         return tuple(hands), self.trump_card
@@ -151,6 +171,11 @@ class PrivateRound:
         """``seat`` plays ``card``: its player releases the key of that card's position."""
         player = self.players[seat]
         assert player.hand is not None
+        other = self.players[(seat + 1) % self.setup.seats]
+        for position in self.setup.positions_of(seat):
+            if other.veiled.get(position) == card and position not in player.view.blinds:
+                self._route(seat, player.play_blind(position))  # unseen: its unveiler opens it
+                return
         for position, item in player.hand.items():
             if item == card and position not in player.view.opened:
                 self._route(seat, player.play(position, card))
@@ -188,4 +213,4 @@ class PrivateRound:
                     queue.append((target, self.players[target].receive(event.envelope)))
 
 
-__all__ = ["PrivateDealError", "PrivateRound", "opened_deck", "round_setup"]
+__all__ = ["PrivateDealError", "PrivateRound", "opened_deck", "round_setup", "veiled_round"]

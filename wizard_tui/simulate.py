@@ -53,11 +53,12 @@ from .game import (
     TableRules,
     dealer_of,
     length_rounds,
+    resolve_blind,
     rounds_for,
     seat_view,
     winners,
 )
-from .private_deal import PrivateRound, round_setup
+from .private_deal import PrivateRound, round_setup, veiled_round
 from .record import PRIVATE_PROTOCOL, GameRecord, GameRecorder, PlayerEntry, write_record
 
 DEALS = ("commit-reveal", "private")
@@ -159,7 +160,9 @@ def play_game(
         if private:
             assert signing_keys is not None
             dealer = dealer_of(deal_set.first_dealer, r, n)
-            setup = round_setup(gid, r, n, dealer, public_keys, hand_size=game.config.round_size(r))
+            veiled = veiled_round(config.rules, n, r)
+            size = game.config.round_size(r)
+            setup = round_setup(gid, r, n, dealer, public_keys, hand_size=size, veiled=veiled)
             round_deal = PrivateRound(setup, signing_keys, seeds)
             hands, _ = round_deal.deal()
             game.deal(round_deal.deck(hands))
@@ -174,6 +177,8 @@ def play_game(
             start = clock()
             action = bot.decide(view)
             seconds[seat] += clock() - start
+            if type(action) is Play:  # "play your card" (a forehead round): the card held
+                action = resolve_blind(game, action)
             decisions[seat] += 1
             _apply(game, seat, bot, action)
             if round_deal is not None and type(action) is Play:

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from netplay import fairdeal
-from netplay.mental import RELAY, DealFault, DealSetup, Verifier, audit_transcript
-from netplay.mental.protocol import decode_body
+from netplay.mental import RELAY, DealFault, DealSetup, Verifier, audit_transcript, played_items
 from netplay.signing import Envelope
 
 from .bid_seal import opens_bid
@@ -42,7 +41,7 @@ from .game import (
 )
 from .game.hidden import Revoke, replay_round
 from .i18n import _, ngettext
-from .private_deal import opened_deck, round_setup
+from .private_deal import opened_deck, round_setup, veiled_round
 from .record import (
     UNREVEALED,
     VOIDED,
@@ -377,7 +376,8 @@ def _verify_private_deal(
     attempt = sum(d.round == r for d in record.redeals)  # every voided attempt comes first
     keys = _signing_keys(record, r, attempt)
     size = len(rnd.hands[0])  # the schedule's, checked by the caller
-    want = round_setup(record.game_id, r, n, dealer, keys, attempt, hand_size=size)
+    veiled = veiled_round(record.rules, n, r)  # a forehead round (docs/private-deal.md 15)
+    want = round_setup(record.game_id, r, n, dealer, keys, attempt, hand_size=size, veiled=veiled)
     _check_setup(got, want, r)
     withheld = sorted(
         c.seat
@@ -424,11 +424,7 @@ def _verify_private_deal(
             round=r,
             culprit=RELAY,
         )
-    opens = []
-    for env in deal.envelopes:
-        body = decode_body(env.body)  # audit_transcript accepted it: it decodes
-        if body["t"] == "open":
-            opens.append((env.sender, body["item"]))
+    opens = played_items(got, deal.envelopes)  # audit_transcript accepted them: they decode
     plays = [(t, play) for t, trick in enumerate(rnd.tricks, 1) for play in trick.plays]
     for i in range(max(len(opens), len(plays))):
         if i < len(opens) and i < len(plays) and opens[i] == plays[i][1]:
@@ -599,8 +595,10 @@ def _verify_private_redeals(record: GameRecord, r: int, game: Game) -> None:
         assert deal is not None
         setup = deal.setup
         keys = _signing_keys(record, r, d.attempt)
+        veiled = veiled_round(record.rules, n, r)
+        size = game.config.round_size(r)
         want = round_setup(
-            record.game_id, r, n, dealer, keys, d.attempt, hand_size=game.config.round_size(r)
+            record.game_id, r, n, dealer, keys, d.attempt, hand_size=size, veiled=veiled
         )
         _check_setup(setup, want, r)
         proven = check_voided_attempt(d, game, r)
@@ -682,10 +680,8 @@ def _check_revoke(d: Redeal, items: tuple[int | None, ...], game: Game, r: int, 
     trump choice and bids and of the plays in its transcript must refuse that seat's card."""
     assert d.private_deal is not None
     actions: list[ChooseTrump | Bid | Play] = [action_from_wire(a) for a in d.actions]
-    for envelope in d.private_deal.envelopes:
-        body = decode_body(envelope.body)
-        if body["t"] == "open":
-            actions.append(Play(envelope.sender, body["item"]))
+    for seat, item in played_items(d.private_deal.setup, d.private_deal.envelopes):
+        actions.append(Play(seat, item))
     deck = tuple(i for i in items if i is not None)
     try:
         replay_round(game, deck, actions)

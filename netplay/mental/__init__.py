@@ -10,6 +10,8 @@ from .protocol import (
     PUBLIC,
     RELAY,
     UNDEALT,
+    VEILED,
+    BlindPlayed,
     CardOpened,
     DealFault,
     DealPlayer,
@@ -25,10 +27,12 @@ from .protocol import (
     RoundVerified,
     Send,
     Suspect,
+    VeiledOpened,
     Verifier,
     audit_transcript,
     chain_from,
     deal_round_robin,
+    played_items,
 )
 from .sra import RoundKeys
 
@@ -37,6 +41,8 @@ __all__ = [
     "PUBLIC",
     "RELAY",
     "UNDEALT",
+    "VEILED",
+    "BlindPlayed",
     "CardOpened",
     "DealFault",
     "DealPlayer",
@@ -53,8 +59,10 @@ __all__ = [
     "RoundVerified",
     "Send",
     "Suspect",
+    "VeiledOpened",
     "Verifier",
     "audit_transcript",
     "chain_from",
     "deal_round_robin",
+    "played_items",
 ]

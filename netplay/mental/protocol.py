@@ -59,6 +59,9 @@ MAX_SEATS = 64
 PUBLIC = 0xFF
 """``owners`` value of a position turned face up (Wizard's trump card): everyone opens it."""
 UNDEALT = 0xFE
+# ``VEILED | j``: dealt to seat ``j`` but open to every other seat and never to ``j`` until
+# it plays it ("open to all but one"; docs/private-deal.md section 15).
+VEILED = 0x80
 """``owners`` value of a position nobody receives this round."""
 RELAY = -1
 """``DealFault.culprit`` when the relay delivered what an honest relay would have refused."""
@@ -88,6 +91,8 @@ NOT_A_DECK = "not_a_deck"  # the final deck does not open to a permutation (cann
 # Suspect codes: found inside the round; whom to blame is known once keys are revealed.
 NOT_AN_ITEM = "not_an_item"
 DUPLICATE_ITEM = "duplicate_item"
+VEIL_MISMATCH = "veil_mismatch"  # a veil pass is not its input under the sender's keys
+NOT_UNVEILER = "not_unveiler"  # an unveil of a position by a seat the setup does not name
 OWN_COLLISION = "own_collision"  # our own pass would repeat a value: an earlier pass cheated
 
 
@@ -188,8 +193,8 @@ class DealSetup:
         if not 1 <= len(self.owners) <= sra.MAX_ITEMS:
             raise ValueError(f"1..{sra.MAX_ITEMS} items")
         for owner in self.owners:
-            if not (0 <= owner < n or owner in (PUBLIC, UNDEALT)):
-                raise ValueError(f"owner {owner} is not a seat, PUBLIC or UNDEALT")
+            if not (0 <= owner & ~VEILED < n or owner in (PUBLIC, UNDEALT)):
+                raise ValueError(f"owner {owner} is not a seat, VEILED | seat, PUBLIC or UNDEALT")
         for key in self.signing_keys:
             if type(key) is not bytes or len(key) != PUBLIC_KEY_BYTES:
                 raise ValueError("a signing key is 32 bytes")
@@ -236,13 +241,44 @@ class DealSetup:
         )
 
     def positions_of(self, seat: int) -> tuple[int, ...]:
+        """Every position dealt to ``seat``, veiled ones included."""
         return self._positions[seat]
 
     @cached_property
     def _positions(self) -> tuple[tuple[int, ...], ...]:
         return tuple(
-            tuple(k for k, o in enumerate(self.owners) if o == seat) for seat in range(self.seats)
+            tuple(k for k in range(self.items) if self.holder(k) == seat)
+            for seat in range(self.seats)
         )
+
+    def holder(self, position: int) -> int | None:
+        """The seat ``position`` is dealt to (veiled or not), or None."""
+        owner = self.owners[position]
+        if owner in (PUBLIC, UNDEALT):
+            return None
+        return owner & ~VEILED
+
+    @cached_property
+    def veiled_positions(self) -> tuple[int, ...]:
+        return tuple(
+            k for k, o in enumerate(self.owners) if o not in (PUBLIC, UNDEALT) and o & VEILED
+        )
+
+    @cached_property
+    def veil_entries(self) -> tuple[tuple[int, int], ...]:
+        """The values of the veil passes, in order: ``(position, seat)`` for every veiled
+        position and every seat but its holder; entry ``(k, x)`` ends under every key of
+        ``k`` but ``x``'s, which ``x`` alone can then remove."""
+        return tuple(
+            (k, x) for k in self.veiled_positions for x in range(self.seats) if x != self.holder(k)
+        )
+
+    def unveiler(self, position: int) -> int:
+        """Who opens a veiled position to everyone when its holder plays it: the seat after
+        the holder in the chain (its holder cannot: it never sees the card)."""
+        holder = self.holder(position)
+        assert holder is not None
+        return self.chain[(self.chain.index(holder) + 1) % self.seats]
 
     @cached_property
     def public_positions(self) -> tuple[int, ...]:
@@ -251,7 +287,11 @@ class DealSetup:
     def released_by(self, seat: int) -> tuple[int, ...]:
         """The positions whose keys ``seat`` releases after the lock pass: every position
         dealt to another seat, and every face-up one; ascending."""
-        return tuple(k for k, o in enumerate(self.owners) if o != seat and o != UNDEALT)
+        return tuple(
+            k
+            for k, o in enumerate(self.owners)
+            if o != seat and o != UNDEALT and (o == PUBLIC or not o & VEILED)
+        )
 
     def pass_seat(self, index: int) -> int:
         """The seat of pass ``index``: 0..n-1 shuffle, n..2n-1 lock, both in chain order."""
@@ -264,9 +304,7 @@ class DealSetup:
             "round": self.round,
             "attempt": self.attempt,
             "chain": list(self.chain),
-            "owners": [
-                "public" if o == PUBLIC else None if o == UNDEALT else o for o in self.owners
-            ],
+            "owners": [_owner_json(o) for o in self.owners],
             "signing_keys": [k.hex() for k in self.signing_keys],
         }
 
@@ -280,14 +318,29 @@ class DealSetup:
                 _json_int(value["round"]),
                 _json_int(value["attempt"]),
                 tuple(_json_int(s) for s in value["chain"]),
-                tuple(
-                    PUBLIC if o == "public" else UNDEALT if o is None else _json_int(o)
-                    for o in value["owners"]
-                ),
+                tuple(_owner_from_json(o) for o in value["owners"]),
                 tuple(bytes.fromhex(k) for k in value["signing_keys"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ProtocolError(MALFORMED, f"not a private-deal setup: {exc}") from None
+
+
+def _owner_json(owner: int) -> Any:
+    if owner == PUBLIC:
+        return "public"
+    if owner == UNDEALT:
+        return None
+    return {"veiled": owner & ~VEILED} if owner & VEILED else owner
+
+
+def _owner_from_json(value: Any) -> int:
+    if value == "public":
+        return PUBLIC
+    if value is None:
+        return UNDEALT
+    if type(value) is dict and set(value) == {"veiled"}:
+        return VEILED | _json_int(value["veiled"])
+    return _json_int(value)
 
 
 def _json_int(value: Any) -> int:
@@ -312,7 +365,13 @@ LOCK = Message("lock", **_PASS_FIELDS)
 RELEASE = Message("release", final=Bin(32), positions=List(_POS, max_len=sra.MAX_ITEMS), keys=_DECK)
 OPEN = Message("open", position=_POS, item=_POS, key=Bin(32))
 REVEAL = Message("reveal", key=Bin(32), keys=_DECK)
-MESSAGES = Schemas(SHUFFLE, LOCK, RELEASE, OPEN, REVEAL)
+# Veiled positions (section 15): the veil passes, a holder's blind play, its unveiling.
+_VALUES = Bin(max_size=32 * MAX_SEATS * sra.MAX_ITEMS)
+_VEIL_FIELDS: dict[str, Field] = {"pass": Int(0, MAX_SEATS - 1), "prev": Bin(32), "values": _VALUES}
+VEIL = Message("veil", **_VEIL_FIELDS)
+BLIND = Message("blind", position=_POS)
+UNVEIL = Message("unveil", position=_POS, item=_POS, key=Bin(32))
+MESSAGES = Schemas(SHUFFLE, LOCK, RELEASE, OPEN, REVEAL, VEIL, BLIND, UNVEIL)
 
 
 def _pack(body: dict[str, Any]) -> bytes:
@@ -335,6 +394,18 @@ def release_body(final: bytes, keys: dict[int, int]) -> bytes:
 
 def open_body(position: int, item: int, key: int) -> bytes:
     return _pack({"t": "open", "position": position, "item": item, "key": sra.scalar_bytes(key)})
+
+
+def veil_body(pass_index: int, prev: bytes, values: bytes) -> bytes:
+    return _pack({"t": "veil", "pass": pass_index, "prev": prev, "values": values})
+
+
+def blind_body(position: int) -> bytes:
+    return _pack({"t": "blind", "position": position})
+
+
+def unveil_body(position: int, item: int, key: int) -> bytes:
+    return _pack({"t": "unveil", "position": position, "item": item, "key": sra.scalar_bytes(key)})
 
 
 def reveal_body(keys: sra.RoundKeys) -> bytes:
@@ -381,6 +452,22 @@ class HandOpened:
 
 
 @dataclass(frozen=True)
+class VeiledOpened:
+    """The veiled positions of others opened to us (``DealPlayer`` only): position ->
+    item. (Our own veiled positions never open to us before they are played.)"""
+
+    cards: dict[int, int]
+
+
+@dataclass(frozen=True)
+class BlindPlayed:
+    """``seat`` played its veiled ``position`` blind; its unveiler opens it next."""
+
+    seat: int
+    position: int
+
+
+@dataclass(frozen=True)
 class CardOpened:
     """``seat`` played the item at ``position``."""
 
@@ -423,6 +510,8 @@ Event = (
     | PassAccepted
     | PublicOpened
     | HandOpened
+    | VeiledOpened
+    | BlindPlayed
     | CardOpened
     | Suspect
     | RoundVerified
@@ -436,6 +525,7 @@ Event = (
 class Phase(enum.Enum):
     SHUFFLE = "shuffle"  # passes 0..n-1
     LOCK = "lock"  # passes n..2n-1
+    VEIL = "veil"  # veil passes, only when the setup has veiled positions (section 15)
     RELEASE = "release"  # waiting for every player's key release
     PLAY = "play"  # every key released: hands open, positions open as they are played
     VERIFIED = "verified"  # every player revealed, every check passed
@@ -472,6 +562,12 @@ class Verifier:
         self.plays: dict[int, tuple[int, int, Envelope]] = {}  # position -> (seat, key, env)
         self.revealed: dict[int, sra.RoundKeys] = {}
         self.reveal_envelopes: dict[int, Envelope] = {}
+        # The veil passes (section 15): the value of every ``setup.veil_entries`` entry
+        # before pass 0 and after each pass, their hashes, and the passes' envelopes.
+        self.veils: list[list[bytes]] = []
+        self.veil_hashes: list[bytes] = []
+        self.veil_envelopes: list[Envelope] = []
+        self.blinds: dict[int, Envelope] = {}  # veiled position -> its holder's blind play
         self.suspects: list[Suspect] = []
         self.transcript: list[Envelope] = []
         self.result: RoundVerified | None = None
@@ -494,16 +590,32 @@ class Verifier:
             return Phase.SHUFFLE
         if self.passes_done < 2 * n:
             return Phase.LOCK
+        if self.setup.veil_entries and self.veils_done < n:
+            return Phase.VEIL
         if len(self.released) < n:
             return Phase.RELEASE
         return Phase.PLAY
 
     @property
     def turn(self) -> int | None:
-        """The seat whose pass is next, or None once both chains are done."""
-        if self.passes_done >= 2 * self.setup.seats:
+        """The seat whose pass is next (a veil pass's too), or None once all are done."""
+        n = self.setup.seats
+        if self.passes_done < 2 * n:
+            return self.setup.pass_seat(self.passes_done)
+        if self.setup.veil_entries and self.veils_done < n:
+            return self.setup.chain[self.veils_done]
+        return None
+
+    @property
+    def veils_done(self) -> int:
+        return max(0, len(self.veils) - 1)
+
+    def veiled_value(self, position: int, seat: int) -> bytes | None:
+        """Once the veil passes are done: ``position``'s value under every key but
+        ``seat``'s (which opens it with ``seat``'s own key), or None."""
+        if self.phase is Phase.VEIL or not self.veils or self.veils_done < self.setup.seats:
             return None
-        return self.setup.pass_seat(self.passes_done)
+        return self.veils[-1][self.setup.veil_entries.index((position, seat))]
 
     @property
     def final_deck(self) -> list[bytes] | None:
@@ -577,6 +689,9 @@ class Verifier:
             "release": self._on_release,
             "open": self._on_open,
             "reveal": self._on_reveal,
+            "veil": self._on_veil,
+            "blind": self._on_blind,
+            "unveil": self._on_unveil,
         }[msg["t"]]
         events = handler(env, msg)
         self.opener.accepted[env.sender].append(env)
@@ -643,7 +758,92 @@ class Verifier:
         self.values.append(values)
         self.hashes.append(deck_hash(deck))
         self.pass_envelopes.append(env)
+        if index == 2 * n - 1 and self.setup.veil_entries:  # F is known: the veils start
+            final = self.values[-1]
+            start = [final[k] for k, _ in self.setup.veil_entries]
+            self.veils.append(start)
+            self.veil_hashes.append(deck_hash(b"".join(start)))
         return [PassAccepted(index, sender)]
+
+    def _on_veil(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
+        n, sender, index = self.setup.seats, env.sender, msg["pass"]
+        if not self.setup.veil_entries or index >= n or self.setup.chain[index] != sender:
+            raise self._signed(
+                NOT_YOUR_TURN, env, f"seat {sender} signed veil pass {index}, not its turn"
+            )
+        if not self.veils or index != self.veils_done:
+            if self.veils and index < self.veils_done:
+                raise self._signed(NOT_YOUR_TURN, env, f"seat {sender} signed its veil twice")
+            raise self._order(env, f"veil pass {index} before its turn")
+        if msg["prev"] != self.veil_hashes[-1]:
+            raise DealFault(
+                CHAIN_MISMATCH,
+                f"seat {sender}'s veil pass {index} builds on values we were not shown",
+                culprit=RELAY if self.relayed else sender,
+                evidence=env,
+            )
+        # (Values may repeat: the entries of one position are equal until their keys differ.)
+        blob = msg["values"]
+        values = sra.split(blob) if len(blob) == 32 * len(self.setup.veil_entries) else []
+        if not values or any(sra.value_problem(u) for u in values):
+            raise self._signed(BAD_DECK, env, f"seat {sender}'s veil pass {index} is malformed")
+        self.veils.append(values)
+        self.veil_hashes.append(deck_hash(msg["values"]))
+        self.veil_envelopes.append(env)
+        return [PassAccepted(2 * n + index, sender)]
+
+    def _on_blind(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
+        sender, position = env.sender, msg["position"]
+        if position not in self.setup.veiled_positions or self.setup.holder(position) != sender:
+            raise self._signed(
+                NOT_OWNER, env, f"seat {sender} played blind a position not veiled from it"
+            )
+        if position in self.blinds:
+            raise self._signed(ALREADY_OPEN, env, f"seat {sender} played position {position} twice")
+        if self.phase is not Phase.PLAY:
+            raise self._order(env, f"seat {sender} played before every key was released")
+        self.blinds[position] = env
+        return [BlindPlayed(sender, position)]
+
+    def _on_unveil(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
+        sender, position = env.sender, msg["position"]
+        if position not in self.setup.veiled_positions or self.setup.unveiler(position) != sender:
+            raise self._signed(
+                NOT_UNVEILER, env, f"seat {sender} unveiled position {position}, not its to open"
+            )
+        if position in self.plays:
+            raise self._signed(ALREADY_OPEN, env, f"seat {sender} unveiled {position} twice")
+        if position not in self.blinds:
+            raise self._order(env, f"seat {sender} unveiled position {position} before its play")
+        try:
+            key = sra.scalar_from_bytes(msg["key"])
+        except ValueError:
+            raise self._signed(
+                BAD_RELEASE, env, f"seat {sender}'s key for position {position} is not clamped"
+            ) from None
+        value = self.veiled_value(position, sender)
+        assert value is not None  # the play phase: the veils are done
+        item = sra.lookup(sra.open_value(value, [key]), self.setup.items)
+        holder = self.setup.holder(position)
+        assert holder is not None
+        event: Event
+        if item is None:
+            event = self._suspect(NOT_AN_ITEM, position, f"position {position} opens to no item")
+        elif item in self.opened.values():
+            event = self._suspect(DUPLICATE_ITEM, position, f"position {position} opens twice")
+        elif item != msg["item"]:
+            raise self._signed(
+                WRONG_CLAIM,
+                env,
+                f"seat {sender} claimed item {msg['item']} at position "
+                f"{position}, whose keys open item {item}",
+                position=position,
+            )
+        else:
+            self.opened[position] = item
+            event = CardOpened(holder, position, item)
+        self.plays[position] = (sender, key, env)
+        return [event]
 
     def _on_release(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
         sender = env.sender
@@ -805,6 +1005,19 @@ class Verifier:
                             pass_index=index,
                             position=position,
                         )
+        entries = setup.veil_entries
+        for index, env in enumerate(self.veil_envelopes):
+            seat = setup.chain[index]
+            before, after = self.veils[index], self.veils[index + 1]
+            for (position, x), u, out in zip(entries, before, after, strict=True):
+                d = keys[seat].positions[position].d
+                if out != (u if x == seat else sra.open_value(u, [d])):
+                    raise self._signed(
+                        VEIL_MISMATCH,
+                        env,
+                        f"seat {seat}'s veil pass {index} is wrong at position {position}",
+                        position=position,
+                    )
         for seat, released in self.released.items():
             for position, d in released.items():
                 if d != keys[seat].positions[position].d:
@@ -887,6 +1100,9 @@ class DealPlayer:
         self.view = Verifier(setup, relayed=True, audit=audit)
         self.sealer = Sealer(signing_key, MESSAGE_TAG, setup.context, seat)
         self.hand: dict[int, int] | None = None
+        # The others' veiled positions opened to us (section 15), once the hand is open.
+        self.veiled: dict[int, int] = {}
+        self.unveiled: set[int] = set()  # veiled positions we opened to all at their play
         self.halted: Suspect | None = None
 
     @classmethod
@@ -924,6 +1140,12 @@ class DealPlayer:
             raise ValueError(f"position {position} does not hold item {item} in our hand")
         return self._send(open_body(position, item, self.keys.positions[position].d))
 
+    def play_blind(self, position: int) -> list[Event]:
+        """Play our veiled ``position``, which we cannot see (its unveiler opens it)."""
+        if position not in self.setup.veiled_positions or self.setup.holder(position) != self.seat:
+            raise ValueError(f"position {position} is not veiled from us")
+        return self._send(blind_body(position))
+
     def reveal(self) -> list[Event]:
         """Reveal our round keys: at the round's end, or to void it."""
         return self._send(reveal_body(self.keys))
@@ -941,7 +1163,9 @@ class DealPlayer:
         view = self.view
         while self.halted is None and self.seat not in view.revealed:
             phase = view.phase
-            if phase in (Phase.SHUFFLE, Phase.LOCK) and view.turn == self.seat:
+            if phase is Phase.VEIL and view.turn == self.seat:
+                events.extend(self._send(self._veil_body()))
+            elif phase in (Phase.SHUFFLE, Phase.LOCK) and view.turn == self.seat:
                 body = self._pass_body()
                 if body is None:  # it halted the round (mypy keeps the loop's "is None")
                     events.append(cast("Suspect", self.halted))
@@ -951,11 +1175,36 @@ class DealPlayer:
                 d = {k: self.keys.positions[k].d for k in self.setup.released_by(self.seat)}
                 events.extend(self._send(release_body(view.hashes[-1], d)))
             elif phase is Phase.PLAY and self.hand is None:
-                events.extend(self._open_hand())
-                break
+                events.extend(self._open_hand())  # (then any unveil owed: a resumed player)
+            elif phase is Phase.PLAY and (owed := self._unveils_owed()):
+                k = owed[0]
+                self.unveiled.add(k)
+                item = self.veiled[k]
+                events.extend(self._send(unveil_body(k, item, self.keys.positions[k].d)))
             else:
                 break
         return events
+
+    def _unveils_owed(self) -> list[int]:
+        """Veiled positions played blind that we must open to everyone now."""
+        view = self.view
+        return [
+            k
+            for k in view.blinds
+            if k not in view.plays
+            and k not in self.unveiled
+            and k in self.veiled
+            and self.setup.unveiler(k) == self.seat
+        ]
+
+    def _veil_body(self) -> bytes:
+        """Our veil pass: our key of each entry's position on every entry but our own."""
+        view, me = self.view, self.seat
+        out = [
+            u if x == me else sra.open_value(u, [self.keys.positions[k].d])
+            for (k, x), u in zip(self.setup.veil_entries, view.veils[-1], strict=True)
+        ]
+        return veil_body(view.veils_done, view.veil_hashes[-1], b"".join(out))
 
     def _pass_body(self) -> bytes | None:
         view, n = self.view, self.setup.seats
@@ -982,7 +1231,10 @@ class DealPlayer:
         cards: dict[int, int] = {}
         suspects: list[Suspect] = []
         final = view.final_deck
+        veiled = self.setup.veiled_positions
         for position in self.setup.positions_of(self.seat):
+            if position in veiled:
+                continue  # open to everyone but us: we play it blind
             keys = view.keys_released_for(position)
             keys.append(self.keys.positions[position].d)
             assert final is not None  # known in the play phase, the only one this runs in
@@ -1001,10 +1253,35 @@ class DealPlayer:
                 )
                 continue
             cards[position] = item
+        others: dict[int, int] = {}
+        for position in veiled:
+            if self.setup.holder(position) == self.seat:
+                continue
+            partial = view.veiled_value(position, self.seat)
+            if partial is None:
+                continue
+            item = sra.lookup(
+                sra.open_value(partial, [self.keys.positions[position].d]), self.setup.items
+            )
+            seen = set(cards.values()) | set(others.values()) | set(view.opened.values())
+            if item is None or (item in seen and view.opened.get(position) != item):
+                suspects.append(
+                    view._suspect(  # noqa: SLF001  (the view's player, in this module)
+                        NOT_AN_ITEM if item is None else DUPLICATE_ITEM,
+                        position,
+                        f"veiled position {position} opens to "
+                        + ("no item" if item is None else f"item {item}, seen elsewhere"),
+                    )
+                )
+                continue
+            others[position] = item
         if suspects:
             self.halted = suspects[0]
             return list[Event](suspects)
         self.hand = cards
+        self.veiled = others
+        if veiled:
+            return [HandOpened(dict(cards)), VeiledOpened(dict(others))]
         return [HandOpened(dict(cards))]
 
 
@@ -1040,6 +1317,22 @@ class DealRelay:
             )
         events = self.view.receive(envelope)
         return [s for s in range(self.setup.seats) if s != link_seat], events
+
+
+def played_items(setup: DealSetup, envelopes: Iterable[Envelope]) -> list[tuple[int, int]]:
+    """(seat, item) of every play in a transcript, in order: each open by its sender, and
+    each unveil for the holder of its veiled position (who played it blind). The envelopes
+    must be accepted ones (they decode)."""
+    out = []
+    for envelope in envelopes:
+        body = decode_body(envelope.body)
+        if body["t"] == "open":
+            out.append((envelope.sender, body["item"]))
+        elif body["t"] == "unveil":
+            holder = setup.holder(body["position"])
+            assert holder is not None  # an accepted unveil is of a veiled position
+            out.append((holder, body["item"]))
+    return out
 
 
 def audit_transcript(setup: DealSetup, envelopes: Sequence[Envelope]) -> RoundVerified:

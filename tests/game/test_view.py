@@ -41,7 +41,15 @@ FIELDS_WITHOUT_CARDS = {
     "legal_bids",
     "forbidden_bid",
 }
-FIELDS_WITH_CARDS = {"hand", "trump_card", "trick", "tricks", "legal_cards", "history"}
+FIELDS_WITH_CARDS = {
+    "hand",
+    "foreheads",
+    "trump_card",
+    "trick",
+    "tricks",
+    "legal_cards",
+    "history",
+}
 
 
 def test_every_view_field_is_classified() -> None:

@@ -9,6 +9,7 @@ card in eight is a whim. It neither counts cards nor thinks about who plays afte
 from __future__ import annotations
 
 from ..game import SeatView, mask_of
+from . import forehead
 from .base import Bot
 from .fast import BEAT_MASK, POWER, legal_mask
 from .knowledge import read_view
@@ -39,6 +40,13 @@ class EasyBot(Bot):
         if self.rng.random() < 0.3:
             guess += self.rng.choice((-1, 1))
         return min(view.legal_bids, key=lambda b: (abs(b - guess), b))
+
+    def forehead_bid(self, view: SeatView) -> int:
+        """A beginner's forehead bid: 1 when it would win with most of the cards it may
+        hold (not the break-even 3/7), and now and then a whim."""
+        if self.rng.random() < WHIM:
+            return self.rng.choice(view.legal_bids)
+        return forehead.bid_for(view, forehead.win_chance(view), threshold=0.5)
 
     def choose_card(self, view: SeatView) -> int:
         legal = list(view.legal_cards)

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from ..game import LED_OPEN, LED_WIZARD, SeatView, cards_of
 from ..game.engine import SUIT_MASKS
 from ..game.rules import score
-from . import bidding
+from . import bidding, forehead
 from .base import Bot
 from .certain import sure_losers, sure_winners
 from .endgame import Solver
@@ -80,6 +80,11 @@ class HardBot(Bot):
         return choose_trump_by_strength(view)
 
     # ------------------------------------------------------------------- bids
+
+    def forehead_bid(self, view: SeatView) -> int:
+        """A forehead round's bid with each card it may hold weighed by how well it explains
+        the bids of the players before it, who can see it (``bots/forehead.py``)."""
+        return forehead.bid_for(view, forehead.win_chance(view, weights=True))
 
     def choose_bid(self, view: SeatView) -> int:
         start = time.perf_counter()

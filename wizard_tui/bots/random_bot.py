@@ -17,3 +17,6 @@ class RandomBot(Bot):
 
     def choose_card(self, view: SeatView) -> int:
         return self.rng.choice(view.legal_cards)
+
+    def forehead_bid(self, view: SeatView) -> int:
+        return self.rng.choice(view.legal_bids)

@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         auto_start=args.headless,
         journal_dir=games_dir(),
         takeover_after=resuming.takeover_after(args),
-        deal=args.deal,
+        deal=options.chosen_deal(args),
         deal_step_timeout=args.deal_step_timeout or None,
         turn_time=args.turn_time or None,
         watchers=not args.no_watchers,

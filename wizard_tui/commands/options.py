@@ -12,6 +12,7 @@ from ..bots import LEVELS
 from ..cli import UserError
 from ..game import Length, RestrictLastBid, RulesError, TableRules, length_rounds
 from ..i18n import _
+from ..net.deals import FOREHEAD_DEAL, forehead_refusal
 from ..paths import login_name
 
 
@@ -83,7 +84,7 @@ def add_deal(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--deal",
         choices=("private", "commit-reveal"),
-        default="private",
+        default=None,  # private; commit-reveal with --forehead (``chosen_deal``)
         help=_(
             "how every round is dealt: private (docs/private-deal.md: every "
             "player shuffles and locks the deck, and nobody, the host "
@@ -92,6 +93,22 @@ def add_deal(parser: argparse.ArgumentParser) -> None:
             "the host's program computes every hand)"
         ),
     )
+
+
+def chosen_deal(args: argparse.Namespace) -> str:
+    """The deal the options name: private by default, commit-reveal for a game with the
+    forehead round (the private deal cannot deal it yet: docs/private-deal.md)."""
+    deal = getattr(args, "deal", None)
+    forehead = bool(getattr(args, "forehead", False))
+    if deal is None:
+        return FOREHEAD_DEAL if forehead and forehead_refusal("private") else "private"
+    if forehead and forehead_refusal(deal):
+        raise UserError(
+            _("the {deal} deal cannot deal the forehead round yet: use --deal {other}").format(
+                deal=deal, other=FOREHEAD_DEAL
+            )
+        )
+    return deal
 
 
 def restrict_mode(args: argparse.Namespace) -> RestrictLastBid:

@@ -13,6 +13,7 @@ from typing import TextIO
 from ..cli import UserError
 from ..game import RestrictLastBid
 from ..i18n import _
+from ..net.deals import FOREHEAD_DEAL, forehead_refusal
 from . import options
 
 
@@ -110,6 +111,12 @@ def run(args: argparse.Namespace) -> int:
                 "--bots lists {n} levels for {players} players: give one "
                 "level for every seat, or one per seat"
             ).format(n=len(levels), players=args.players)
+        )
+    if args.forehead and forehead_refusal(args.deal):
+        raise UserError(
+            _("the {deal} deal cannot deal the forehead round yet: use --deal {other}").format(
+                deal=args.deal, other=FOREHEAD_DEAL
+            )
         )
     config = SimulationConfig(
         players=args.players,

@@ -47,6 +47,7 @@ from .engine import (
     mask_of,
 )
 from .errors import IllegalAction, Reason
+from .forehead import BLIND_CARD, check_seat_play, is_forehead_round, resolve_blind
 from .rules import (
     MAX_HAND,
     MAX_ROUNDS,
@@ -62,6 +63,7 @@ from .table_rules import Length, RulesError, TableRules, length_name, length_rou
 from .view import SeatView, seat_view
 
 __all__ = [
+    "BLIND_CARD",
     "DECK_SIZE",
     "LED_OPEN",
     "LED_WIZARD",
@@ -100,8 +102,10 @@ __all__ = [
     "actions_to_wire",
     "card_name",
     "cards_of",
+    "check_seat_play",
     "dealer_of",
     "hand_order",
+    "is_forehead_round",
     "is_jester",
     "is_trump",
     "is_wizard",
@@ -114,6 +118,7 @@ __all__ = [
     "mask_of",
     "parse_card",
     "rank_of",
+    "resolve_blind",
     "rounds_for",
     "score",
     "seat_view",

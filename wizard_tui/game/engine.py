@@ -37,6 +37,7 @@ from .actions import (
 )
 from .cards import DECK_SIZE, FIRST_JESTER, FIRST_WIZARD, RANKS_PER_SUIT, Suit, card_name, is_wizard
 from .errors import IllegalAction, Reason
+from .forehead import BLIND_CARD, is_forehead_round
 from .rules import (
     MAX_ROUNDS,
     RestrictLastBid,
@@ -788,7 +789,10 @@ class Game:
         # Not the entry's own object: a card id only if a plain int in range (an int object of
         # its own, then, whose entry is still its entry).
         if same is not card and (type(card) is not int or not 0 <= card < DECK_SIZE):
-            raise IllegalAction(Reason.NOT_A_CARD, f"not a card: {card!r}")
+            # Off the hot path: "play your card" in a forehead round (docs/rules.md) is the
+            # one card the seat holds and cannot see.
+            card = self._blind_card(seat, card)
+            part, bit, same, led_after = _PLACE[card]
         hand = self._hands[seat]
         held = hand[part]
         led = self._led
@@ -829,6 +833,21 @@ class Game:
         self._trick_leader = self.turn = winner
         if len(winners) == self.hand_size:  # one trick per card in each hand
             self._finish_round(events)
+
+    def _blind_card(self, seat: int, card: object) -> int:
+        """The card a blind play (``BLIND_CARD``) stands for; ``not_a_card`` for any other
+        value that is not a card, and for a blind play outside a forehead round."""
+        if (
+            type(card) is int
+            and card == BLIND_CARD
+            and is_forehead_round(self.config.rules, self.hand_size)
+        ):
+            held = self.hand(seat)
+            if len(held) == 1:
+                return held[0]
+        if card == BLIND_CARD and type(card) is int:
+            raise IllegalAction(Reason.NOT_A_CARD, "a blind play is for a forehead round only")
+        raise IllegalAction(Reason.NOT_A_CARD, f"not a card: {card!r}")
 
     # ``play(seat, card)``: the same function with no event list, so the hot path of every
     # simulation pays for no wrapper call.

@@ -21,6 +21,7 @@ class Reason(StrEnum):
     CARD_NOT_IN_HAND = "card_not_in_hand"
     MUST_FOLLOW_SUIT = "must_follow_suit"
     UNKNOWN_ACTION = "unknown_action"
+    MUST_PLAY_BLIND = "must_play_blind"  # a forehead round: a player names no card of its own
 
 
 class IllegalAction(Exception):

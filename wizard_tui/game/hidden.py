@@ -59,6 +59,7 @@ from .engine import (
     mask_of,
 )
 from .errors import IllegalAction, Reason
+from .forehead import BLIND_CARD, is_forehead_round
 from .rules import dealer_of, left_of
 from .rules import winners as _winners
 from .view import SeatView
@@ -259,6 +260,10 @@ class HiddenGame:
         """Raise ``IllegalAction`` unless ``seat`` may play ``card`` now, as far as public
         information tells (the deal protocol then proves the card is the seat's)."""
         self._check_turn(Phase.PLAY, seat)
+        if card == BLIND_CARD and type(card) is int:  # "play your card": unseen by all here
+            if not is_forehead_round(self.config.rules, self.hand_size):
+                raise IllegalAction(Reason.NOT_A_CARD, "a blind play is for a forehead round only")
+            return
         if type(card) is not int or not 0 <= card < DECK_SIZE:
             raise IllegalAction(Reason.NOT_A_CARD, f"not a card: {card!r}")
         if card in self._seen:
@@ -399,6 +404,18 @@ def replay_round(
     return game
 
 
+def view_with_foreheads(view: SeatView, shown: dict[int, int]) -> SeatView:
+    """A view of a ``HiddenGame`` in a forehead round with the cards its seat sees on the
+    others' foreheads put in (``shown``: seat -> its card, from the seat's own deal); a
+    card already played is in the trick, no longer on a forehead."""
+    played = set(view.played_cards)
+    foreheads = tuple(
+        None if seat == view.seat or card in played else card
+        for seat, card in ((s, shown.get(s)) for s in range(view.players))
+    )
+    return replace(view, foreheads=foreheads)
+
+
 def view_with_hand(view: SeatView, dealt: Sequence[int]) -> SeatView:
     """A view of a ``HiddenGame`` with its seat's own hand put in (``dealt``: the hand as
     dealt, which only the seat knows): the cards not played yet, and the legal ones when
@@ -412,4 +429,12 @@ def view_with_hand(view: SeatView, dealt: Sequence[int]) -> SeatView:
     return replace(view, hand=hand, legal_cards=legal)
 
 
-__all__ = ["HiddenGame", "Revoke", "beats", "led_marker", "replay_round", "view_with_hand"]
+__all__ = [
+    "HiddenGame",
+    "Revoke",
+    "beats",
+    "led_marker",
+    "replay_round",
+    "view_with_foreheads",
+    "view_with_hand",
+]

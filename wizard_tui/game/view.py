@@ -12,8 +12,11 @@ from dataclasses import dataclass, fields
 
 from .cards import Suit
 from .engine import Game, Phase, RoundResult, Trick, cards_of
+from .forehead import BLIND_CARD, foreheads_of, is_forehead_round
 from .rules import RestrictLastBid
 from .table_rules import TableRules
+
+_ROUND_PHASES = (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +30,10 @@ class SeatView:
     dealer: int
     phase: Phase
     turn: int  # -1 when nobody is to act
-    hand: tuple[int, ...]  # this seat's cards now, in deal order
+    hand: tuple[int, ...]  # this seat's cards now, in deal order (none in a forehead round)
+    # Per seat, the card this seat sees on that seat's forehead in a forehead round (its
+    # unplayed card); None for this seat's own, a seat that has played, and other rounds.
+    foreheads: tuple[int | None, ...]
     trump_card: int | None
     trump_suit: Suit | None
     bids: tuple[int | None, ...]
@@ -39,7 +45,8 @@ class SeatView:
     trick_winner: int | None  # who is winning the trick in progress
     tricks: tuple[Trick, ...]  # completed tricks of this round
     history: tuple[RoundResult, ...]  # finished rounds
-    legal_cards: tuple[int, ...]  # empty unless this seat is to play
+    # Empty unless this seat is to play; in a forehead round ``(BLIND_CARD,)``: "play your card".
+    legal_cards: tuple[int, ...]
     legal_bids: tuple[int, ...]  # empty unless this seat is to bid
     forbidden_bid: int | None  # the bid the restricted last bid rules out, for this seat
 
@@ -54,6 +61,21 @@ class SeatView:
     @property
     def bid(self) -> int | None:
         return self.bids[self.seat]
+
+    @property
+    def forehead(self) -> bool:
+        """Whether this round is played on the forehead (docs/rules.md)."""
+        return is_forehead_round(self.rules, self.hand_size)
+
+    @property
+    def blind_cards(self) -> int:
+        """The cards this seat holds face down: in a forehead round, its card until played."""
+        if not self.forehead or self.phase not in _ROUND_PHASES:
+            return 0
+        played = sum(1 for s, _ in self.trick if s == self.seat) + sum(
+            1 for t in self.tricks for s, _ in t.plays if s == self.seat
+        )
+        return self.hand_size - played
 
     @property
     def played_cards(self) -> tuple[int, ...]:
@@ -94,7 +116,14 @@ def seat_view(game: Game, seat: int) -> SeatView:
             turn = seat
         bids = tuple(bid if s == seat else None for s, bid in enumerate(bids))
     mine = turn == seat
-    held = set(cards_of(game.hand_mask(seat)))
+    forehead = is_forehead_round(game.config.rules, game.hand_size) and game.phase in _ROUND_PHASES
+    if forehead:  # the seat's own card is on its forehead: it sees the others' instead
+        hand: tuple[int, ...] = ()
+        legal: tuple[int, ...] = (BLIND_CARD,) if mine and game.phase is Phase.PLAY else ()
+    else:
+        held = set(cards_of(game.hand_mask(seat)))
+        hand = tuple(c for c in game.dealt_hand(seat) if c in held)
+        legal = tuple(game.legal_plays()) if mine and game.phase is Phase.PLAY else ()
     return new_seat_view(
         seat,
         game.players,
@@ -105,7 +134,8 @@ def seat_view(game: Game, seat: int) -> SeatView:
         game.dealer,
         game.phase,
         turn,
-        tuple(c for c in game.dealt_hand(seat) if c in held),  # hand
+        hand,
+        foreheads_of(game, seat, forehead),
         game.trump_card,
         game.trump_suit,
         bids,
@@ -117,7 +147,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
         game.trick_winner,
         game.tricks,
         game.results,  # history
-        tuple(game.legal_plays()) if mine and game.phase is Phase.PLAY else (),  # legal_cards
+        legal,  # legal_cards
         tuple(game.legal_bids()) if mine and bidding else (),  # legal_bids
         game.forbidden_bid() if mine else None,
     )

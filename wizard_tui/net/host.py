@@ -49,6 +49,7 @@ from ..game import (
     RulesError,
     SeatView,
     Suit,
+    check_seat_play,
     length_rounds,
     length_text,
     seat_view,
@@ -57,7 +58,7 @@ from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
 from ..record import record_filename, write_record
 from ..session import SeatInfo
 from . import protocol as p
-from .deals import find_deal_kind
+from .deals import find_deal_kind, forehead_refusal
 from .deals.host_half import DealHostHalf
 from .host_effects import (
     AskBot,
@@ -120,6 +121,8 @@ class WizardHost:
             raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
         if not 0 <= options.bots <= options.players:
             raise ValueError("more bots than seats")
+        if options.rules.forehead and (why := forehead_refusal(options.deal)):
+            raise ValueError(why)
         self.options = options
         self.runtime: HostRuntime = runtime or LoopRuntime()
         self.server: Server | None = None
@@ -490,6 +493,9 @@ class WizardHost:
         except RulesError as exc:
             self._refuse(session, p.NOT_READY, str(exc))
             return
+        if msg.get("forehead") and (why := forehead_refusal(self.options.deal)):
+            self._refuse(session, p.NOT_READY, why)
+            return
         level = msg["bot_level"]
         if level not in LEVELS:
             self._refuse(session, p.NOT_READY, f"bot levels are {', '.join(LEVELS)}")
@@ -637,6 +643,12 @@ class WizardHost:
         if t == "bid" and table.game.config.rules.hidden_bids:
             self._refuse(session, p.SEALED_BIDS, "the bids are hidden: seal yours (bid_seal)")
             return
+        if t == "play":  # in a forehead round the player cannot name its card: it plays blind
+            try:
+                check_seat_play(table.game.config.rules, table.game.hand_size, msg["card"])
+            except IllegalAction as exc:
+                self._refuse(session, exc.code, exc.message)
+                return
         if t == "play" and self.deal_half.on_play(session, msg):
             return  # the deal took it (the private deal: its open goes through the relay)
         if t == "bid":

@@ -36,6 +36,18 @@ from netplay.mental.protocol import Event
 from netplay.mental.protocol import Phase as DealPhase
 from netplay.signing import Envelope, SigningKey
 
+from ..game import BLIND_CARD
+
+
+def foreheads(setup: DealSetup, veiled: Mapping[int, int]) -> dict[int, int]:
+    """The others' veiled cards a seat opened (position -> item) as seat -> card."""
+    shown: dict[int, int] = {}
+    for position, item in veiled.items():
+        holder = setup.holder(position)
+        if holder is not None:
+            shown[holder] = item
+    return shown
+
 
 class HostDeal:
     """One attempt of one round's private deal at the host; see the module docstring."""
@@ -93,12 +105,21 @@ class HostDeal:
         player = self.bots[seat]
         if player.hand is None:
             return ()
-        return tuple(player.hand[k] for k in self.setup.positions_of(seat))
+        # (A veiled card, a forehead round's, is not the bot's to see.)
+        return tuple(player.hand[k] for k in self.setup.positions_of(seat) if k in player.hand)
+
+    def bot_foreheads(self, seat: int) -> dict[int, int]:
+        """What a bot sees on the others' foreheads: seat -> card (a forehead round)."""
+        return foreheads(self.setup, self.bots[seat].veiled)
 
     def bot_play(self, seat: int, card: int) -> None:
         """A bot plays ``card``: its player sends the open of that card's position."""
         player = self.bots[seat]
         assert player.hand is not None
+        if card == BLIND_CARD:  # its veiled card: its unveiler opens it to all
+            position = next(k for k in self.setup.positions_of(seat) if k not in player.hand)
+            self._route(seat, player.play_blind(position))
+            return
         position = next(k for k, item in player.hand.items() if item == card)
         self._route(seat, player.play(position, card))
 

@@ -38,6 +38,7 @@ from ..game import (
     TrumpChosen,
     seat_view,
 )
+from ..game.forehead import BLIND_CARD, is_forehead_round
 from ..game.view import new_seat_view
 from ..session import SeatInfo
 
@@ -87,7 +88,7 @@ _AUTO = Optional(Bool())
 BID = Message("bid", seat=_SEAT, round=_ROUND, bid=Int(0, MAX_HAND), auto=_AUTO)
 # ``open``: the private deal's signed open envelope of the card (docs/private-deal.md, K4).
 PLAY = Message(
-    "play", seat=_SEAT, round=_ROUND, card=Int(0, 59), open=Optional(ENVELOPE), auto=_AUTO
+    "play", seat=_SEAT, round=_ROUND, card=Int(BLIND_CARD, 59), open=Optional(ENVELOPE), auto=_AUTO
 )
 TRUMP = Message("trump", seat=_SEAT, round=_ROUND, suit=Int(0, 3), auto=_AUTO)
 # The turn time (turn_time.py): the player is at the keyboard again (any key at its table);
@@ -251,6 +252,8 @@ def view_wire(view: SeatView) -> dict[str, Any]:
         "legal_cards": list(view.legal_cards),
         "legal_bids": list(view.legal_bids),
         "forbidden_bid": view.forbidden_bid,
+        # Only in a forehead round (docs/rules.md): a plain view's wire stays as it was.
+        **({"foreheads": list(view.foreheads)} if view.forehead else {}),
     }
 
 
@@ -293,7 +296,9 @@ def views_wire(game: Game) -> list[dict[str, Any]]:
     random games.
     """
     n = game.players
-    if _hidden_bidding(game):  # every seat is on turn, and its view holds its bid alone
+    # Hidden bidding (every seat on turn, its view holding its bid alone) or a forehead
+    # round (per seat what it sees): each seat's view the slow way.
+    if _hidden_bidding(game) or is_forehead_round(game.config.rules, game.hand_size):
         return [view_wire(seat_view(game, seat)) for seat in range(n)]
     actor = game.turn if 0 <= game.turn < n else 0
     base = view_wire(seat_view(game, actor))
@@ -337,7 +342,8 @@ def state_payloads(game: Game, seats: list[Any], events: list[Any]) -> list[byte
     that each decodes to exactly that message.
     """
     n = game.players
-    if _hidden_bidding(game):  # (rare: once a round) each seat's whole view, packed alone
+    # (Rare: hidden bidding, once a round; a forehead round) each seat's view packed alone.
+    if _hidden_bidding(game) or is_forehead_round(game.config.rules, game.hand_size):
         return [
             _pack({"t": "state", "view": view, "seats": seats, "events": events})
             for view in views_wire(game)
@@ -573,17 +579,21 @@ class ViewReader:
         leader = _int(d["leader"], -1, last_seat, "leader")
         trick_cards = _ints(d["trick"], 0, 59, "trick", players)
         bids, won, totals = self._slow_lists(d["bids"], d["tricks_won"], d["totals"], players)
+        hand_size = rules.round_sizes(players)[round_number - 1] if round_number else 0
+        foreheads, legal_low = _foreheads(d, rules, hand_size, seat, players, self._watching)
+        legal_high = 59 if legal_low == 0 else BLIND_CARD  # a forehead round: play blind only
         return new_seat_view(
             seat,
             players,
             n_rounds,
             rules,
             round_number,
-            rules.round_sizes(players)[round_number - 1] if round_number else 0,  # hand_size
+            hand_size,
             dealer,
             _PHASES[d["phase"]],
             _int(d["turn"], -1, last_seat, "turn"),
-            _ints(d["hand"], 0, 59, "hand", held),
+            _ints(d["hand"], 0, 59, "hand", 0 if legal_low < 0 else held),
+            foreheads,
             trump_card,
             trump_suit,
             bids,
@@ -595,7 +605,13 @@ class ViewReader:
             _opt_int(d["winning"], 0, last_seat, "winning seat"),
             self._completed(d["tricks"], players),
             history,
-            _ints(d["legal_cards"], 0, 59, "legal cards", held),
+            _ints(
+                d["legal_cards"],
+                legal_low,
+                legal_high,
+                "legal cards",
+                held,
+            ),
             _ints(d["legal_bids"], 0, 20, "legal bids", held and 21),
             _opt_int(d["forbidden_bid"], 0, 20, "forbidden bid"),
         )
@@ -629,6 +645,24 @@ class ViewReader:
             self._tricks += new
             self._tricks_wire += [trick_wire(t) for t in new]
         return self._tricks
+
+
+def _foreheads(
+    d: dict[str, Any], rules: Any, hand_size: int, seat: Any, players: int, watching: bool
+) -> tuple[tuple[int | None, ...], int]:
+    """A view's ``foreheads`` (per seat the card this seat sees on that seat's forehead)
+    and the lowest legal card id it may name: ``BLIND_CARD`` in a forehead round, where the
+    seat holds no card it sees, else 0. Outside a forehead round the field is absent."""
+    if not is_forehead_round(rules, hand_size) or watching:
+        _expect("foreheads" not in d, "foreheads outside a forehead round")
+        return (None,) * players, 0
+    if "foreheads" not in d:  # between rounds, or a phase with nothing on a forehead
+        return (None,) * players, BLIND_CARD
+    shown = _list(d["foreheads"], players)
+    _expect(len(shown) == players, "foreheads must be one per seat")
+    checked = tuple([_opt_int(card, 0, 59, "forehead card") for card in shown])
+    _expect(checked[seat] is None, "a view never shows a seat its own forehead card")
+    return checked, BLIND_CARD
 
 
 def _list(value: Any, max_len: int) -> list[Any]:

@@ -239,7 +239,7 @@ class RoundChecker:
         # could show a wrong card while bids are made and put it right before the play.
         for seen in (*earlier, observed):
             if seen is not None and seen.round == r:
-                problem = self._compare_dealt(seen, dealt.hands[self.seat], dealt.trump_card)
+                problem = self._compare_dealt(seen, dealt.hands, dealt.trump_card)
                 if problem:
                     return fail(problem)
         if observed is not None and observed.round == r:
@@ -252,10 +252,18 @@ class RoundChecker:
         return dealer_of(self.config.first_dealer, r, self.config.players)
 
     def _compare_dealt(
-        self, seen: SeatView, my_hand: tuple[int, ...], trump_card: int | None
+        self, seen: SeatView, hands: tuple[tuple[int, ...], ...], trump_card: int | None
     ) -> Phrase | None:
+        my_hand = hands[self.seat]
         my_cards = cards_shown(seen)
-        if my_cards != set(my_hand):
+        if seen.forehead:  # docs/rules.md: the others' cards shown, and none of my own
+            for seat, card in enumerate(seen.foreheads):
+                if card is not None and (seat == self.seat or card not in hands[seat]):
+                    said = N_("seat {seat}'s forehead showed a card the seeds did not deal it")
+                    return phrase(said, seat=seat)
+            if not my_cards <= set(my_hand):
+                return phrase(N_("a card of yours was shown that the seeds did not deal you"))
+        elif my_cards != set(my_hand):
             got = " ".join(card_name(c, ascii_only=True) for c in sorted(my_cards))
             return phrase(
                 N_("you were dealt {cards}, not what the seeds deal to your seat"), cards=got

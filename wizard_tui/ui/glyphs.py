@@ -10,7 +10,7 @@ import dataclasses
 import unicodedata
 from dataclasses import dataclass
 
-from ..game import Suit, card_name, is_jester, is_wizard
+from ..game import BLIND_CARD, Suit, card_name, is_jester, is_wizard
 from ..i18n import _, pgettext
 
 
@@ -32,9 +32,13 @@ class Glyphs:
     sealed: str  # hidden bids: a seat's bid is sealed (not shown)
     more: str  # marks text cut short
     arrows: str  # the left and right arrow keys, in hints
+    face_down: str = "###"  # a card its holder cannot see (a forehead round), three cells
 
     def card(self, card: int) -> str:
-        """``13♠``, or the Wizard's and the Jester's letter in the language spoken."""
+        """``13♠``, or the Wizard's and the Jester's letter in the language spoken; a card
+        face down (``BLIND_CARD``: your own in a forehead round) as ``face_down``."""
+        if card == BLIND_CARD:
+            return self.face_down
         if is_wizard(card) or is_jester(card):
             letter = wizard_letter() if is_wizard(card) else jester_letter()
             return ascii_fold(letter) if self.ascii else letter
@@ -68,6 +72,7 @@ UNICODE = Glyphs(
     sealed="■",
     more="…",
     arrows="←/→",
+    face_down="▒▒▒",
 )
 
 ASCII = Glyphs(

@@ -28,6 +28,19 @@ def find_deal_kind(name: str) -> DealKind:
         raise KeyError(f"no deal called {name!r} (known: {', '.join(_KINDS)})") from None
 
 
+FOREHEAD_DEAL = "commit-reveal"  # the deal a forehead game uses when none is named
+
+
+def forehead_refusal(deal: str) -> str | None:
+    """Why a game with the forehead round cannot be dealt by ``deal``, or None if it can."""
+    kind = _KINDS.get(deal)
+    if kind is None or kind.forehead:
+        return None
+    return (
+        f"the {deal} deal cannot deal the forehead round yet: play it with --deal {FOREHEAD_DEAL}"
+    )
+
+
 def register_deal_kind(kind: DealKind) -> None:
     """Adds a kind from outside the package (the tests' open deal does)."""
     if kind.name in _KINDS:
@@ -43,11 +56,13 @@ def unregister_deal_kind(name: str) -> None:
 
 __all__ = [
     "COMMIT_REVEAL",
+    "FOREHEAD_DEAL",
     "PRIVATE",
     "DealKind",
     "deal_kinds",
     "deal_names",
     "find_deal_kind",
+    "forehead_refusal",
     "register_deal_kind",
     "unregister_deal_kind",
 ]

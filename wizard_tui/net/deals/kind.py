@@ -15,6 +15,9 @@ class DealKind:
     summary: str  # one line for --help and the lobby
     host: Callable[..., Any]  # makes the host half (see deals/host_half.py)
     seat: Callable[..., Any]  # makes the seat half (see deals/seat_half.py)
+    # Whether it deals the forehead round (docs/rules.md): each card open to every seat but
+    # its holder. The private deal does not yet (docs/private-deal.md, "The forehead round").
+    forehead: bool = False
 
 
 __all__ = ["DealKind"]

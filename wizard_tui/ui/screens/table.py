@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 
-from ...game import GameOver, Phase, RoundScored, SeatView, Suit, TrickWon
+from ...game import BLIND_CARD, GameOver, Phase, RoundScored, SeatView, Suit, TrickWon
 from ...i18n import N_, _
 from ...session import ActionRefused, TableUpdate
 from ..glyphs import clean, suit_name
@@ -193,6 +193,8 @@ class TableScreen(Screen, inherit_bindings=False):
             won=() if between else view.tricks_won,
             totals=view.totals,
             sealed=update.sealed,
+            foreheads=view.foreheads,
+            face_down=view.blind_cards > 0,
         )
         self._status_line.show(view=view)
         trick = self._trick_view
@@ -233,9 +235,9 @@ class TableScreen(Screen, inherit_bindings=False):
         if choosing and view.trick:
             trick.release()  # this player must see the live trick to choose a card
         self._hand.turned_up.show(view.trump_card, view.trump_suit, view.phase)
-        self._hand.show(
-            view.hand, frozenset(view.legal_cards) if choosing else None, view.trump_suit
-        )
+        # A forehead round: your own card is face down (``BLIND_CARD``), "play your card".
+        held = view.hand or (BLIND_CARD,) * view.blind_cards
+        self._hand.show(held, frozenset(view.legal_cards) if choosing else None, view.trump_suit)
         self._fill_side()
         self._show_prompt()
         self._sync_panels()
@@ -297,6 +299,8 @@ class TableScreen(Screen, inherit_bindings=False):
             prompt.say(said or _("Round scored: Enter goes on"), urgent=mine)
         elif mine and self._pending is not None:
             prompt.say(_("Sent; waiting for the host"))
+        elif mine and view.phase is Phase.PLAY and view.forehead:
+            prompt.say(_("Your turn: Enter plays your card, unseen"), urgent=True)
         elif mine and view.phase is Phase.PLAY:
             said = _("Your turn: play a card ({arrows} choose, Enter plays)")
             prompt.say(said.format(arrows=g.arrows), urgent=True)

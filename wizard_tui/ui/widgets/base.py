@@ -10,7 +10,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
-from ...game import Suit, is_jester, is_wizard, suit_of
+from ...game import BLIND_CARD, Suit, is_jester, is_wizard, suit_of
 from ..glyphs import UNICODE, Glyphs
 
 SUIT_CLASS = {suit: f"card--{suit.label}" for suit in Suit}
@@ -92,6 +92,8 @@ class CardWidget(Widget):
         return combined
 
     def card_class(self, card: int) -> str:
+        if card == BLIND_CARD:  # face down: your own card in a forehead round
+            return "text--accent"
         if is_wizard(card):
             return "card--wizard"
         if is_jester(card):

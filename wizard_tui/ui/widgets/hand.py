@@ -13,7 +13,7 @@ from rich.text import Text
 from textual import events
 from textual.message import Message
 
-from ...game import Suit, hand_order, is_trump, suit_of
+from ...game import BLIND_CARD, Suit, hand_order, is_trump, suit_of
 from ...i18n import _
 from .lines import LinesWidget
 from .trumpcard import WIDTH as TRUMP_WIDTH
@@ -53,7 +53,9 @@ class HandView(LinesWidget):
         after the Wizards, and marked; keeps the cursor on the same card if it can."""
         old = self.selected
         self.trump = trump
-        ordered = tuple(sorted(cards, key=hand_order(trump)))
+        # Face-down cards (a forehead round: ``BLIND_CARD``) have no order to sort by.
+        blind = BLIND_CARD in cards
+        ordered = cards if blind else tuple(sorted(cards, key=hand_order(trump)))
         cursor = ordered.index(old) if old in ordered else min(self.cursor, len(ordered) - 1)
         cursor = max(cursor, 0)
         if playable and self.playable is None and ordered and ordered[cursor] not in playable:
@@ -114,6 +116,8 @@ class HandView(LinesWidget):
         g = self.glyphs
         if not self.cards:
             return [Text(), Text(_("(no cards)"), self.style("text--muted")), Text()]
+        if BLIND_CARD in self.cards:
+            return self._face_down_rows(self._cards_width(width))
         per_line = self._per_line(width)
         muted = self.style("text--muted")
         lines: list[Text] = []
@@ -138,6 +142,20 @@ class HandView(LinesWidget):
                 groups.append_text(self._group_cell(chunk, offset, muted))
             lines += [marks, row, groups]
         return lines
+
+    def _face_down_rows(self, width: int) -> list[Text]:
+        """Your own card in a forehead round: face down, and what to do with it."""
+        playable = bool(self.playable)
+        marks = Text(" " + self.glyphs.cursor + " " if playable else "", self.style("text--accent"))
+        row = self.card_text(BLIND_CARD, *(("card--cursor",) if playable else ()), width=SLOT - 1)
+        said = (
+            _("Enter plays your card, unseen")
+            if playable
+            else _("your card: only the others see it")
+        )
+        row.append("  " + self.fit(said, max(0, width - SLOT - 1)))
+        note = Text(self.fit(_("forehead round"), width), self.style("text--muted"))
+        return [marks, row, note]
 
     def _group_cell(self, chunk: tuple[int, ...], offset: int, style: Style) -> Text:
         """Under a run of one suit: its letter under the first card, a rule across the rest

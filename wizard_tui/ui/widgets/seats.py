@@ -13,10 +13,12 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.timer import Timer
 
+from ...game import BLIND_CARD
 from ...i18n import _
 from ...session import SeatInfo
 from ..glyphs import clean
 from .base import rjust
+from .hand import SLOT
 from .lines import LinesWidget
 
 
@@ -31,6 +33,10 @@ class SeatsPanel(LinesWidget):
         self.won: tuple[int, ...] = ()
         self.totals: tuple[int, ...] = ()
         self.sealed: frozenset[int] = frozenset()  # hidden bids: who has sealed (not what)
+        # A forehead round: per seat the card on its forehead (None: none shown), and
+        # whether this seat's own is face down (docs/rules.md, "The forehead round").
+        self.foreheads: tuple[int | None, ...] = ()
+        self.face_down = False
         self._deadlines: dict[int, float] = {}
         self._ticker: Timer | None = None
 
@@ -45,6 +51,8 @@ class SeatsPanel(LinesWidget):
         won: tuple[int, ...],
         totals: tuple[int, ...],
         sealed: tuple[int, ...] = (),
+        foreheads: tuple[int | None, ...] = (),
+        face_down: bool = False,
     ) -> None:
         if seats != self.seats:
             now = time.monotonic()
@@ -59,6 +67,7 @@ class SeatsPanel(LinesWidget):
         self.seats, self.me, self.turn, self.dealer = seats, me, turn, dealer
         self.bids, self.won, self.totals = bids, won, totals
         self.sealed = frozenset(sealed)
+        self.foreheads, self.face_down = foreheads, face_down
         self.redraw()
 
     def _link(self, index: int, seat: SeatInfo, short: bool) -> tuple[str, str]:
@@ -77,6 +86,19 @@ class SeatsPanel(LinesWidget):
         if seat.kind == "bot":
             return _("bot"), "text--muted"
         return g.online, "text--ok"
+
+    def _forehead_cell(self, seat: int) -> Text:
+        """The card on ``seat``'s forehead as this seat sees it: the card, face down for
+        this seat's own, blank once played."""
+        cell = Text(" ")
+        card = self.foreheads[seat] if seat < len(self.foreheads) else None
+        if card is not None:
+            cell.append_text(self.card_text(card, width=SLOT - 1))
+        elif seat == self.me and self.face_down:
+            cell.append_text(self.card_text(BLIND_CARD, width=SLOT - 1))
+        else:
+            cell.append(" " * (SLOT - 1))
+        return cell
 
     @staticmethod
     def need_text(bid: int | None, won: int, short: bool) -> str:
@@ -103,8 +125,14 @@ class SeatsPanel(LinesWidget):
         fixed = 2 + 2 + 6 + need_width + score_width + 1
         link_width = max(0, min(9 if short else 12, width - fixed - 6))
         name_width = max(4, width - fixed - link_width)
+        forehead = self.face_down or any(card is not None for card in self.foreheads)
+        if forehead:  # a card's column after each name: the card on that seat's forehead
+            taken = min(SLOT, max(0, name_width - 8))  # from the name while it keeps 8 cells
+            name_width -= taken
+            link_width = max(0, link_width - (SLOT - taken))  # the rest from the link
+        card_head = " " * SLOT if forehead else ""
         head = rjust(_("Tricks"), 6) + "".rjust(need_width) + rjust(_("Score"), score_width)
-        header = "  " + self.fit(_("Player"), name_width) + "  " + head
+        header = "  " + self.fit(_("Player"), name_width) + card_head + "  " + head
         lines = [Text(header, self.style("text--muted"))]
         for i, seat in enumerate(self.seats):
             on_turn = i == self.turn
@@ -121,6 +149,8 @@ class SeatsPanel(LinesWidget):
             if on_turn:
                 who.stylize(self.style("seat--turn"))
             line.append_text(who)
+            if forehead:
+                line.append_text(self._forehead_cell(i))
             line.append(" D" if i == self.dealer else "  ")
             tricks = f"{won}/{g.dash if bid is None else bid}" if bid is not None else ""
             line.append(f"{tricks:>6}")

@@ -10,4 +10,5 @@ KIND = DealKind(
     summary="fair shuffle everyone checks; the host's program sees every hand",
     host=CommitRevealHost,
     seat=CommitRevealSeat,
+    forehead=True,  # the host knows every hand: it shows each seat the others' cards
 )

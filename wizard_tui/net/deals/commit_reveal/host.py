@@ -25,14 +25,16 @@ from ....game import (
     Event,
     Game,
     Phase,
+    Play,
     RoundScored,
     dealer_of,
+    resolve_blind,
 )
 from ....game.codec import PlayerAction
 from ....game.hidden import HiddenGame
 from ....record import GameRecorder
 from ... import protocol as p
-from ...host_state import Table
+from ...host_state import Table, queried
 from ...journal_facts import (
     ActionTaken,
     CommitAccepted,
@@ -189,6 +191,8 @@ class CommitRevealHost(DealHostBase):
                 self.port.changed(events)
 
     def act(self, table: Table, action: PlayerAction, by: Decider) -> list[Event]:
+        if isinstance(action, Play):  # a blind play is journaled as the card it plays
+            action = resolve_blind(queried(table.game), action)
         return self._record(ActionTaken(table.game.round, action, by))
 
     def on_message(self, session: Session, msg: dict[str, Any]) -> None:

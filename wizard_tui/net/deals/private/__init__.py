@@ -10,4 +10,5 @@ KIND = DealKind(
     summary="nobody, the host included, sees another's hand",
     host=PrivateHost,
     seat=PrivateSeatHalf,
+    forehead=True,  # each card veiled from its holder (docs/private-deal.md section 15)
 )

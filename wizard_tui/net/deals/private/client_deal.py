@@ -28,9 +28,11 @@ from netplay.mental import (
     Send,
     Suspect,
 )
-from netplay.mental.protocol import Event, decode_body
+from netplay.mental.protocol import Event, decode_body, played_items
 from netplay.signing import Envelope, SigningKey
 
+from ....game import BLIND_CARD
+from ...private_relay import foreheads
 from .round_secrets import SECRET_BYTES
 
 
@@ -83,11 +85,27 @@ class ClientDeal:
 
     def play(self, card: int) -> Envelope:
         """The open of ``card`` (K4). ``ValueError`` if we do not hold it."""
+        if card == BLIND_CARD:  # a forehead round: our veiled card, unseen
+            return self._play_blind()
         hand = self.player.hand or {}
         position = next((k for k, item in hand.items() if item == card), None)
         if position is None or position in self.player.view.opened:
             raise ValueError(f"card {card} is not in our hand")
         events = self.player.play(position, card)
+        envelope = next(e.envelope for e in events if isinstance(e, Send))
+        self._take([e for e in events if not isinstance(e, Send)])
+        return envelope
+
+    def _play_blind(self) -> Envelope:
+        view = self.player.view
+        unplayed = [
+            k
+            for k in self.setup.positions_of(self.seat)
+            if k in self.setup.veiled_positions and k not in view.blinds
+        ]
+        if not unplayed or self.player.hand is None:
+            raise ValueError("no card of ours is veiled and unplayed")
+        events = self.player.play_blind(unplayed[0])
         envelope = next(e.envelope for e in events if isinstance(e, Send))
         self._take([e for e in events if not isinstance(e, Send)])
         return envelope
@@ -109,7 +127,12 @@ class ClientDeal:
         hand = self.player.hand
         if hand is None:
             return None
-        return tuple(hand[k] for k in self.setup.positions_of(self.seat))
+        return tuple(hand[k] for k in self.setup.positions_of(self.seat) if k in hand)
+
+    @property
+    def foreheads(self) -> dict[int, int]:
+        """A forehead round: seat -> the card we see on its forehead (veiled from it)."""
+        return foreheads(self.setup, self.player.veiled)
 
     @property
     def trump_card(self) -> int | None:
@@ -119,7 +142,7 @@ class ClientDeal:
     @property
     def all_played(self) -> bool:
         """Every dealt card is open: time for the reveals."""
-        dealt = sum(1 for o in self.setup.owners if o < self.setup.seats)
+        dealt = sum(1 for k in range(self.setup.items) if self.setup.holder(k) is not None)
         return len(self.player.view.plays) == dealt
 
     @property
@@ -132,12 +155,7 @@ class ClientDeal:
 
     def plays(self) -> list[tuple[int, int]]:
         """(seat, card) of every open, in the order we received them."""
-        out = []
-        for envelope in self.player.view.transcript:
-            body = decode_body(envelope.body)
-            if body["t"] == "open":
-                out.append((envelope.sender, body["item"]))
-        return out
+        return played_items(self.setup, self.player.view.transcript)
 
     def open_of(self, seat: int, card: int) -> Envelope | None:
         for envelope in self.player.view.transcript:

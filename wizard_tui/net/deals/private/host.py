@@ -39,10 +39,10 @@ from netplay.mental.protocol import (
 from netplay.mental.protocol import Phase as DealPhase
 from netplay.signing import Envelope, SigningKey
 
-from ....game import Event, Game, IllegalAction, Phase, Play, SeatView, dealer_of
+from ....game import BLIND_CARD, Event, Game, IllegalAction, Phase, Play, SeatView, dealer_of
 from ....game.codec import PlayerAction, action_to_wire
-from ....game.hidden import HiddenGame, Revoke, replay_round, view_with_hand
-from ....private_deal import opened_deck, round_setup
+from ....game.hidden import HiddenGame, Revoke, replay_round, view_with_foreheads, view_with_hand
+from ....private_deal import opened_deck, round_setup, veiled_round
 from ....record import PRIVATE_PROTOCOL, UNREVEALED, VOIDED, GameRecorder
 from ... import protocol as p
 from ...host_state import Seat, Table
@@ -197,6 +197,7 @@ class PrivateDealing(DealHostBase):
                     table.recorder.add_stand_in(r, attempt, seat, None if new == own[seat] else new)
             self._keys_in_use = fact.keys
             dealer = dealer_of(game.config.first_dealer, r, game.players)
+            veiled = veiled_round(game.config.rules, game.players, r)  # a forehead round
             self.attempt = round_setup(
                 table.game_id,
                 r,
@@ -205,6 +206,7 @@ class PrivateDealing(DealHostBase):
                 fact.keys,
                 attempt,
                 hand_size=game.config.round_size(r),
+                veiled=veiled,
             )
             return []
         if not isinstance(fact, AttemptVoided | PrivateRoundScored):
@@ -410,7 +412,7 @@ class PrivateDealing(DealHostBase):
             self.port.refuse(session, p.BAD_ENVELOPE, "you gave your round keys up as lost")
             return
         envelope = Envelope.from_wire(msg["env"])  # the schema checked it already
-        if _kind(envelope) == "open":
+        if _kind(envelope) in ("open", "blind"):
             self.port.refuse(session, p.BAD_ENVELOPE, "a card's open goes in its play message")
             return
         seat = session.seat
@@ -497,7 +499,10 @@ class PrivateDealing(DealHostBase):
             body = decode_body(envelope.body)
         except ProtocolError:
             body = None  # signed garbage: the relay names its sender
-        if body is not None and (body["t"] != "open" or body["item"] != card):
+        blind = card == BLIND_CARD  # a forehead round: the play of an unseen card
+        if body is not None and (
+            (body["t"] != "blind") if blind else (body["t"] != "open" or body["item"] != card)
+        ):
             port.refuse(session, p.BAD_ENVELOPE, "the open is not this card's")
             return
         before = len(deal.plays)
@@ -524,6 +529,8 @@ class PrivateDealing(DealHostBase):
         deal = self.deal
         if deal is None or seat not in deal.bots or view.round != deal.round:
             return view
+        if view.forehead:  # it sees the others' cards, not its own
+            return view_with_foreheads(view, deal.bot_foreheads(seat))
         return view_with_hand(view, deal.bot_hand(seat))
 
     def bot_play(self, seat: int, card: int) -> bool:
@@ -549,8 +556,26 @@ class PrivateDealing(DealHostBase):
             opened = deal.plays[-1]
             if opened.seat == seat and opened.item == card:
                 self.port.changed(self.game.apply(Play(seat, card)))
+        self._take_unveiled(deal)
         self._progress(deal)
         self._watch_steps()
+
+    def _take_unveiled(self, deal: HostDeal) -> None:
+        """A card played blind (a forehead round) is the game's once its unveiler opened it:
+        its holder, on turn since its blind play, plays that card."""
+        if deal is not self.deal or deal.fault is not None or deal.suspect is not None:
+            return
+        veiled = deal.setup.veiled_positions
+        game = self.game
+        for opened in deal.plays:
+            if (
+                opened.position in veiled
+                and game.phase is Phase.PLAY
+                and game.turn == opened.seat
+                and opened.item not in [card for _, card in game.trick]
+                and opened.item not in {c for t in game.tricks for c in t.cards}
+            ):
+                self.port.changed(game.apply(Play(opened.seat, opened.item)))
 
     def _current(self, session: Session, msg: dict[str, Any]) -> HostDeal | None:
         port = self.port
@@ -580,6 +605,7 @@ class PrivateDealing(DealHostBase):
         with contextlib.suppress(DealFault):  # kept in deal.fault: _progress voids
             action()
         self._flush(deal)
+        self._take_unveiled(deal)  # (an unveil from a remote seat)
         self._progress(deal)
         self._watch_steps()
 
@@ -752,6 +778,12 @@ class PrivateDealing(DealHostBase):
             owed = {s: (*attempt, "reveal") for s in view.missing_reveals()}
         elif phase in (DealPhase.SHUFFLE, DealPhase.LOCK) and view.turn is not None:
             owed = {view.turn: (*attempt, "pass", view.passes_done)}
+        elif phase is DealPhase.VEIL and view.turn is not None:
+            owed = {view.turn: (*attempt, "veil", view.veils_done)}
+        elif phase is DealPhase.PLAY and (
+            blinds := [k for k in view.blinds if k not in view.plays]
+        ):
+            owed = {deal.setup.unveiler(k): (*attempt, "unveil", k) for k in blinds}
         elif phase is DealPhase.RELEASE:
             owed = {
                 s: (*attempt, "release") for s in range(deal.setup.seats) if s not in view.released

@@ -15,8 +15,7 @@ import logging
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from netplay.mental import RELAY, DealFault, DealSetup, RoundVerified, Verifier
-from netplay.mental.protocol import decode_body
+from netplay.mental import RELAY, DealFault, DealSetup, RoundVerified, Verifier, played_items
 from netplay.signing import Envelope, SigningKey
 
 from ....game import (
@@ -28,10 +27,10 @@ from ....game import (
     score,
     void_charge,
 )
-from ....game.hidden import view_with_hand
+from ....game.hidden import view_with_foreheads, view_with_hand
 from ....i18n import N_, _
 from ....phrase import Phrase, in_round, phrase
-from ....private_deal import opened_deck, round_setup
+from ....private_deal import opened_deck, round_setup, veiled_round
 from ....record import (
     PRIVATE_PROTOCOL,
     UNREVEALED,
@@ -197,7 +196,9 @@ class PrivateSeatHalf(SeatHalf):
         n = config.players
         expected = dealer_of(config.first_dealer, r, n)
         expect(dealer is None or dealer == expected, "dealer")
-        setup = round_setup(game_id, r, n, expected, keys, attempt, hand_size=_hand_size(config, r))
+        veiled = veiled_round(config.rules, n, r)  # a forehead round (docs/private-deal.md)
+        size = _hand_size(config, r)
+        setup = round_setup(game_id, r, n, expected, keys, attempt, hand_size=size, veiled=veiled)
         deal = ClientDeal(setup, seat, self.signing_key, secret)
         if self.store is not None:
             if secret is None:
@@ -289,17 +290,26 @@ class PrivateSeatHalf(SeatHalf):
         if (
             view is not None
             and view.round == deal.round
-            and deal.hand
+            and (deal.hand or (view.forehead and deal.foreheads))
             and shown is not None
             and not shown.hand
+            and not any(card is not None for card in shown.foreheads)
         ):
             merged = self.view_for_table(view)
-            if merged.hand:
+            if merged.hand or any(card is not None for card in merged.foreheads):
                 self.port.show(merged)
 
     def view_for_table(self, view: SeatView) -> SeatView:
         self._raw_view = view  # as the host sent it: merged again once our hand is known
         deal = self.deal
+        if (
+            view.forehead
+            and deal is not None
+            and not deal.voided
+            and deal.round == view.round
+            and deal.hand is not None
+        ):  # our card is veiled from us: we see the others' (docs/rules.md)
+            return view_with_foreheads(view, deal.foreheads)
         if deal is None or deal.voided or deal.round != view.round or deal.hand is None:
             if view.my_turn and view.phase is Phase.PLAY:
                 # We cannot play without our hand (it is still opening, or its keys are
@@ -517,7 +527,7 @@ class PrivateSeatHalf(SeatHalf):
         port, r = self.port, result.round
         assert watch.result is not None and port.checker is not None
         plays = [play for trick in result.tricks for play in trick.plays]
-        if _opens(watch.transcript) != plays:
+        if _opens(watch.setup, watch.transcript) != plays:
             self._report(r, phrase(_NOT_OPENED), failed=True)
             return
         deck = [i for i in watch.result.items if i is not None]
@@ -541,7 +551,9 @@ class PrivateSeatHalf(SeatHalf):
         n = config.players
         dealer = dealer_of(config.first_dealer, r, n)
         keys = self._pending_keys
-        setup = round_setup(game_id, r, n, dealer, keys, attempt, hand_size=_hand_size(config, r))
+        veiled = veiled_round(config.rules, n, r)
+        size = _hand_size(config, r)
+        setup = round_setup(game_id, r, n, dealer, keys, attempt, hand_size=size, veiled=veiled)
         self._watch = Verifier(setup)
         for envelope in transcript:
             self._watch_receive(envelope)
@@ -666,14 +678,10 @@ def _attempt_of(setup: DealSetup) -> tuple[int, int]:
     return setup.round, setup.attempt
 
 
-def _opens(transcript: list[Envelope]) -> list[tuple[int, int]]:
-    """(seat, item) of every open in a round's transcript, in order."""
-    out = []
-    for envelope in transcript:
-        body = decode_body(envelope.body)
-        if body["t"] == "open":
-            out.append((envelope.sender, body["item"]))
-    return out
+def _opens(setup: DealSetup, transcript: list[Envelope]) -> list[tuple[int, int]]:
+    """(seat, item) of every play in a round's transcript, in order (a blind play's from
+    its unveil)."""
+    return played_items(setup, transcript)
 
 
 def _who(culprit: int) -> str:
