@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from net_helpers import (
@@ -74,6 +75,24 @@ async def test_a_player_back_in_the_forehead_round_sees_it_as_before(
     _verified(host, [dropper, other], deal)
 
 
+class HoldsItsForeheadCard(CapturingSession):
+    """Keeps back its first play of round 1 made after a card is down (before its deal
+    makes anything of it), so the host stops at that point for sure: the round's plays are
+    otherwise over in a moment. Once the link comes back its table asks for the card
+    again, and it plays it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.held = False
+
+    def play(self, card: int, *, auto: bool = False) -> None:
+        view = self.view
+        if not self.held and view is not None and view.round == 1 and view.trick:
+            self.held = True
+            return
+        super().play(card, auto=auto)
+
+
 def _mid_forehead_round(host: WizardHost) -> bool:
     """Round 1 is being played, a card of it down already."""
     table = host.table
@@ -96,12 +115,13 @@ async def test_a_host_stopped_in_the_forehead_round_resumes(tmp_path: Path, deal
             port = options.port
             sessions = []
             for i in range(2):
-                session = CapturingSession(LOOPBACK, port, name=f"net{i}", limits=LIMITS)
+                session = HoldsItsForeheadCard(LOOPBACK, port, name=f"net{i}", limits=LIMITS)
                 await session.connect()
                 sessions.append(session)
             game = asyncio.ensure_future(play_bots(sessions, "random", 5))
-            await wait_until(lambda: _mid_forehead_round(host) or game.done())
+            await wait_until(lambda: any(s.held for s in sessions) or game.done())
             assert not game.done(), "the game ended before the crash point"
+            assert _mid_forehead_round(host)
             assert host.journal is not None
             path = host.journal.path
         contents = read_journal(path)
