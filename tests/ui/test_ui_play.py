@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual import events
+
 from wizard_tui.game import Phase, RestrictLastBid, Suit, card_name
 from wizard_tui.session import ActionRefused, LinkChanged, RoundVerified
 from wizard_tui.ui import WizardApp
@@ -229,6 +231,27 @@ async def test_trump_choice_by_arrows() -> None:
         await until(pilot, lambda: open_panel(app, TrumpPanel))
         await pilot.press("right", "right", "right", "left", "enter")
         await until(pilot, lambda: session.sent == [("choose_trump", Suit.HEARTS)])
+
+
+async def test_a_key_pressed_twice_sends_one_bid_and_one_trump() -> None:
+    # Two presses that reach the panel before the first one's decision has closed it (a
+    # busy machine reads them together): one intent each, never a second one that the
+    # host would refuse once the bidding ended (the wrong_phase seen in the tmux games).
+    # We deal round 1 with a Wizard turned up, name trump, and bid last (the dealer).
+    session = LocalSession(3, first_dealer=0, deck_for=decks({1: ("C1", "C2", "C3", "W")}))
+    app = WizardApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: open_panel(app, TrumpPanel))
+        app.post_message(events.Key("h", "h"))
+        app.post_message(events.Key("h", "h"))
+        await until(pilot, lambda: open_panel(app, BidPanel))
+        app.post_message(events.Key("enter", "\r"))
+        app.post_message(events.Key("enter", "\r"))
+        # Our bid ends the bidding: the cards are being played.
+        await until(pilot, lambda: app.table and app.table.view.phase is Phase.PLAY)
+        await pilot.pause()
+        assert session.sent == [("choose_trump", Suit.HEARTS), ("bid", 0)]
+        assert session.refusals == []
 
 
 async def test_quit_asks_first_during_a_game() -> None:
