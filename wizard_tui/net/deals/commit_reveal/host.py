@@ -24,7 +24,9 @@ from ....game import (
     Deal,
     Event,
     Game,
+    IllegalAction,
     Phase,
+    Reason,
     RoundScored,
     dealer_of,
 )
@@ -189,6 +191,15 @@ class CommitRevealHost(DealHostBase):
                 self.port.changed(events)
 
     def act(self, table: Table, action: PlayerAction, by: Decider) -> list[Event]:
+        deal = self.deal
+        if deal is None or deal.seeds is None:
+            # Between rounds (the next one's seeds still coming, the engine waiting for its
+            # deck): a move for the round just over, sent twice or by a table a moment
+            # behind, is refused as any move out of its phase. As a fact it would belong to
+            # no round (``_apply_action`` raised on it, inside the host's callback).
+            raise IllegalAction(
+                Reason.WRONG_PHASE, "cannot do that now: the next round has not been dealt"
+            )
         return self._record(ActionTaken(table.game.round, action, by))
 
     def on_message(self, session: Session, msg: dict[str, Any]) -> None:
