@@ -139,8 +139,9 @@ class NetworkSession:
         self._kind: DealKind = COMMIT_REVEAL
         self.seat_half: SeatHalf = self._new_seat_half(COMMIT_REVEAL)
         self._away_player = AwayPlayer()
-        # The decision an intent of ours (a bid, a card, trump) went to the host for, until
-        # the host's next view or refusal: a second one for it is never sent (see _may_send).
+        # The decision (its key) an intent of ours (a bid, a card, trump) last answered: a
+        # second one for it is never sent (_may_send); a refusal, a link change or a new
+        # game opens it again.
         self._answered: tuple[object, ...] | None = None
 
     def _new_seat_half(self, kind: DealKind) -> SeatHalf:
