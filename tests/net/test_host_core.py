@@ -322,6 +322,32 @@ def test_an_action_out_of_turn_is_refused_and_changes_nothing(tmp_path: Path) ->
     assert [n for _, _, n in server.sent[sent:]] == [entries + 1] * (len(server.sent) - sent)
 
 
+def test_a_card_for_the_round_just_over_is_refused_while_the_next_is_dealt(
+    tmp_path: Path,
+) -> None:
+    # A card of round 1 (sent twice, or by a table a moment behind) that reaches the host
+    # once the round is over and round 2's seeds are still coming (the engine waits for
+    # its deck, its round still 1): refused as out of its phase, nothing journaled. It
+    # used to raise inside the host's callback ("an action of round 1 outside its round").
+    host, runtime, server = _host(tmp_path)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    _play_rounds(host, runtime, Players(host, server, [alice, bob]), 1)
+    table = host.table
+    assert table is not None and alice.seat is not None
+    assert table.game.phase is Phase.DEAL and table.game.round == 1
+    path = next((tmp_path / "games").glob("*.journal"))
+    entries = len(read_journal(path).entries)
+    card = table.recorder.record().rounds[0].hands[alice.seat][0]
+    effects = host.handle(Received(alice, p.play_msg(alice.seat, 1, card)), runtime.now())
+    assert [type(e) for e in effects] == [Send]
+    (refusal,) = effects
+    assert isinstance(refusal, Send) and refusal.session is alice
+    assert (refusal.msg["t"], refusal.msg["code"]) == ("refused", "wrong_phase")
+    host.run_effects(effects)
+    assert len(read_journal(path).entries) == entries
+    assert table.game.phase is Phase.DEAL and table.game.round == 1
+
+
 def test_a_dropped_player_is_taken_over_when_its_time_runs_out(tmp_path: Path) -> None:
     host, runtime, server = _host(tmp_path, takeover_after=30.0)
     alice, bob = _join(host, runtime, "alice", "bob")

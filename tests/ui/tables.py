@@ -151,9 +151,10 @@ def round_scored() -> list[SessionUpdate]:
     return updates_for(game, actions)
 
 
-def game_over() -> list[SessionUpdate]:
-    """A whole 4-player game between seeded bots, to the final standings."""
-    game = game_before_round(15, first_dealer=1)
+def game_over(from_round: int = 15) -> list[SessionUpdate]:
+    """A whole 4-player game between seeded bots, to the final standings: the updates from
+    ``from_round`` on."""
+    game = game_before_round(from_round, first_dealer=1)
     actions = _bot_actions(game, lambda g: g.phase is Phase.GAME_OVER)
     out = updates_for(game, actions)
     last = out[-1]

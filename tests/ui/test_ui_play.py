@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from textual import events
+from textual.containers import VerticalScroll
+
 from wizard_tui.game import Phase, RestrictLastBid, Suit, card_name
-from wizard_tui.session import ActionRefused, LinkChanged, RoundVerified
+from wizard_tui.session import (
+    ActionRefused,
+    GameFinished,
+    LinkChanged,
+    RoundVerified,
+    TableUpdate,
+)
 from wizard_tui.ui import WizardApp
 from wizard_tui.ui.screens.final import FinalScreen
 from wizard_tui.ui.screens.lobby import LobbyScreen
@@ -18,8 +27,9 @@ from wizard_tui.ui.widgets.status import PromptLine
 from wizard_tui.ui.widgets.summary import RoundSummary
 from wizard_tui.ui.widgets.trick import TrickView
 
+from . import tables
 from .helpers import FirstLegalBot, card, decks, until
-from .sessions import LocalSession
+from .sessions import LocalSession, StaticSession
 
 SIZE = (80, 24)
 
@@ -231,6 +241,27 @@ async def test_trump_choice_by_arrows() -> None:
         await until(pilot, lambda: session.sent == [("choose_trump", Suit.HEARTS)])
 
 
+async def test_a_key_pressed_twice_sends_one_bid_and_one_trump() -> None:
+    # Two presses that reach the panel before the first one's decision has closed it (a
+    # busy machine reads them together): one intent each, never a second one that the
+    # host would refuse once the bidding ended (the wrong_phase seen in the tmux games).
+    # We deal round 1 with a Wizard turned up, name trump, and bid last (the dealer).
+    session = LocalSession(3, first_dealer=0, deck_for=decks({1: ("C1", "C2", "C3", "W")}))
+    app = WizardApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: open_panel(app, TrumpPanel))
+        app.post_message(events.Key("h", "h"))
+        app.post_message(events.Key("h", "h"))
+        await until(pilot, lambda: open_panel(app, BidPanel))
+        app.post_message(events.Key("enter", "\r"))
+        app.post_message(events.Key("enter", "\r"))
+        # Our bid ends the bidding: the cards are being played.
+        await until(pilot, lambda: app.table and app.table.view.phase is Phase.PLAY)
+        await pilot.pause()
+        assert session.sent == [("choose_trump", Suit.HEARTS), ("bid", 0)]
+        assert session.refusals == []
+
+
 async def test_quit_asks_first_during_a_game() -> None:
     session = LocalSession(3, seed=2)
     app = WizardApp(session)
@@ -310,6 +341,48 @@ async def test_verification_alarm_is_red_and_names_the_failure() -> None:
         assert "Bob's seed does not match" in str(banner.render())
         assert "ALARM, round 1" in journal_text(app)
         assert app.checks == {1: False}
+
+
+async def test_the_score_pad_follows_its_end_until_the_player_scrolls_it() -> None:
+    # Opened, the pad shows its last rounds and keeps them in sight as rounds are added;
+    # scrolled to the top, it stays there while the table moves on (a check, a new round).
+    # It used to scroll to its end at every update, a moment after opening too: the Home
+    # of the tmux test's reader was undone and it missed round 1.
+    updates = [u for u in tables.game_over(from_round=13) if not isinstance(u, GameFinished)]
+    at = next(i for i, u in enumerate(updates) if _history(u) == 13) + 1
+    session = StaticSession(updates[:at])
+    app = WizardApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.table is not None and len(app.table.view.history) == 13)
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(app.screen, ScoreScreen))
+        scroll = app.screen.query_one("#pad-scroll", VerticalScroll)
+        pad = app.screen.query_one("#pad-scroll ScorePad", ScorePad)
+
+        def at_end() -> bool:
+            return scroll.max_scroll_y > 0 and scroll.scroll_y == scroll.max_scroll_y
+
+        await until(pilot, at_end)
+        end = scroll.max_scroll_y
+        rest = iter(updates[at:])
+        while len(pad.history) < 14:  # round 14 is scored: the pad grows, still at its end
+            session.push(next(rest))
+            await pilot.pause()
+        await until(pilot, lambda: scroll.max_scroll_y > end and at_end())
+        await pilot.press("home")
+        await until(pilot, lambda: scroll.scroll_y == 0)
+        session.push(RoundVerified(14, True, "round 14: deal verified"))
+        await until(pilot, lambda: pad.checks.get(14) is True)
+        for update in rest:  # round 15, to its end
+            session.push(update)
+        await until(pilot, lambda: len(pad.history) == 15)
+        await pilot.pause()
+        await pilot.pause()
+        assert scroll.scroll_y == 0
+
+
+def _history(update: object) -> int:
+    return len(update.view.history) if isinstance(update, TableUpdate) else -1
 
 
 async def test_a_round_not_checked_gets_no_mark_on_the_score_pad() -> None:

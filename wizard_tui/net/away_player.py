@@ -15,6 +15,7 @@ import random
 from ..bots import Bot, make_bot
 from ..game import Phase, PlayerAction, SeatView
 from ..session import SeatInfo
+from .decisions import decision_key
 
 log = logging.getLogger("wizard_tui.away_player")
 
@@ -46,7 +47,7 @@ class AwayPlayer:
         """The move for ``view`` if it is this seat's decision and not answered yet."""
         if not view.my_turn or view.phase not in _DECIDING:
             return None
-        key = (view.round, view.phase, view.bids, len(view.tricks), len(view.trick), attempt)
+        key = decision_key(view, attempt)
         if key == self._answered:
             return None
         self._answered = key

@@ -34,6 +34,7 @@ from ..game import (
     Bid,
     ChooseTrump,
     GameConfig,
+    Phase,
     Play,
     RoundResult,
     SeatView,
@@ -58,6 +59,7 @@ from . import protocol as p
 from .away_player import AwayPlayer, is_away
 from .deals import COMMIT_REVEAL, DealKind, find_deal_kind
 from .deals.seat_half import SeatHalf, SeatSettings, SecretKeeper
+from .decisions import decision_key
 from .link_texts import announcement_text, link_text
 from .own_record import OwnRecord
 from .round_check import RoundChecker, RoundViews
@@ -141,6 +143,10 @@ class NetworkSession:
         self._away_player = AwayPlayer()
         # Hidden bids (sealed_seat.py): our seal and opening, and the check of every bid.
         self.sealed_bids = SealedSeat(self._send_sealed)
+        # The decision (its key) an intent of ours (a bid, a card, trump) last answered: a
+        # second one for it is never sent (_may_send); a refusal, a link change or a new
+        # game opens it again.
+        self._answered: tuple[object, ...] | None = None
 
     def _new_seat_half(self, kind: DealKind) -> SeatHalf:
         """The seat half of ``kind`` for this session (a test's subclass may wrap it)."""
@@ -248,7 +254,8 @@ class NetworkSession:
             if self.sealed_bids.seal(self.game_id, view.seat, key, bid, auto=auto):
                 self._show_sealing()
             return
-        self._intent(_auto(p.bid_msg(view.seat, view.round, bid), auto))
+        if self._may_send(Phase.BID, auto):
+            self._decision(_auto(p.bid_msg(view.seat, view.round, bid), auto))
 
     def _send_sealed(self, msg: dict[str, Any]) -> None:
         self.client.send(msg)
@@ -315,19 +322,49 @@ class NetworkSession:
         self._verification(RoundVerified(r, False, detail))
 
     def play(self, card: int, *, auto: bool = False) -> None:
-        if self.view is not None and not self.watching:
+        if self.view is not None and self._may_send(Phase.PLAY, auto):
             fields = self.seat_half.play_fields(card)
             if fields is None:
                 self._emit(ActionRefused("card_not_in_hand", "that card is not in your hand"))
                 return
             msg = _auto(p.play_msg(self.view.seat, self.view.round, card), auto)
             msg.update(fields)
-            self._intent(msg)
+            self._decision(msg)
             self.seat_half.after_play()
 
     def choose_trump(self, suit: Suit, *, auto: bool = False) -> None:
-        if self.view is not None:
-            self._intent(_auto(p.trump_msg(self.view.seat, self.view.round, int(suit)), auto))
+        if self.view is not None and self._may_send(Phase.CHOOSE_TRUMP, auto):
+            self._decision(_auto(p.trump_msg(self.view.seat, self.view.round, int(suit)), auto))
+
+    def _may_send(self, phase: Phase, auto: bool) -> bool:
+        """Whether an intent of ``phase`` answers the decision the latest view asks of this
+        seat, not answered yet; else it is refused here (silently for this program's own
+        ``auto`` moves: nobody asked for them) and never sent. A decider's view
+        can be older than the session's (its queue of updates), and a seat can have two
+        deciders (the player and, while away, this program: ``away_player.py``): an intent
+        for a decision gone by, or a second one for the same decision, would only be refused
+        by the host, and a private deal's card cannot be taken back once opened (its key
+        and sequence number are spent: every later envelope of the seat would be refused
+        as out of sequence, and the seat could never play again)."""
+        view = self.view
+        if self.watching or view is None:
+            return False
+        refusal = None
+        if view.phase is not phase:
+            refusal = ActionRefused("wrong_phase", f"cannot do that now: {view.phase.value}")
+        elif not view.my_turn:
+            refusal = ActionRefused("not_your_turn", "it is not your turn")
+        elif decision_key(view, self.voided_attempts) == self._answered:
+            refusal = ActionRefused("not_your_turn", "this decision was answered already")
+        if refusal is not None and not auto:
+            self._emit(refusal)
+        return refusal is None
+
+    def _decision(self, msg: dict[str, Any]) -> None:
+        """Send the intent that answers the latest view's decision."""
+        assert self.view is not None
+        self._answered = decision_key(self.view, self.voided_attempts)
+        self._intent(msg)
 
     def here(self) -> None:
         """The player is at the keyboard: an away seat (the turn time ran out) is theirs
@@ -410,6 +447,7 @@ class NetworkSession:
 
     def _on_event(self, event: dict[str, Any] | LinkState) -> None:
         if isinstance(event, LinkState):
+            self._answered = None  # an intent sent as the link went down may be lost
             # Shown only (never recorded): in the player's language.
             self._emit(LinkChanged(event.state, link_text(event.detail)))
             if event.state == "closed":  # always the client's last event
@@ -489,6 +527,7 @@ class NetworkSession:
         self.finished = None
         self._round_views.clear()
         self.view = None
+        self._answered = None  # (a rematch asks round 1's decisions again)
         self._views = p.ViewReader(watching=self.watching)
         if self.watching:
             return  # nothing of the deal is a watcher's: no checker, no record of its own
@@ -566,6 +605,7 @@ class NetworkSession:
         self._emit(result)
 
     def _on_refused(self, msg: dict[str, Any]) -> None:
+        self._answered = None  # the decision is open again: it may be answered anew
         self._emit(ActionRefused(str(msg.get("code", "?"))[:64], str(msg.get("message", ""))[:300]))
 
     def _on_error(self, msg: dict[str, Any]) -> None:

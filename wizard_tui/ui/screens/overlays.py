@@ -44,9 +44,19 @@ class ScoreScreen(ModalScreen[None]):
         Binding("end", "scroll(1000)", N_("End"), show=False),
     ]
 
+    # It opens at its last rounds and keeps them in sight as rounds are added, until the
+    # player scrolls away from its end; back at the end, it follows it again. (It used to
+    # scroll to its end at every update, so a player's Home or Up was undone a moment
+    # after opening, or at the table's next move.)
+    _follow = True
+
     def action_scroll(self, lines: int) -> None:
         pad = self.query_one("#pad-scroll", VerticalScroll)
-        pad.scroll_to(y=max(0, pad.scroll_y + lines), animate=False)
+        target = max(0, pad.scroll_y + lines)
+        # (Said at once: an update in between must not take the pad back to its end. Up
+        # never follows, even before the pad is laid out and its end is not known yet.)
+        self._follow = lines > 0 and target >= pad.max_scroll_y
+        pad.scroll_to(y=target, animate=False)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet") as box:
@@ -59,11 +69,29 @@ class ScoreScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.watch(self.app, "table", self._sync)
         self.watch(self.app, "verifications", self._sync)
+        scroll = self.query_one("#pad-scroll", VerticalScroll)
+        self.watch(scroll, "scroll_y", self._scrolled, init=False)
+        # Its end is known once its rows are laid out, which can take more than one refresh
+        # after an update: follow it whenever the rows' height changes.
+        self.watch(scroll, "virtual_size", self._to_end)
 
     def _sync(self) -> None:
         for pad in self.query(ScorePad):
             scorepad_data(pad, self.app.table, self.app.checks)
-        self.query_one("#pad-scroll").scroll_end(animate=False)
+
+    def _to_end(self) -> None:
+        if self._follow:  # (unless the player scrolled away from it)
+            self.query_one("#pad-scroll", VerticalScroll).scroll_end(animate=False, immediate=True)
+
+    def _scrolled(self, old: float, new: float) -> None:
+        """Scrolled by other means too (the mouse wheel): up, it no longer follows its end;
+        down to it, it does again. (Only the direction says so: this runs a moment after
+        the scroll, when rounds added since may have moved the end on.)"""
+        end = self.query_one("#pad-scroll", VerticalScroll).max_scroll_y
+        if end > 0 and new >= end:
+            self._follow = True
+        elif new < old:
+            self._follow = False
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -418,6 +418,11 @@ class TableScreen(Screen, inherit_bindings=False):
             return
         if decision_key(event.panel.view) != decision_key(view):
             return  # a stale panel: the moment has passed
+        if self._pending == decision_key(view):
+            # Sent already for this very decision: a second Enter (or suit key) reached the
+            # panel before the first one's Decided closed it. Sent too, it would reach the
+            # host after our first answer and be refused (wrong_phase once the bidding ended).
+            return
         self._pending = decision_key(view)
         if isinstance(event.value, Suit):
             self.post_message(PickTrump(event.value))

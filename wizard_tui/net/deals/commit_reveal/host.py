@@ -24,8 +24,10 @@ from ....game import (
     Deal,
     Event,
     Game,
+    IllegalAction,
     Phase,
     Play,
+    Reason,
     RoundScored,
     dealer_of,
     resolve_blind,
@@ -191,6 +193,15 @@ class CommitRevealHost(DealHostBase):
                 self.port.changed(events)
 
     def act(self, table: Table, action: PlayerAction, by: Decider) -> list[Event]:
+        deal = self.deal
+        if deal is None or deal.seeds is None:
+            # Between rounds (the next one's seeds still coming, the engine waiting for its
+            # deck): a move for the round just over, sent twice or by a table a moment
+            # behind, is refused as any move out of its phase. As a fact it would belong to
+            # no round (``_apply_action`` raised on it, inside the host's callback).
+            raise IllegalAction(
+                Reason.WRONG_PHASE, "cannot do that now: the next round has not been dealt"
+            )
         if isinstance(action, Play):  # a blind play is journaled as the card it plays
             action = resolve_blind(queried(table.game), action)
         return self._record(ActionTaken(table.game.round, action, by))
