@@ -385,13 +385,15 @@ class PrivateDealing(DealHostBase):
         elif deal is None and game.phase is Phase.DEAL:
             # A timer of no delay (the loop's next turn): the bots' keys and passes of the
             # new deal then do not add to the round-end work (the verification, scoring,
-            # record) in one stall.
-            table = self.port.table
-            self.port.start_timer(("next_round",), 0.0, lambda: self._start_next(table))
+            # record) in one stall. (The table cannot change before it fires: only a
+            # finished game is replaced, and this one is not.)
+            self.port.start_timer(("next_round",), 0.0, self._start_next)
 
-    def _start_next(self, table: object) -> None:
-        game = self.game
-        if self.port.table is table and self.deal is None and game.phase is Phase.DEAL:
+    def _start_next(self) -> None:
+        table, game = self.port.table, self.game
+        if table is None or table.finished:
+            return
+        if self.deal is None and game.phase is Phase.DEAL:
             self.start_round(0)
 
     def on_deal(self, session: Session, msg: dict[str, Any]) -> None:
@@ -540,7 +542,11 @@ class PrivateDealing(DealHostBase):
         if deal.fault is None and deal.suspect is None and len(deal.plays) > before:
             opened = deal.plays[-1]
             if opened.seat == seat and opened.item == card:
+                # The play is the game's: its change (a follow-up input) tells the seats, and
+                # after the last card moves the deal on (between_rounds: the reveals).
                 self.port.changed(self.game.apply(Play(seat, card)))
+                self._watch_steps()
+                return
         self._progress(deal)
         self._watch_steps()
 
