@@ -62,8 +62,9 @@ class LoopRuntime:
     (monotonic), counted from the Unix epoch as the wall clock read at its first use, so a
     time the core takes from an input can also say when a game began (its journal header)."""
 
-    def __init__(self) -> None:
-        self._epoch: float | None = None  # the wall clock's time at the loop clock's zero
+    # The wall clock's time at the loop clock's zero, read at the first ``now`` (a class
+    # default, so a runtime that keeps ``__init__`` of its own needs nothing more).
+    _epoch: float | None = None
 
     def now(self) -> float:
         t = asyncio.get_running_loop().time()

@@ -471,10 +471,10 @@ class PrivateDealing(DealHostBase):
 
     def _on_play(self, session: Session, msg: dict[str, Any]) -> None:
         port = self.port
-        deal = self.deal
         seat, card = session.seat, msg["card"]
         assert seat is not None
         self.take_stray_open(session, msg)
+        deal = self.deal  # (after: a stray open may have completed a void, dealing anew)
         if deal is None or self.voiding is not None:
             port.refuse(session, p.NOT_READY, "no deal is in progress")
             return
@@ -589,8 +589,9 @@ class PrivateDealing(DealHostBase):
             self.port.send_to_seat(seat, p.deal_msg(deal.round, deal.attempt, envelope.to_wire()))
 
     def _progress(self, deal: HostDeal) -> None:
-        if deal is not self.deal:
-            return  # an older attempt: whatever it did is settled
+        # Always the attempt in progress: a change the deal makes is the host's follow-up
+        # input, handled after this returns, so nothing here ever runs for an older one.
+        assert deal is self.deal, "the deal moved on under its own step"
         game = self.game
         if self.voiding is not None:
             if deal.verdict is not None or deal.fault is not None:
