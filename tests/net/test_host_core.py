@@ -47,6 +47,7 @@ from wizard_tui.net.host_effects import (
     Send,
     SendPayload,
     StartTimer,
+    Stopped,
     TimerFired,
     Welcome,
     WriteRecord,
@@ -603,6 +604,37 @@ def test_a_restored_host_carries_on_by_an_input_of_its_own(tmp_path: Path) -> No
     assert told.msg == {"t": "round", "round": 2, "dealer": told.msg["dealer"]}
     assert effects.index(began) < effects.index(told)
     assert core.handle(Restored(), 2001.0) != []  # (an input like any: it is its own step)
+
+
+def test_a_stopped_core_cancels_its_timers_and_hears_none_after(tmp_path: Path) -> None:
+    core = HostCore(HostOptions(players=3, bots=1, bot_level="random"), rng=random.Random(4))
+    alice = _session("alice")
+    _, started = core.handle(Joined(alice, {}), 1.0)
+    assert isinstance(started, StartTimer)
+    assert core.handle(Stopped(), 2.0) == [CancelTimer(started.key)]
+    assert core.handle(TimerFired(started.key), 3.0) == []  # (its lobby is never sent)
+
+
+def test_a_journal_the_adapter_cannot_open_is_given_up_by_an_input(tmp_path: Path) -> None:
+    # The journal's directory is a file: the adapter cannot create the journal and tells
+    # the core (``JournalLost``); from then on the core's steps journal nothing, and the
+    # game goes on.
+    blocked = tmp_path / "games"
+    blocked.write_text("not a directory")
+    host, runtime, server = _host(tmp_path)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    assert host.table is not None and host.journal is None and not host.journaling
+    steps: list[list[Effect]] = []
+    run = host.run_effects
+
+    def spy(effects: list[Effect]) -> None:
+        steps.append(list(effects))
+        run(effects)
+
+    host.run_effects = spy  # type: ignore[method-assign]
+    _play_rounds(host, runtime, Players(host, server, [alice, bob]), 1)
+    assert not any(isinstance(e, Journal) for step in steps for e in step)
+    assert [m["t"] for m in server.to(alice)].count("round_end") == 1
 
 
 # --------------------------------------------------------------------------- a new deal kind
