@@ -606,54 +606,6 @@ def test_a_restored_host_carries_on_by_an_input_of_its_own(tmp_path: Path) -> No
     assert core.handle(Restored(), 2001.0) != []  # (an input like any: it is its own step)
 
 
-def test_a_watcher_hears_of_no_change_before_its_snapshot(tmp_path: Path) -> None:
-    # A watcher joins a game in play; its snapshot follows its welcome in a step of its own
-    # (the joined timer). A move made in between is not sent to it: a table never gets a
-    # state before the game it belongs to. Once let in, it hears every change.
-    host, runtime, server = _host(tmp_path)
-    alice, bob = _join(host, runtime, "alice", "bob")
-    players = Players(host, server, [alice, bob])
-    players.answer()
-    players.answer()
-    table = host.table
-    assert table is not None
-    for _ in range(50):
-        if table.game.turn in (alice.seat, bob.seat):
-            break
-        runtime.advance(1.0)
-    spectator = _session("watcher")
-    now = runtime.now()
-    (welcome, later) = host.handle(Joined(spectator, {"watch": True}), now)
-    assert isinstance(welcome, Welcome) and welcome.reply == {"watching": True}
-    assert isinstance(later, StartTimer)
-
-    def to_watcher(effects: list[Effect]) -> list[str]:
-        return [e.msg["t"] for e in effects if isinstance(e, Send) and e.session is spectator]
-
-    def a_move() -> list[Effect]:
-        right = alice if table.game.turn == alice.seat else bob
-        assert right.seat is not None and right.seat == table.game.turn
-        view = seat_view(table.game, right.seat)  # type: ignore[arg-type]
-        r = table.game.round
-        if view.phase is Phase.BID:
-            msg = p.bid_msg(right.seat, r, view.legal_bids[0])
-        elif view.phase is Phase.PLAY:
-            msg = p.play_msg(right.seat, r, view.legal_cards[0])
-        else:
-            msg = p.trump_msg(right.seat, r, 0)
-        return host.handle(Received(right, msg), now)
-
-    moved = a_move()
-    assert any(isinstance(e, SendPayload) for e in moved)  # the seats heard of it
-    assert to_watcher(moved) == []
-    assert to_watcher(host.handle(TimerFired(later.key), now)) == ["snapshot"]
-    for _ in range(50):  # (the bot may be on turn now)
-        if table.game.turn in (alice.seat, bob.seat):
-            break
-        runtime.advance(1.0)
-    assert to_watcher(a_move()) == ["state"]
-
-
 def test_a_stopped_core_cancels_its_timers_and_hears_none_after(tmp_path: Path) -> None:
     core = HostCore(HostOptions(players=3, bots=1, bot_level="random"), rng=random.Random(4))
     alice = _session("alice")

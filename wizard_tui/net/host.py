@@ -987,7 +987,6 @@ class HostCore:
 
     def _watcher_in(self, session: Session) -> None:
         """A watcher joined or came back: the lobby, or the game so far (public only)."""
-        self.watchers.let_in(session)  # (what every watcher is sent, it gets from now on)
         if self.table is None:
             self.send(session, watcher_lobby(self.lobby_message(session)))
             return

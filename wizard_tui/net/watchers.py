@@ -46,10 +46,6 @@ class Watchers:
         self.allowed = allowed
         self.cap = cap
         self._sessions: dict[str, Session] = {}  # by session id
-        # Watchers that joined and have not been sent their lobby or snapshot yet (the
-        # host's step after their welcome, ``let_in``): until then they are sent nothing
-        # else, so a state never reaches a table before the game it belongs to.
-        self._arriving: set[str] = set()
 
     def __contains__(self, session: Session) -> bool:
         return session.id in self._sessions
@@ -66,19 +62,13 @@ class Watchers:
         self._prune()
         session.seat = None
         self._sessions[session.id] = session
-        self._arriving.add(session.id)
         return {"watching": True}
-
-    def let_in(self, session: Session) -> None:
-        """``session`` is being sent its lobby or snapshot: from now on it gets the rest."""
-        self._arriving.discard(session.id)
 
     def left(self, session: Session) -> None:
         """A watcher's link dropped: its session is kept so it can resume; one that said
         ``bye`` left for good and is forgotten."""
         if session.reason == "bye":
             self._sessions.pop(session.id, None)
-            self._arriving.discard(session.id)
             self.port.forget_session(session)
 
     def _prune(self) -> None:
@@ -87,12 +77,10 @@ class Watchers:
         dropped = [s for s in self._sessions.values() if not s.connected]
         for session in dropped[: max(0, len(dropped) - self.cap + 1)]:
             del self._sessions[session.id]
-            self._arriving.discard(session.id)
             self.port.forget_session(session)
 
     def connected(self) -> list[Session]:
-        """The connected watchers that were let in (``let_in``)."""
-        return [s for s in self._sessions.values() if s.connected and s.id not in self._arriving]
+        return [s for s in self._sessions.values() if s.connected]
 
     def free_places(self) -> int:
         return self.cap - sum(s.connected for s in self._sessions.values())
