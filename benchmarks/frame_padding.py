@@ -31,7 +31,8 @@ from wizard_tui.bots import make_bot  # noqa: E402
 from wizard_tui.net import protocol as p  # noqa: E402
 from wizard_tui.net.bot_player import play_as_bot  # noqa: E402
 from wizard_tui.net.client import NetworkSession  # noqa: E402
-from wizard_tui.net.host import HostOptions, WizardHost  # noqa: E402
+from wizard_tui.net.host import HostOptions  # noqa: E402
+from wizard_tui.net.host_adapter import WizardHost  # noqa: E402
 
 payloads: list[int] = []
 _encrypt = secure.SecureChannel.encrypt

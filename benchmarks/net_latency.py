@@ -41,7 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from netplay import Server  # noqa: E402
+from netplay import Server, Session  # noqa: E402
 from netplay.framing import FrameDecoder, FrameEncoder, encode_payload  # noqa: E402
 from netplay.link import PushReader  # noqa: E402
 from netplay.noise import CipherState  # noqa: E402
@@ -50,7 +50,8 @@ from wizard_tui.bots import make_bot  # noqa: E402
 from wizard_tui.game import Bid, Deal, Game, GameConfig, Phase, Play, seat_view  # noqa: E402
 from wizard_tui.net import protocol as p  # noqa: E402
 from wizard_tui.net.client import NetworkSession  # noqa: E402
-from wizard_tui.net.host import HostOptions, WizardHost  # noqa: E402
+from wizard_tui.net.host import HostOptions  # noqa: E402
+from wizard_tui.net.host_adapter import WizardHost  # noqa: E402
 from wizard_tui.session import GameFinished, TableUpdate  # noqa: E402
 
 PLAYERS = 6
@@ -160,11 +161,17 @@ async def run_wizard(games: int, think: float) -> tuple[list[float], dict[str, l
     played = 0
     all_done = asyncio.Event()
 
+    # The host program's own table asks for each rematch (the same seats): a session that
+    # presented the host key, in process (it holds no seat and is sent nothing it needs).
+    admin = Session(id="bench-admin", name="bench", token="bench-admin")
+    host.on_message(admin, {"t": "claim_host", "key": host.host_key})
+
     def game_over() -> None:
         nonlocal played
         played += 1
         if played < games:
-            asyncio.get_running_loop().call_soon(host._start_game)  # noqa: SLF001  (a rematch, same seats)
+            rematch = {"t": "rematch"}
+            asyncio.get_running_loop().call_soon(host.on_message, admin, rematch)
         else:
             all_done.set()
 

@@ -43,7 +43,8 @@ from wizard_tui.net import protocol as p  # noqa: E402
 from wizard_tui.net.bot_player import play_as_bot  # noqa: E402
 from wizard_tui.net.client import NetworkSession  # noqa: E402
 from wizard_tui.net.deals.private.host import PrivateDealing  # noqa: E402
-from wizard_tui.net.host import HostOptions, WizardHost  # noqa: E402
+from wizard_tui.net.host import HostOptions  # noqa: E402
+from wizard_tui.net.host_adapter import WizardHost  # noqa: E402
 from wizard_tui.net.host_runtime import LoopRuntime  # noqa: E402
 
 LOOPBACK = "127.0.0.1"

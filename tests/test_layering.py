@@ -238,3 +238,47 @@ def test_the_checker_sees_relative_imports() -> None:
     # relative import of a banned package would slip through.
     names = imported_modules(ROOT / "wizard_tui" / "game" / "view.py")
     assert "wizard_tui.game.engine" in names
+
+
+# The host's core (docs/architecture.md, "The host"): inputs in, effects out. Its modules do
+# no I/O and keep no clock, so they import no event loop, socket or clock, none of netplay's
+# asyncio layer (its package root re-exports Server and Client), and not the adapter or
+# runtime that run their effects.
+HOST_CORE = (
+    "wizard_tui.net.host",
+    "wizard_tui.net.host_effects",
+    "wizard_tui.net.host_state",
+    "wizard_tui.net.host_port",
+)
+HOST_CORE_BANNED = {"asyncio", "socket", "selectors", "time", "threading"}
+HOST_CORE_BANNED_EXACTLY = {"netplay"}
+HOST_CORE_BANNED_MODULES = {
+    "netplay.server",
+    "netplay.client",
+    "netplay.link",
+    "wizard_tui.net.host_adapter",
+    "wizard_tui.net.host_runtime",
+    "wizard_tui.net.hosting",
+}
+
+
+def core_offenders(path: Path) -> list[str]:
+    return [
+        name
+        for name in sorted(imported_modules(path))
+        if top(name) in HOST_CORE_BANNED
+        or name in HOST_CORE_BANNED_EXACTLY
+        or any(name == b or name.startswith(b + ".") for b in HOST_CORE_BANNED_MODULES)
+    ]
+
+
+@pytest.mark.parametrize("module", HOST_CORE)
+def test_the_host_core_imports_no_event_loop_socket_or_clock(module: str) -> None:
+    path = ROOT / (module.replace(".", "/") + ".py")
+    assert core_offenders(path) == []
+
+
+def test_the_host_core_check_sees_the_adapter_layers() -> None:
+    # The adapter itself is what the core must not be: the check finds it out.
+    offenders = core_offenders(ROOT / "wizard_tui" / "net" / "host_adapter.py")
+    assert {"asyncio", "netplay", "wizard_tui.net.host_runtime"} <= set(offenders)

@@ -55,7 +55,8 @@ from wizard_tui.game import Bid, ChooseTrump, Phase, Play, SeatView, seat_view
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.deals.commit_reveal.host import CommitRevealHost
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.session import ActionRefused, GameFinished, LinkChanged, TableUpdate
 
 ACTING = (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)

@@ -23,7 +23,8 @@ from wizard_tui.net import protocol as p
 from wizard_tui.net.bot_player import play_as_bot
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.deals.commit_reveal.host import CommitRevealHost
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.record import GameRecord, RecordedRound, RecordError
 from wizard_tui.session import ActionRefused, SessionUpdate, TableUpdate
 from wizard_tui.verify import verify_path, verify_record

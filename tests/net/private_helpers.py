@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from net_helpers import assert_own_records, play_bots, verify_path, wait_until
 
 from wizard_tui.net.client import NetworkSession
-from wizard_tui.net.host import WizardHost
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.record import PRIVATE_PROTOCOL, GameRecord
 
 

@@ -25,7 +25,8 @@ from test_net_reconnect import DroppingSession
 
 from netplay import StaticIdentity
 from wizard_tui.game import Phase, SeatView, TableRules
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.net.hosting import hosting
 from wizard_tui.net.journal import read_journal
 from wizard_tui.verify import verify_path

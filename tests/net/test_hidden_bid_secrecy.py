@@ -24,7 +24,8 @@ from net_helpers import LIMITS, LOOPBACK, CapturingSession, play_bots, running_h
 from private_helpers import assert_private_game_verified
 
 from wizard_tui.game import RestrictLastBid, TableRules
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 
 
 class SealWatchingHost(WizardHost):

@@ -1,14 +1,17 @@
 """The host's rules driven with no socket and no event loop.
 
-The host reads its clock, schedules its timers and runs its bots through its
+The host's core (``HostCore``) takes inputs and returns effects; its adapter
+(``WizardHost``) reads the clock, schedules the timers and runs the bots through its
 ``HostRuntime``; here that is ``FakeRuntime`` (a clock the test moves, timers it fires, bots
 it runs) and the server is ``FakeServer`` (it keeps what the host sent, and for each message
 how many journal entries were on the disk then). The tests feed the host's inputs (joins,
-messages, disconnects, time) and assert on what came out.
+messages, disconnects, time) and assert on what came out; some drive the bare core, with
+no adapter at all, and assert on the effects ``handle`` returns.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +28,8 @@ from wizard_tui.bots import Bot
 from wizard_tui.game import Phase, SeatView, rounds_for, seat_view
 from wizard_tui.net import protocol as p
 from wizard_tui.net.deals import register_deal_kind, unregister_deal_kind
-from wizard_tui.net.host import BOT_PACING, HostOptions, WizardHost
+from wizard_tui.net.host import BOT_PACING, HostCore, HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.net.host_effects import (
     AskBot,
     BotDecided,
@@ -33,14 +37,19 @@ from wizard_tui.net.host_effects import (
     CancelTimer,
     Effect,
     GameFinished,
+    Joined,
     Journal,
     Left,
+    OpenJournal,
     Received,
+    Restored,
     Resumed,
     Send,
     SendPayload,
     StartTimer,
+    Stopped,
     TimerFired,
+    Welcome,
     WriteRecord,
 )
 from wizard_tui.net.host_runtime import BotDone
@@ -500,6 +509,158 @@ def test_a_host_rebuilt_from_its_facts_is_the_live_one(tmp_path: Path) -> None:
     again.resume_play()
     assert again.journal is not None
     again.journal.close()
+
+
+def test_the_bare_core_takes_a_fake_clocks_time_as_the_games_creation(tmp_path: Path) -> None:
+    # No adapter, no runtime, no server: inputs in, effects out. The game's journal header
+    # (and its table) carry the time of the input that started it, never a clock's.
+    options = HostOptions(players=3, bots=1, bot_level="random", journal_dir=tmp_path)
+    core = HostCore(options, rng=random.Random(3))
+    alice, bob = _session("alice"), _session("bob")
+    (welcome, started) = core.handle(Joined(alice, {}), 5.0)
+    assert isinstance(welcome, Welcome) and welcome.reply == {"players": 3}
+    assert started == StartTimer(("joined", alice.id), 0.0)
+    lobby = core.handle(TimerFired(started.key), 6.0)  # (after the welcome: the lobby)
+    assert [type(e) for e in lobby] == [Send] and core.table is None
+    assert isinstance(core.handle(Joined(bob, {}), 7.0)[0], Welcome)
+    effects = core.handle(TimerFired(("joined", bob.id)), 1234.5)
+    (opened,) = [e for e in effects if isinstance(e, OpenJournal)]
+    assert opened.header["t"] == "game" and opened.header["created"] == 1234.5
+    assert core.table is not None and core.table.created == 1234.5
+    assert opened.path.parent == tmp_path  # (not created: the core touches no file)
+    assert list(tmp_path.iterdir()) == []
+    # Its next round's messages come after the header, in the same step's effects.
+    kinds = [e.msg["t"] for e in effects if isinstance(e, Broadcast)]
+    assert kinds == ["round"]
+    assert effects.index(opened) < next(
+        i for i, e in enumerate(effects) if isinstance(e, Broadcast)
+    )
+
+
+def test_a_round_end_that_deals_the_next_is_one_step_of_follow_ups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both people drop and bots take their seats: the host draws every seed, so the step of
+    # a round's last card also ends the round, deals the next and moves its bot. Each of
+    # those transitions is a follow-up input of that one step, handled after the one before
+    # it returned (the core never re-enters itself); the step's effects are theirs in order.
+    host, runtime, _ = _host(tmp_path, takeover_after=0.0)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    steps: list[list[Effect]] = []
+    run = host.run_effects
+
+    def spy(effects: list[Effect]) -> None:
+        steps.append(list(effects))
+        run(effects)
+
+    monkeypatch.setattr(host, "run_effects", spy)
+    depth, deepest = [0], [0]
+    after_change = host._after_change
+
+    def nested(events: Any) -> None:
+        depth[0] += 1
+        deepest[0] = max(deepest[0], depth[0])
+        try:
+            after_change(events)
+        finally:
+            depth[0] -= 1
+
+    monkeypatch.setattr(host, "_after_change", nested)
+    for session in (alice, bob):
+        session.connected = False
+        host.on_disconnect(session)
+    table = host.table
+    assert table is not None
+    for _ in range(200):
+        runtime.advance()
+        if len(table.game.results) >= 2:
+            break
+    assert len(table.game.results) >= 2
+    assert deepest[0] == 1  # one change at a time, never one inside another
+    step = next(e for e in steps if any(_entry(x) == "round_end" for x in e))
+    entries = [_entry(e) for e in step if isinstance(e, Journal)]
+    assert entries == ["action", "round_end", "round", "commitments"]
+    said = [e.msg["t"] for e in step if isinstance(e, Broadcast)]
+    assert said == ["round_end", "round", "commitments"]
+    # The states of the last card, then those of the new deal, then its bot is asked.
+    states = [i for i, e in enumerate(step) if isinstance(e, SendPayload)]
+    assert len(states) == 4  # (two people's, twice)
+    new_deal = step.index(
+        next(e for e in step if isinstance(e, Broadcast) and e.msg["t"] == "round")
+    )
+    assert states[1] < new_deal < states[2]
+    asked = step[-1]  # last: the bot on turn in the new deal decides (asked once)
+    assert isinstance(asked, AskBot) and asked.view.round == entries_round(step) + 1
+    assert sum(isinstance(e, AskBot) for e in step) == 1
+
+
+def entries_round(step: list[Effect]) -> int:
+    """The round a step's ``round_end`` entry ended."""
+    return next(
+        e.entry["round"] for e in step if isinstance(e, Journal) and _entry(e) == "round_end"
+    )
+
+
+def _entry(effect: Effect) -> str | None:
+    return effect.entry["t"] if isinstance(effect, Journal) else None
+
+
+def test_a_restored_host_carries_on_by_an_input_of_its_own(tmp_path: Path) -> None:
+    # The journal of a game whose host died right after round 1 ended: the bare core rebuilt
+    # from it carries on when handed ``Restored`` (once its server would listen): the
+    # players' takeover countdowns start, the record is written, and round 2 is dealt.
+    host, runtime, server = _host(tmp_path, takeover_after=30.0)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    _play_rounds(host, runtime, Players(host, server, [alice, bob]), 1)
+    entries = read_journal(next((tmp_path / "games").glob("*.journal"))).entries
+    cut = next(i for i, e in enumerate(entries) if e["t"] == "round_end") + 1
+    assert entries[cut]["t"] == "round"  # (which the restored host must journal again)
+    options = dataclasses.replace(host.options)
+    core = HostCore.from_replay(replay(entries[:cut]), options, rng=random.Random(1))
+    assert core.table is not None and core.table.game.round == 1
+    humans = [i for i, s in enumerate(core.seats) if s is not None and s.kind == "human"]
+    effects = core.handle(Restored(), 2000.0)
+    timers = [e for e in effects if isinstance(e, StartTimer)]
+    assert [(t.key, t.delay) for t in timers] == [(("takeover", i), 30.0) for i in humans]
+    assert all(core.seats[i].takeover_at == 2030.0 for i in humans)  # type: ignore[union-attr]
+    assert any(isinstance(e, WriteRecord) for e in effects)
+    (began,) = [e for e in effects if isinstance(e, Journal)]
+    assert (began.entry["t"], began.entry["round"]) == ("round", 2)
+    (told,) = [e for e in effects if isinstance(e, Broadcast)]
+    assert told.msg == {"t": "round", "round": 2, "dealer": told.msg["dealer"]}
+    assert effects.index(began) < effects.index(told)
+    assert core.handle(Restored(), 2001.0) != []  # (an input like any: it is its own step)
+
+
+def test_a_stopped_core_cancels_its_timers_and_hears_none_after(tmp_path: Path) -> None:
+    core = HostCore(HostOptions(players=3, bots=1, bot_level="random"), rng=random.Random(4))
+    alice = _session("alice")
+    _, started = core.handle(Joined(alice, {}), 1.0)
+    assert isinstance(started, StartTimer)
+    assert core.handle(Stopped(), 2.0) == [CancelTimer(started.key)]
+    assert core.handle(TimerFired(started.key), 3.0) == []  # (its lobby is never sent)
+
+
+def test_a_journal_the_adapter_cannot_open_is_given_up_by_an_input(tmp_path: Path) -> None:
+    # The journal's directory is a file: the adapter cannot create the journal and tells
+    # the core (``JournalLost``); from then on the core's steps journal nothing, and the
+    # game goes on.
+    blocked = tmp_path / "games"
+    blocked.write_text("not a directory")
+    host, runtime, server = _host(tmp_path)
+    alice, bob = _join(host, runtime, "alice", "bob")
+    assert host.table is not None and host.journal is None and not host.journaling
+    steps: list[list[Effect]] = []
+    run = host.run_effects
+
+    def spy(effects: list[Effect]) -> None:
+        steps.append(list(effects))
+        run(effects)
+
+    host.run_effects = spy  # type: ignore[method-assign]
+    _play_rounds(host, runtime, Players(host, server, [alice, bob]), 1)
+    assert not any(isinstance(e, Journal) for step in steps for e in step)
+    assert [m["t"] for m in server.to(alice)].count("round_end") == 1
 
 
 # --------------------------------------------------------------------------- a new deal kind

@@ -13,7 +13,8 @@ from net_helpers import assert_game_verified, play_bots, running_host, seat_sess
 from private_helpers import assert_private_game_verified
 
 from wizard_tui.game import RestrictLastBid, TableRules, length_rounds
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.verify import verify_path
 
 

@@ -22,7 +22,8 @@ from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.deals.commit_reveal import host as commit_reveal_host
 from wizard_tui.net.deals.commit_reveal.host import CommitRevealHost
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.net.host_state import Table
 from wizard_tui.session import RoundVerified
 from wizard_tui.verify import verify_path

@@ -32,7 +32,8 @@ from wizard_tui.bots import make_bot
 from wizard_tui.net import protocol as p
 from wizard_tui.net.bot_player import play_as_bot
 from wizard_tui.net.client import NetworkSession
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.session import ChatLine, LinkChanged, TableUpdate
 
 Attack = Callable[[Link, int, int], None]  # (link, seat, round)

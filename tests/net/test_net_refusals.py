@@ -22,7 +22,8 @@ from wizard_tui.deal import deal_from_deck, deck_for_round
 from wizard_tui.game import GameConfig, Phase, RestrictLastBid, RoundDealt, TableRules, seat_view
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 
 PLAYERS = 3
 GRINDER = PLAYERS - 1  # the seat whose seed is searched for to make the deal wanted

@@ -24,7 +24,8 @@ from net_helpers import (
 from netplay.commit_reveal import Phase as ExchangePhase
 from netplay.commit_reveal import seed_msg
 from wizard_tui.game import Phase
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 
 # The exact fields of every message a host sends (docs/protocol.md). A new field fails
 # this test on purpose: whoever adds one must check it leaks nothing.

@@ -32,7 +32,8 @@ from wizard_tui.net.deals.private.client_deal import ClientDeal
 from wizard_tui.net.deals.private.host import PrivateDealing
 from wizard_tui.net.deals.private.seat import PrivateSeatHalf
 from wizard_tui.net.deals.seat_half import SeatHalf
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 
 FROM_ROUND = 2
 CHEATER = 1  # the client seat that cheats (seat 3 is the host's bot)

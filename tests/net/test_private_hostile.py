@@ -32,7 +32,8 @@ from wizard_tui.net.deals.private.client_deal import ClientDeal
 from wizard_tui.net.deals.private.host import MAX_CHARGES
 from wizard_tui.net.deals.private.seat import PrivateSeatHalf
 from wizard_tui.net.deals.seat_half import SeatHalf
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.net.journal import journal_path, read_journal
 from wizard_tui.net.restore import replay
 from wizard_tui.record import RecordError

@@ -40,7 +40,8 @@ from netplay.signing import SigningKey
 from wizard_tui.game import Phase
 from wizard_tui.net.deals.private.host import LOST_KEYS, PrivateDealing
 from wizard_tui.net.deals.private.round_secrets import SecretStore
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.net.hosting import hosting
 from wizard_tui.net.journal import journal_path, read_journal
 from wizard_tui.net.restore import RestoreError, replay

@@ -24,7 +24,8 @@ from netplay.mental import PUBLIC, RoundKeys
 from netplay.mental.protocol import decode_body
 from netplay.mental.sra import scalar_bytes, scalar_from_bytes
 from netplay.signing import Envelope
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 
 
 class RecordingHost(WizardHost):

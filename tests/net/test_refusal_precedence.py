@@ -26,7 +26,8 @@ from wizard_tui.net import protocol as p
 from wizard_tui.net.bot_player import play_as_bot
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.deals.private.host import PrivateDealing
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 
 
 class Raw:

@@ -29,7 +29,8 @@ from netplay import (
 from wizard_tui.cli import UserError
 from wizard_tui.launch import connect_session
 from wizard_tui.net.client import NetworkSession
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.net.hosting import hosting
 from wizard_tui.session import ChatLine, LobbyUpdate
 

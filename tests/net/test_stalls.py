@@ -44,7 +44,8 @@ from wizard_tui.game import SeatView
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.deals.private.host import PrivateDealing
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.net.host_runtime import LoopRuntime
 from wizard_tui.verify import verify_path
 

@@ -34,7 +34,8 @@ from net_helpers import (
 from netplay import Client
 from wizard_tui.game import Phase, SeatView
 from wizard_tui.net import protocol as p
-from wizard_tui.net.host import HostOptions, WizardHost
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.net.journal import read_journal
 from wizard_tui.verify import verify_path
 

@@ -12,7 +12,8 @@ from netplay import IdentityError, StaticIdentity
 from ..cli import UserError
 from ..i18n import _
 from ..net.addresses import join_hint
-from ..net.host import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions, WizardHost
+from ..net.host import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions
+from ..net.host_adapter import WizardHost
 from ..net.hosting import hosting, wait_for_game
 from ..net.journal import JournalContents
 from ..net.keys import load_identity

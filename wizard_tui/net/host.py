@@ -1,4 +1,4 @@
-"""The Wizard host: a lobby, then the engine driving a game, over a netplay server.
+"""The Wizard host's core: a lobby, then the engine driving a game, with no I/O.
 
 The host is the single source of truth and trusts no client. Every message is
 checked against its schema (a malformed one ends that client's connection), every
@@ -7,32 +7,34 @@ nothing). Each seat is sent only its own view; public events go to all. How roun
 dealt is the deal kind's (``deals/``: commit-reveal, private), whose host half sees this
 core only through ``HostPort``.
 
-The host's core reads no clock, schedules nothing and starts no task: every input (a netplay
-callback, a timer that ran out, a bot's decision) is handled as one step (``handle``:
-inputs and effects, ``host_effects.py``), whose effects say what it journals, which record
-it writes, what it sends, which timers it starts or cancels and which bot it asks. The
-adapter (``run_effects``) runs them once the step ends, the journal's entries first, then
-the record, the sends, and the timers and bots on its ``HostRuntime`` (``host_runtime.py``:
-the event loop's ``LoopRuntime``, or a test's hand-moved clock), so journal-before-send
-holds by construction, not by the order of calls.
+``HostCore`` reads no clock, schedules nothing, starts no task and touches no socket or
+file: every input (a netplay callback, a timer that ran out, a bot's decision, a restored
+host carrying on) is handled as one step (``handle``: inputs and effects,
+``host_effects.py``), whose effects say what it journals, which record it writes, what it
+sends, which timers it starts or cancels and which bot it asks. A transition that leads to
+another within the step (a change that ends a round, whose end deals the next) is a
+follow-up input the step queues and handles after, one at a time. The adapter
+(``host_adapter.py``: ``WizardHost``, the netplay ``App``) runs the effects once the step
+ends, the journal's entries first, then the record, the sends, and the timers and bots on
+its ``HostRuntime`` (``host_runtime.py``), so journal-before-send holds by construction,
+not by the order of calls.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import random
 import secrets
-import time
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
-from netplay import Refused, Server, Session
+from netplay.errors import Refused
 from netplay.fairdeal import new_game_id
 from netplay.ratelimit import TokenBucket
+from netplay.sessions import Session
 
 from ..bots import LEVELS, Bot, make_bot
 from ..game import (
@@ -55,7 +57,6 @@ from ..game import (
     seat_view,
 )
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
-from ..record import record_filename, write_record
 from ..session import SeatInfo
 from . import protocol as p
 from .deals import find_deal_kind, forehead_refusal
@@ -63,35 +64,41 @@ from .deals.host_half import DealHostHalf
 from .host_effects import (
     AskBot,
     BotDecided,
+    BotsMove,
     Broadcast,
     CancelBot,
     CancelTimer,
+    Changed,
     CloseJournal,
     Disconnect,
     Effect,
+    FollowUp,
     Forget,
     GameFinished,
     GameStarted,
     HostInput,
     Joined,
     Journal,
+    JournalLost,
     Left,
+    LobbyChanged,
     OpenJournal,
     Received,
+    Restored,
     Resumed,
     Send,
     SendPayload,
     StartTimer,
+    Stopped,
     TimerFired,
     Welcome,
     WriteRecord,
 )
-from .host_runtime import Cancellable, HostRuntime, LoopRuntime, cancelled
 from .host_state import DEFAULT_DEAL_STEP_TIMEOUT, HostOptions, Seat, Table, queried
-from .journal import JournalContents, JournalError, JournalWriter, journal_path
+from .journal import journal_path
 from .journal_facts import Decider, Fact, GameEnded, GameHeader, SeatEntry
 from .record_share import part_messages, round_part
-from .restore import Replayed, replay_journal
+from .restore import Replayed
 from .sealed_bids import SealedBids
 from .takeover import Takeover
 from .turn_time import TurnClock
@@ -106,8 +113,10 @@ BOT_PACING = ("bot",)
 DEAL_MESSAGES = ("commit", "seed", "sign_key", "deal", "lost", "abort")
 
 
-class WizardHost:
-    """The netplay ``App`` of a Wizard game. Attach a ``Server`` before it runs."""
+class HostCore:
+    """The Wizard host's lobby and game as one state machine, with no I/O: ``handle`` takes
+    an input and returns the step's effects. The adapter (``host_adapter.WizardHost``)
+    runs it behind a netplay server."""
 
     def __init__(
         self,
@@ -115,7 +124,6 @@ class WizardHost:
         *,
         rng: random.Random | None = None,
         deal_half: DealHostHalf | None = None,
-        runtime: HostRuntime | None = None,
     ) -> None:
         if not MIN_PLAYERS <= options.players <= MAX_PLAYERS:
             raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
@@ -124,32 +132,27 @@ class WizardHost:
         if options.rules.forehead and (why := forehead_refusal(options.deal)):
             raise ValueError(why)
         self.options = options
-        self.runtime: HostRuntime = runtime or LoopRuntime()
-        self.server: Server | None = None
-        # What a step sends, sent once it ends (after what it journaled): see the docstring.
+        # What a step has done so far (its effects, in order), and the follow-up inputs it
+        # queued for itself: see the module docstring.
         self._outbox: list[Effect] = []
-        self._depth = 0
-        self._clock: float | None = None  # the time of the step ``handle`` runs
+        self._follow_ups: deque[FollowUp] = deque()
+        self._clock: float | None = None  # the time of the step ``handle`` runs (None: none)
         self._journaling = False  # a journal is kept: facts are journaled (effects)
         self.host_key = secrets.token_urlsafe(24)  # proves a connection is the host's own table
         self._rng = rng or random.SystemRandom()
-        self._admins: set[str] = set()  # session ids that presented the host key
+        # The sessions that presented the host key, by id (a session the server forgot was
+        # a seated player's: the lobby is sent to the seats anyway).
+        self._admins: dict[str, Session] = {}
         self.seats: list[Seat | None] = [None] * options.players
         for i in range(options.bots):
             self.seats[options.players - options.bots + i] = self._new_bot_seat()
         self.table: Table | None = None
-        self.finished = asyncio.Event()  # set by the adapter (a GameFinished effect)
         self.failed: str | None = None
-        self._bot_task: Cancellable | None = None  # the runtime's thinking (the adapter's)
         self._bot_asked: AskBot | None = None  # the bot asked to decide, until it answers
         self._bot_pacing = False  # the bot's pacing timer runs (it is asked once it ends)
-        self.on_game_over: Callable[[], None] | None = None
-        self._stalled_since: float | None = None
         self._chat_buckets: dict[str, TokenBucket] = {}  # by session id
-        self.journal: JournalWriter | None = None
         self.restored: Replayed | None = None  # when this host came from a journal
         self._timer_fires: dict[Any, Callable[[], None]] = {}  # the core's timers, by key
-        self._timers: dict[Any, Cancellable] = {}  # the runtime's (the adapter's), by key
         self.takeover = Takeover(self)
         self.turn_clock = TurnClock(self)
         self.watchers = Watchers(self, allowed=options.watchers)  # spectators: no seat
@@ -169,7 +172,6 @@ class WizardHost:
             attempt=lambda table: self.deal_half.bid_attempt(table),
         )
         self._bot_seat = -1  # the seat the bot paced or asked decides for
-        self._bot_table: Table | None = None  # ... at this table
         self._bot: Bot | None = None  # ... being this bot
         # Bumped at every change the seats are told of: a bot decides for one position, and
         # a decision finished after the position moved on (a void, a redeal) is dropped.
@@ -178,142 +180,79 @@ class WizardHost:
         self._told: set[int] = set()  # seats that heard the game_over
         self._parts_sent: dict[tuple[str, int], int] = {}  # (session id, round): times
 
-    # ------------------------------------------------------------------ netplay callbacks
-
     # ------------------------------------------------------------------ one step at a time
 
     def handle(self, event: HostInput, now: float) -> list[Effect]:
         """One input at time ``now``, as one step: the host's state moves on, and what the
         step journals, writes, sends, and which timers and bot it starts or cancels, are
-        returned in order as effects, none of them run (``run_effects`` runs them).
+        returned in order as effects, none of them run (the adapter's ``run_effects`` runs
+        them). The follow-up inputs the step queues (``Changed``, ``LobbyChanged``,
+        ``BotsMove``) are handled in it, one after another, and their effects follow.
         ``Refused`` for a join the lobby does not take."""
-        if self._depth:
+        if self._clock is not None:
             raise RuntimeError("an input arrived inside another's step")
-        self._depth, self._clock = 1, now
+        self._clock = now
         try:
-            if isinstance(event, Joined):
+            if isinstance(event, Joined):  # its answer, the join's reply, comes first
                 reply = self._on_join(event.session, event.hello)
                 self._outbox.insert(0, Welcome(event.session, reply))
-            elif isinstance(event, Received):
-                self._on_message(event.session, event.msg)
-            elif isinstance(event, Left):
-                self._on_disconnect(event.session)
-            elif isinstance(event, Resumed):
-                self._on_resume(event.session)
-            elif isinstance(event, TimerFired):
-                self._timer_fired(event.key)
             else:
-                self._bot_decided(event)
+                self._dispatch(event)
+            while self._follow_ups:
+                follow_up = self._follow_ups.popleft()
+                try:
+                    self._dispatch(follow_up)
+                except Exception:  # no exception in a transition ends the host
+                    log.exception(
+                        "the host's %s failed; the game goes on", type(follow_up).__name__
+                    )
+                    self._follow_ups.clear()  # (what it would have led to is not done)
         finally:
-            self._depth, self._clock = 0, None
+            self._clock = None
+            self._follow_ups.clear()
             out, self._outbox = self._outbox, []
         return out
 
-    @contextlib.contextmanager
-    def _step(self) -> Iterator[None]:
-        """A step not started by an input (``resume_play``): its effects run when it ends."""
-        self._depth += 1
-        try:
-            yield
-        finally:
-            self._depth -= 1
-            if self._depth == 0:
-                self._flush()
+    def _dispatch(self, event: HostInput | FollowUp) -> None:
+        if isinstance(event, Received):
+            self._on_message(event.session, event.msg)
+        elif isinstance(event, Left):
+            self._on_disconnect(event.session)
+        elif isinstance(event, Resumed):
+            self._on_resume(event.session)
+        elif isinstance(event, TimerFired):
+            self._timer_fired(event.key)
+        elif isinstance(event, BotDecided):
+            self._bot_decided(event)
+        elif isinstance(event, Changed):
+            self._after_change(list(event.events))
+        elif isinstance(event, LobbyChanged):
+            self._after_join()
+        elif isinstance(event, BotsMove):
+            self._schedule_bot()
+        elif isinstance(event, Restored):
+            self._resume_play()
+        elif isinstance(event, JournalLost):
+            self._journaling = False
+        elif isinstance(event, Stopped):
+            self._stop()
 
-    def _flush(self) -> None:
-        out, self._outbox = self._outbox, []
-        self.run_effects(out)
-
-    def run_effects(self, effects: list[Effect]) -> None:
-        """Run a step's effects: its journal entries first (each forced to the disk), then
-        the record it writes, then its sends, in order. So nothing is sent before what it
-        tells of is on the disk."""
-        for effect in effects:
-            if isinstance(effect, OpenJournal | Journal | CloseJournal):
-                self._run_journal(effect)
-        for effect in effects:  # (after the journal: a record holds only journaled rounds)
-            if isinstance(effect, WriteRecord):
-                self._run_write_record(effect)
-        server = self.server
-        for effect in effects if server is not None else ():
-            assert server is not None
-            if isinstance(effect, Send):
-                server.send(effect.session, effect.msg)
-            elif isinstance(effect, SendPayload):
-                server.send_payload(effect.session, effect.payload)
-            elif isinstance(effect, Broadcast):
-                server.broadcast(effect.msg)
-            elif isinstance(effect, Disconnect):
-                server.error(effect.session, effect.code, effect.message, fatal=True)
-            elif isinstance(effect, Forget):
-                server.forget(effect.session)
-        for effect in effects:  # last: a timer of no delay fires once the sends are out
-            if isinstance(effect, StartTimer | CancelTimer | AskBot | CancelBot):
-                self._run_timing(effect)
-            elif isinstance(effect, GameStarted):
-                self.finished.clear()
-            elif isinstance(effect, GameFinished):
-                self.finished.set()
-                if self.on_game_over is not None:
-                    self.on_game_over()
-
-    def _run_timing(self, effect: StartTimer | CancelTimer | AskBot | CancelBot) -> None:
-        """The runtime's timers and bots, for ``run_effects``: what they report comes back
-        as an input (``TimerFired``, ``BotDecided``), a step of its own."""
-        if isinstance(effect, StartTimer | CancelTimer):
-            timer = self._timers.pop(effect.key, None)
-            if timer is not None:
-                timer.cancel()
-            if isinstance(effect, StartTimer):
-                key = effect.key
-                self._timers[key] = self.runtime.call_later(
-                    effect.delay, lambda: self._timer_due(key)
-                )
-            return
-        task, self._bot_task = self._bot_task, None
-        if task is not None:
-            task.cancel()
-        if isinstance(effect, AskBot):
-            asked = effect
-
-            def done(action: Bid | Play | ChooseTrump, failed: bool) -> None:
-                self._bot_task = None
-                decided = BotDecided(asked.seat, asked.position, action, failed)
-                self.run_effects(self.handle(decided, self.runtime.now()))
-
-            self._bot_task = self.runtime.ask_bot(effect.bot, effect.view, _fallback, done)
-
-    def _timer_due(self, key: Any) -> None:
-        self._timers.pop(key, None)
-        self.run_effects(self.handle(TimerFired(key), self.runtime.now()))
+    def _follow(self, event: FollowUp) -> None:
+        """Queue a follow-up input of this step: it is handled once what runs now is done."""
+        self._follow_ups.append(event)
 
     def _out(self, effect: Effect) -> None:
+        if self._clock is None:
+            raise RuntimeError("the host core has effects only inside a step (handle)")
         self._outbox.append(effect)
-        if self._depth == 0:
-            self._flush()
 
     def _time(self) -> float:
-        """The step's time (``handle``'s ``now``), else the runtime's clock."""
-        return self._clock if self._clock is not None else self.runtime.now()
+        """The step's time (``handle``'s ``now``)."""
+        if self._clock is None:
+            raise RuntimeError("the host core has a time only inside a step (handle)")
+        return self._clock
 
-    # ------------------------------------------------------------------ netplay callbacks
-
-    def on_join(self, session: Session, hello: dict[str, Any]) -> dict[str, Any]:
-        effects = self.handle(Joined(session, hello), self.runtime.now())
-        welcome = effects.pop(0)
-        assert isinstance(welcome, Welcome)
-        if effects:  # after the welcome, which netplay sends once this returns
-            self.runtime.call_later(0.0, lambda: self.run_effects(effects))
-        return welcome.reply
-
-    def on_message(self, session: Session, msg: dict[str, Any]) -> None:
-        self.run_effects(self.handle(Received(session, msg), self.runtime.now()))
-
-    def on_disconnect(self, session: Session) -> None:
-        self.run_effects(self.handle(Left(session), self.runtime.now()))
-
-    def on_resume(self, session: Session) -> None:
-        self.run_effects(self.handle(Resumed(session), self.runtime.now()))
+    # ------------------------------------------------------------------ the inputs
 
     def _on_join(self, session: Session, hello: dict[str, Any]) -> dict[str, Any]:
         if hello.get("watch") is True:
@@ -423,21 +362,17 @@ class WizardHost:
         for seat in self.seats:
             if seat is not None and seat.session is not None:
                 self.send(seat.session, self.lobby_message(seat.session))
-        for session_id in self._admins:  # the host's table may not hold a seat
-            session = self._session(session_id)
-            if session is not None and session.seat is None:
+        for session in self._admins.values():  # the host's table may not hold a seat
+            if session.seat is None:
                 self.send(session, self.lobby_message(session))
         self.watchers.lobby(self.lobby_message)
-
-    def _session(self, session_id: str) -> Session | None:
-        return self.server.sessions.get(session_id) if self.server else None
 
     def _claim_host(self, session: Session, msg: dict[str, Any]) -> None:
         # As bytes: compare_digest raises TypeError on a str with non-ASCII characters.
         if not secrets.compare_digest(msg["key"].encode(), self.host_key.encode()):
             self._refuse(session, p.NOT_HOST, "that is not this host's key")
             return
-        self._admins.add(session.id)
+        self._admins[session.id] = session
         if self.table is None:
             self._send_lobby()
 
@@ -568,6 +503,7 @@ class WizardHost:
 
     def _start_game(self) -> None:
         self._end_journal()  # a rematch: the last game's journal is complete
+        self._cancel_bot()  # (no decision for the last game's table ever acts on the new one)
         # Close the gaps left by empty seats: seat numbers are table order.
         self.seats = [s for s in self.seats if s is not None]
         for i, seat in enumerate(self.seats):
@@ -578,7 +514,9 @@ class WizardHost:
         n = len(seats)
         rules = replace(self.options.rules, rounds=length_rounds(self.options.length, n))
         config = GameConfig(n, self._rng.randrange(n), rules)
-        header = self._header(new_game_id(), time.time(), config, seats)
+        # The game's creation time is the step's: the input's ``now`` (HostRuntime: seconds
+        # since the Unix epoch on a monotonic clock), so a fake clock's game is the same game.
+        header = self._header(new_game_id(), self._time(), config, seats)
         game, recorder = self.deal_half.begin(header)
         self.table = Table(game, header.game_id, recorder, created=header.created)
         self._out(GameStarted())
@@ -688,7 +626,9 @@ class WizardHost:
                 self._finish_game(event)
         if table.game.phase is Phase.DEAL and not table.finished:
             self.deal_half.between_rounds()  # the next round's deal (or its reveals)
-        self._schedule_bot()
+        # After whatever that queued (the new round's deal): a bot decides for the position
+        # the seats were last told of.
+        self._follow(BotsMove())
 
     def _finish_round(self) -> None:
         table = self.table
@@ -722,41 +662,6 @@ class WizardHost:
         self._out(WriteRecord(path, record))
         return path
 
-    def _run_write_record(self, effect: WriteRecord) -> None:
-        """The record's I/O, for ``run_effects``. A record that cannot be written is not
-        fatal: everyone is told (the journal still holds the game)."""
-        try:
-            effect.path.parent.mkdir(parents=True, exist_ok=True)
-            path = write_record(effect.path.parent, effect.record, name=effect.path.name)
-        except OSError as exc:
-            log.error("could not write the game record: %s", exc)
-            if self.server is not None:
-                text = f"record not saved: {exc}"
-                self.server.broadcast({"t": "chat", "seat": None, "name": "host", "text": text})
-            return
-        table = self.table
-        if table is not None and table.game_id == effect.record.game_id:
-            table.record_path = path
-
-    def stalled_for(self) -> float:
-        """Seconds the game has been waiting on a disconnected seat (0 if it is not)."""
-        now = self.runtime.now()
-        table = self.table
-        waiting = (
-            table is not None
-            and not table.finished
-            and any(
-                s is not None and s.kind == "human" and not s.info().connected and not s.stand_in
-                for s in self.seats
-            )
-        )
-        if not waiting:
-            self._stalled_since = None
-            return 0.0
-        if self._stalled_since is None:
-            self._stalled_since = now
-        return now - self._stalled_since
-
     # ------------------------------------------------------------------ bots
 
     def _schedule_bot(self) -> None:
@@ -771,8 +676,7 @@ class WizardHost:
         deciding, bot = self._deciding(table)
         if bot is None:
             return
-        self._bot_seat, self._bot_position = deciding, self._position
-        self._bot_table, self._bot = table, bot
+        self._bot_seat, self._bot_position, self._bot = deciding, self._position, bot
         if self.options.bot_delay > 0:  # paced, so people can follow its moves
             self._bot_pacing = True
             self.start_timer(BOT_PACING, self.options.bot_delay, self._bot_paced)
@@ -810,7 +714,7 @@ class WizardHost:
 
     def _ask_bot(self) -> None:
         """The bot decides the position it was scheduled for: an ``AskBot`` effect."""
-        table, seat, bot = self._bot_table, self._bot_seat, self._bot
+        table, seat, bot = self.table, self._bot_seat, self._bot
         assert table is not None and bot is not None
         view = self.deal_half.bot_view(seat, seat_view(queried(table.game), seat))
         self._bot_asked = AskBot(seat, bot, view, self._bot_position)
@@ -830,18 +734,16 @@ class WizardHost:
             self._out(CancelBot())
 
     def _bot_still_current(self) -> bool:
-        table, bot = self._bot_table, self._bot
+        bot = self._bot
+        return bot is not None and self._bot_current(self._bot_seat, bot, self._bot_position)
+
+    def _bot_current(self, seat: int, bot: Bot, position: int) -> bool:
+        """The position a bot's decision was started for is still the table's, and the bot
+        still decides for the seat: only then may the decision act. (A new game cancels
+        every decision: ``_start_game``.)"""
+        table = self.table
         return (
             table is not None
-            and bot is not None
-            and self._bot_current(table, self._bot_seat, bot, self._bot_position)
-        )
-
-    def _bot_current(self, table: Table, seat: int, bot: Bot, position: int) -> bool:
-        """The position a bot's decision was started for is still the table's, and the bot
-        still decides for the seat: only then may the decision act."""
-        return (
-            table is self.table
             and not table.finished
             and self._position == position
             and self._deciding(table) == (seat, bot)
@@ -859,8 +761,8 @@ class WizardHost:
         if decided.failed:
             log.error("the bot in seat %d failed: it made the first legal move", seat)
         try:
-            table = self._bot_table
-            if table is None or not self._bot_current(table, seat, asked.bot, asked.position):
+            table = self.table
+            if table is None or not self._bot_current(seat, asked.bot, asked.position):
                 log.info("seat %d: a bot decision for a position gone by is dropped", seat)
                 self._schedule_bot()
                 return
@@ -881,7 +783,7 @@ class WizardHost:
             events = self.deal_half.act(table, action, by)
         except IllegalAction as exc:  # a bug in a bot; never let it stall the table
             log.error("bot in seat %d chose an illegal action %r: %s", seat, action, exc)
-            action = _fallback(seat_view(queried(table.game), seat))
+            action = first_legal_move(seat_view(queried(table.game), seat))
             events = self.deal_half.act(table, action, by)
         self._after_change(events)
 
@@ -916,103 +818,39 @@ class WizardHost:
         if not self._journaling:
             return
         self._journaling = False
+        self._out(CloseJournal(self.last_entry()))
+
+    def last_entry(self) -> dict[str, Any] | None:
+        """The journal's last entry, ``game_over``, once the game is over (else None). It is
+        written only when the journal is closed (the host closes, after the server said its
+        last words, or a rematch), so a host that dies before everyone heard the end is
+        resumed to tell them."""
         table = self.table
-        last = None
-        if table is not None and table.finished:
-            game = table.game
-            last = GameEnded(tuple(game.totals), tuple(game.winners)).to_wire()
-        self._out(CloseJournal(last))
+        if table is None or not table.finished:
+            return None
+        game = table.game
+        return GameEnded(tuple(game.totals), tuple(game.winners)).to_wire()
 
-    def _run_journal(self, effect: OpenJournal | Journal | CloseJournal) -> None:
-        """The journal's I/O, for ``run_effects``. A journal that cannot be written is given
-        up (the game goes on, and everyone is told a crash would end it)."""
-        if isinstance(effect, OpenJournal):
-            try:
-                self.journal = JournalWriter.create(effect.path, effect.header)
-            except JournalError as exc:
-                log.error("%s: this game cannot be resumed after a crash", exc)
-                self._journaling = False
-            return
-        journal = self.journal
-        if isinstance(effect, CloseJournal):
-            self.journal = None
-            if journal is not None:
-                self._seal(journal, effect.last)
-            return
-        if journal is None:
-            return
-        try:
-            journal.append(effect.entry)
-        except (OSError, JournalError) as exc:
-            log.error("could not write the journal %s: %s", journal.path, exc)
-            journal.close()
-            self.journal, self._journaling = None, False
-            if self.server is not None:
-                text = f"journal not saved ({exc}): a crash now would end this game"
-                self.server.broadcast({"t": "chat", "seat": None, "name": "host", "text": text})
-
-    @staticmethod
-    def _seal(journal: JournalWriter, last: dict[str, Any] | None) -> None:
-        try:
-            if last is not None:
-                journal.append(last)
-        except (OSError, JournalError) as exc:
-            log.error("could not write the journal %s: %s", journal.path, exc)
-        finally:
-            journal.close()
-
-    def close_journal(self) -> None:
-        """Close the game's journal. Once the game is over it gets its ``game_over`` entry:
-        written only now (when the host closes, after the server said its last words, or at a
-        rematch), so a host that dies before everyone heard the end is resumed to tell them."""
-        journal, self.journal = self.journal, None
-        self._journaling = False
-        if journal is None:
-            return
-        table = self.table
-        last = None
-        if table is not None and table.finished:
-            game = table.game
-            last = GameEnded(tuple(game.totals), tuple(game.winners)).to_wire()
-        self._seal(journal, last)
-
-    async def farewell(self, limit: float = 15.0) -> None:
-        """After the game: wait (up to ``limit`` seconds, enough for a client's reconnect
-        backoff) for players who are reconnecting within their takeover grace to hear the
-        end (a restarted host's players)."""
-        now = self.runtime.now
-        end = now() + limit
-        while now() < end:
-            waiting = [
-                i
-                for i, s in enumerate(self.seats)
-                if s is not None
-                and s.kind == "human"
-                and i not in self._told
-                and s.takeover_at is not None
-                and s.takeover_at > now()
-            ]
-            if not waiting:
-                return
-            await asyncio.sleep(0.05)
+    def waiting_to_hear_the_end(self, now: float) -> list[int]:
+        """The seats of players who have not heard the game's end and may still come back
+        for it (within their takeover grace at ``now``: a restarted host's players)."""
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s is not None
+            and s.kind == "human"
+            and i not in self._told
+            and s.takeover_at is not None
+            and s.takeover_at > now
+        ]
 
     @classmethod
-    def from_journal(
-        cls,
-        journal: JournalContents | Path,
-        options: HostOptions,
-        *,
-        rng: random.Random | None = None,
-        runtime: HostRuntime | None = None,
-    ) -> WizardHost:
-        """A host holding the game of ``journal`` (a path or ``JournalContents``) exactly as
-        it was, appending to the same journal: ``restore.replay_journal`` replays its facts
-        through the deal kind's host half, and this host carries on with that very half.
-
-        ``options`` gives what the command line may change (records directory, bot delay,
-        takeover grace, addresses); the seats, the rules and the game come from the journal.
-        Call ``adopt_sessions`` once its server exists, so players can resume."""
-        contents, replayed = replay_journal(journal)
+    def from_replay(cls, replayed: Replayed, options: HostOptions, **kwargs: Any) -> Self:
+        """A host holding the game ``replayed`` (``restore.replay``) exactly as it was: this
+        host carries on with the very deal half that replayed it (``kwargs`` go to the
+        constructor). ``options`` gives what the command line may change (records directory,
+        bot delay, takeover grace, addresses); the seats, the rules and the game come from
+        the journal. Its ``Restored`` input, once the server listens, carries on."""
         header = replayed.header
         options.players = header.config.players
         options.bots = 0
@@ -1021,19 +859,12 @@ class WizardHost:
         options.length = length_text(header.config.rules, header.config.players)
         options.bot_level = header.bot_level
         options.deal = header.deal
-        host = cls(options, rng=rng, deal_half=replayed.half, runtime=runtime)
+        host = cls(options, deal_half=replayed.half, **kwargs)
         host.seats = [host._restored_seat(i, entry) for i, entry in enumerate(header.seats)]
         host.deal_half.adopt_seats()
         host.table = replayed.table
-        host.journal = None if replayed.finished else JournalWriter.reopen(contents)
-        host._journaling = host.journal is not None
+        host._journaling = not replayed.finished  # (the adapter reopens the journal)
         host.restored = replayed
-        if options.records_dir is not None:
-            # A record write the crash cut short leaves its temporary file (never the record).
-            pattern = f".{record_filename(header.game_id)}.*.tmp"
-            for leftover in Path(options.records_dir).glob(pattern):
-                with contextlib.suppress(OSError):
-                    leftover.unlink()
         return host
 
     def _restored_seat(self, index: int, entry: SeatEntry) -> Seat:
@@ -1051,16 +882,13 @@ class WizardHost:
             session.reason = "host restarted"
         return Seat(entry.name, "human", session)
 
-    def adopt_sessions(self) -> None:
-        """Once the server is attached: give it back the restored players' sessions, so
-        their clients resume, and start their takeover countdowns."""
-        assert self.server is not None
-        for i, seat in enumerate(self.seats):
-            if seat is None or seat.kind != "human":
-                continue
-            if seat.session is not None and seat.session not in self.server.sessions:
-                self.server.sessions.restore(seat.session)
-            self.takeover.seat_left(i)
+    def restored_sessions(self) -> list[Session]:
+        """The players' journaled sessions (their clients resume them)."""
+        return [
+            seat.session
+            for seat in self.seats
+            if seat is not None and seat.kind == "human" and seat.session is not None
+        ]
 
     def resume_token(self, key: bytes) -> str | None:
         """The session token of the seat whose player joined with static key ``key`` (the
@@ -1070,15 +898,15 @@ class WizardHost:
                 return seat.session.token
         return None
 
-    def resume_play(self) -> None:
-        """Once the server runs: carry on from where the journal ends (a restored host)."""
-        with self._step():
-            self._resume_play()
-
     def _resume_play(self) -> None:
+        """The ``Restored`` input: carry on from where the journal ends. Every person's
+        takeover countdown starts (none is connected yet)."""
         table = self.table
         if table is None:
             return
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.kind == "human":
+                self.takeover.seat_left(i)
         if table.finished:
             self._out(GameFinished())
             return
@@ -1088,20 +916,17 @@ class WizardHost:
         else:  # the deal carries on (or, private, deals again the attempt the crash cut off)
             self.deal_half.resume()
             self.sealed.resume()  # (hidden bids: every seal open, not yet applied)
-        self._schedule_bot()
+        self._follow(BotsMove())
 
-    async def close(self) -> None:
+    def _stop(self) -> None:
+        """The ``Stopped`` input: the host closes; no timer or bot of it acts any more."""
         self.takeover.close()
         self.turn_clock.close()
         self.deal_half.close()
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
-        self._timer_fires.clear()
-        self._bot_asked, self._bot_pacing = None, False
-        task, self._bot_task = self._bot_task, None
-        await cancelled(task)
-        self.close_journal()
+        self._cancel_bot()
+        for key in list(self._timer_fires):
+            self.cancel_timer(key)
+        self._journaling = False
 
     # ------------------------------------------------------------------ sending
 
@@ -1127,7 +952,8 @@ class WizardHost:
         self._out(Disconnect(session, code, message))
 
     def changed(self, events: list[Event]) -> None:
-        self._after_change(events)
+        """A follow-up input of this step (``Changed``): handled once the caller is done."""
+        self._follow(Changed(tuple(events)))
 
     def send_states(self, events: list[Event]) -> None:
         self._send_states(events)
@@ -1136,7 +962,7 @@ class WizardHost:
         self._write_record()
 
     def lobby_changed(self) -> None:
-        self._after_join()
+        self._follow(LobbyChanged())
 
     def free_lobby_seat(self, seat: int) -> None:
         holder = self.seats[seat]
@@ -1273,7 +1099,7 @@ class WizardHost:
         for message in part_messages(part):
             self.send(session, message)
 
-    _handlers: ClassVar[dict[str, Callable[[WizardHost, Session, dict[str, Any]], None]]] = {
+    _handlers: ClassVar[dict[str, Callable[[HostCore, Session, dict[str, Any]], None]]] = {
         "bid": _action,
         "play": _action,
         "trump": _action,
@@ -1331,8 +1157,8 @@ class WizardHost:
         self._send_seats()
 
     def bots_move(self) -> None:
-        """A bot may now decide for the seat on turn."""
-        self._schedule_bot()
+        """A bot may now decide for the seat on turn (a follow-up input of this step)."""
+        self._follow(BotsMove())
 
     def _deal_message(self, session: Session, msg: dict[str, Any]) -> None:
         half = self.deal_half
@@ -1342,7 +1168,7 @@ class WizardHost:
             self._refuse(session, p.WRONG_DEAL, half.wrong_deal(msg["t"]))
 
 
-def _fallback(view: SeatView) -> Bid | Play | ChooseTrump:
+def first_legal_move(view: SeatView) -> Bid | Play | ChooseTrump:
     """The first legal move of ``view`` (a bot that failed still moves the game on)."""
     if view.phase is Phase.PLAY and view.legal_cards:
         return Play(view.seat, view.legal_cards[0])
@@ -1397,9 +1223,10 @@ __all__ = [
     "BOT_NAMES",
     "DEAL_MESSAGES",
     "DEFAULT_DEAL_STEP_TIMEOUT",
+    "HostCore",
     "HostOptions",
     "Seat",
     "Table",
-    "WizardHost",
+    "first_legal_move",
     "game_header",
 ]

@@ -1,13 +1,19 @@
 """The host's inputs and the effects a step of it has, as values.
 
-``WizardHost.handle(input, now)`` takes one input (a player joined, a message came, a link
-dropped or came back, a timer ran out, a bot decided) at time ``now`` and returns what the
-step journals (the entries of the facts it accepted: ``journal_facts.py``), which record it
-writes, what it sends, and the timers it starts or cancels and the bot it asks, in order.
-The netplay callbacks run ``handle`` and run its effects (``WizardHost.run_effects``): the
-journal's first, then the record, the sends, and the timers and bots last (on the
+``HostCore.handle(input, now)`` (``host.py``) takes one input (a player joined, a message
+came, a link dropped or came back, a timer ran out, a bot decided, a restored host carries
+on, the host stops) at time ``now`` and returns what the step journals (the entries of the
+facts it accepted: ``journal_facts.py``), which record it writes, what it sends, and the
+timers it starts or cancels and the bot it asks, in order. The adapter (``host_adapter.py``:
+``WizardHost``, the netplay ``App``) runs ``handle`` and runs its effects (``run_effects``):
+the journal's first, then the record, the sends, and the timers and bots last (on the
 ``HostRuntime``), so journal-before-send holds by construction; a test asserts on them
 (``tests/net/test_host_core.py``).
+
+Within a step, one transition may lead to another (the last card is played: the round is
+scored, the next one dealt). The core does not call itself for that: it queues a follow-up
+input (``Changed``, ``LobbyChanged``, ``BotsMove``) and handles each in turn, one at a time,
+before the step ends; the step's effects are those of all of them, in order.
 """
 
 from __future__ import annotations
@@ -16,10 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from netplay import Session
+from netplay.sessions import Session
 
 from ..bots import Bot
-from ..game import SeatView
+from ..game import Event, SeatView
 from ..game.codec import PlayerAction
 from ..record import GameRecord
 
@@ -64,7 +70,52 @@ class BotDecided:
     failed: bool = False
 
 
-HostInput: TypeAlias = Joined | Received | Left | Resumed | TimerFired | BotDecided
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """A host rebuilt from its journal (``from_replay``) carries on, once its server listens:
+    the takeover countdowns of its players start, and the game goes on from where the
+    journal ends (the deal half's ``resume``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class JournalLost:
+    """The adapter could not open or write the journal: the core journals no more facts (the
+    game goes on, and cannot be resumed after a crash)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stopped:
+    """The host closes: the core drops its timers and any bot decision it waits for."""
+
+
+HostInput: TypeAlias = (
+    Joined | Received | Left | Resumed | TimerFired | BotDecided | Restored | JournalLost | Stopped
+)
+
+
+# -- follow-up inputs: queued by a step for itself, handled before it ends ------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Changed:
+    """The game moved (``HostPort.changed``): every seat hears of ``events``, a round or the
+    game ends, the next round is dealt, bots move."""
+
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChanged:
+    """A lobby seat changed (``HostPort.lobby_changed``): the lobby is sent, and the game
+    starts if the table is ready."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotsMove:
+    """A bot may decide for the seat on turn (``HostPort.bots_move``, or after a change)."""
+
+
+FollowUp: TypeAlias = Changed | LobbyChanged | BotsMove
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,8 +229,8 @@ class GameStarted:
 
 @dataclass(frozen=True, slots=True)
 class GameFinished:
-    """The game is over, or given up (``WizardHost.failed`` says why): whoever waits for the
-    host's end (``WizardHost.finished``, ``on_game_over``) hears of it, after the sends."""
+    """The game is over, or given up (``HostCore.failed`` says why): whoever waits for the
+    host's end (the adapter's ``finished``, ``on_game_over``) hears of it, after the sends."""
 
 
 JournalEffect: TypeAlias = OpenJournal | Journal | CloseJournal
@@ -201,12 +252,15 @@ Effect: TypeAlias = (
 __all__ = [
     "AskBot",
     "BotDecided",
+    "BotsMove",
     "Broadcast",
     "CancelBot",
     "CancelTimer",
+    "Changed",
     "CloseJournal",
     "Disconnect",
     "Effect",
+    "FollowUp",
     "Forget",
     "GameFinished",
     "GameStarted",
@@ -214,13 +268,17 @@ __all__ = [
     "Joined",
     "Journal",
     "JournalEffect",
+    "JournalLost",
     "Left",
+    "LobbyChanged",
     "OpenJournal",
     "Received",
+    "Restored",
     "Resumed",
     "Send",
     "SendPayload",
     "StartTimer",
+    "Stopped",
     "TimerFired",
     "TimingEffect",
     "Welcome",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from netplay import Session
+from netplay.sessions import Session
 
 from ..bots import Bot
 from ..game import Event

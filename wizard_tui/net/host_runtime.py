@@ -1,9 +1,10 @@
 """What the host's rules run on: a clock, timers and bots that think off the rule code.
 
-The host's core (``WizardHost.handle``) never reads a clock, schedules a callback or starts
+The host's core (``HostCore.handle``) never reads a clock, schedules a callback or starts
 a task: its steps return ``StartTimer``, ``CancelTimer``, ``AskBot`` and ``CancelBot``
-effects, which the host's adapter (``WizardHost.run_effects``) runs on a ``HostRuntime``;
-a timer's end and a bot's decision come back as inputs (``TimerFired``, ``BotDecided``).
+effects, which the host's adapter (``host_adapter.WizardHost.run_effects``) runs on a
+``HostRuntime``; a timer's end and a bot's decision come back as inputs (``TimerFired``,
+``BotDecided``).
 ``LoopRuntime`` is the real one, on the asyncio event loop (a bot that searches thinks in a
 worker: ``bots.decide_async``). A test runs the same host on a runtime of its own (a
 hand-moved clock, timers it fires, bots it runs), with no event loop and no socket
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -35,7 +37,8 @@ class Cancellable(Protocol):
 
 class HostRuntime(Protocol):
     def now(self) -> float:
-        """Seconds on a monotonic clock."""
+        """Seconds on a monotonic clock (the time of every input the core is given; a new
+        game's journal header takes it as its creation time, so count it from the epoch)."""
         ...
 
     def call_later(self, delay: float, fire: Callable[[], None]) -> Cancellable:
@@ -55,10 +58,19 @@ class HostRuntime(Protocol):
 
 
 class LoopRuntime:
-    """The host's runtime on the running asyncio event loop."""
+    """The host's runtime on the running asyncio event loop. Its clock is the loop's
+    (monotonic), counted from the Unix epoch as the wall clock read at its first use, so a
+    time the core takes from an input can also say when a game began (its journal header)."""
+
+    # The wall clock's time at the loop clock's zero, read at the first ``now`` (a class
+    # default, so a runtime that keeps ``__init__`` of its own needs nothing more).
+    _epoch: float | None = None
 
     def now(self) -> float:
-        return asyncio.get_running_loop().time()
+        t = asyncio.get_running_loop().time()
+        if self._epoch is None:
+            self._epoch = time.time() - t
+        return self._epoch + t
 
     def call_later(self, delay: float, fire: Callable[[], None]) -> Cancellable:
         loop = asyncio.get_running_loop()

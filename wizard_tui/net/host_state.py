@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from netplay import Session
+from netplay.sessions import Session
 
 from ..bots import Bot
 from ..game import Game, TableRules

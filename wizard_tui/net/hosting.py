@@ -16,7 +16,8 @@ from netplay import Limits, Server, StaticIdentity
 from ..i18n import _
 from . import protocol as p
 from .addresses import lan_addresses
-from .host import HostOptions, WizardHost
+from .host import HostOptions
+from .host_adapter import WizardHost
 from .journal import JournalContents
 
 

@@ -395,13 +395,15 @@ class PrivateDealing(DealHostBase):
         elif deal is None and game.phase is Phase.DEAL:
             # A timer of no delay (the loop's next turn): the bots' keys and passes of the
             # new deal then do not add to the round-end work (the verification, scoring,
-            # record) in one stall.
-            table = self.port.table
-            self.port.start_timer(("next_round",), 0.0, lambda: self._start_next(table))
+            # record) in one stall. (The table cannot change before it fires: only a
+            # finished game is replaced, and this one is not.)
+            self.port.start_timer(("next_round",), 0.0, self._start_next)
 
-    def _start_next(self, table: object) -> None:
-        game = self.game
-        if self.port.table is table and self.deal is None and game.phase is Phase.DEAL:
+    def _start_next(self) -> None:
+        table, game = self.port.table, self.game
+        if table is None or table.finished:
+            return
+        if self.deal is None and game.phase is Phase.DEAL:
             self.start_round(0)
 
     def on_deal(self, session: Session, msg: dict[str, Any]) -> None:
@@ -479,10 +481,10 @@ class PrivateDealing(DealHostBase):
 
     def _on_play(self, session: Session, msg: dict[str, Any]) -> None:
         port = self.port
-        deal = self.deal
         seat, card = session.seat, msg["card"]
         assert seat is not None
         self.take_stray_open(session, msg)
+        deal = self.deal  # (after: a stray open may have completed a void, dealing anew)
         if deal is None or self.voiding is not None:
             port.refuse(session, p.NOT_READY, "no deal is in progress")
             return
@@ -555,8 +557,12 @@ class PrivateDealing(DealHostBase):
         if deal.fault is None and deal.suspect is None and len(deal.plays) > before:
             opened = deal.plays[-1]
             if opened.seat == seat and opened.item == card:
+                # The play is the game's: its change (a follow-up input) tells the seats, and
+                # after the last card moves the deal on (between_rounds: the reveals).
                 self.port.changed(self.game.apply(Play(seat, card)))
-        self._take_unveiled(deal)
+                self._watch_steps()
+                return
+        self._take_unveiled(deal)  # (a blind play: the game's once its unveiler opened it)
         self._progress(deal)
         self._watch_steps()
 
@@ -617,8 +623,9 @@ class PrivateDealing(DealHostBase):
             self.port.send_to_seat(seat, p.deal_msg(deal.round, deal.attempt, envelope.to_wire()))
 
     def _progress(self, deal: HostDeal) -> None:
-        if deal is not self.deal:
-            return  # an older attempt: whatever it did is settled
+        # Always the attempt in progress: a change the deal makes is the host's follow-up
+        # input, handled after this returns, so nothing here ever runs for an older one.
+        assert deal is self.deal, "the deal moved on under its own step"
         game = self.game
         if self.voiding is not None:
             if deal.verdict is not None or deal.fault is not None:
