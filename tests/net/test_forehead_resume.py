@@ -77,19 +77,19 @@ async def test_a_player_back_in_the_forehead_round_sees_it_as_before(
 
 
 class HoldsItsForeheadCard(CapturingSession):
-    """Keeps back its first play of round 1 made after a card is down (before its deal
-    makes anything of it), so the host stops at that point for sure: the round's plays are
-    otherwise over in a moment. Once the link comes back its table asks for the card
-    again, and it plays it."""
+    """Keeps back the first play of round 1 made after a card is down, of all the sessions
+    sharing ``held`` (before its deal makes anything of it), so the host stops at that
+    point for sure: the round's plays are otherwise over in a moment. Once the link comes
+    back its table asks for the card again, and it plays it; nobody holds one again."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, held: asyncio.Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.held = False
+        self.held = held
 
     def play(self, card: int, *, auto: bool = False) -> None:
         view = self.view
-        if not self.held and view is not None and view.round == 1 and view.trick:
-            self.held = True
+        if not self.held.is_set() and view is not None and view.round == 1 and view.trick:
+            self.held.set()
             return
         super().play(card, auto=auto)
 
@@ -115,12 +115,15 @@ async def test_a_host_stopped_in_the_forehead_round_resumes(tmp_path: Path, deal
         ) as host:
             port = options.port
             sessions = []
+            held = asyncio.Event()
             for i in range(2):
-                session = HoldsItsForeheadCard(LOOPBACK, port, name=f"net{i}", limits=LIMITS)
+                session = HoldsItsForeheadCard(
+                    LOOPBACK, port, name=f"net{i}", limits=LIMITS, held=held
+                )
                 await session.connect()
                 sessions.append(session)
             game = asyncio.ensure_future(play_bots(sessions, "random", 5))
-            await wait_until(lambda: any(s.held for s in sessions) or game.done())
+            await wait_until(lambda: held.is_set() or game.done())
             assert not game.done(), "the game ended before the crash point"
             assert _mid_forehead_round(host)
             assert host.journal is not None
