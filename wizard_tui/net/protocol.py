@@ -495,7 +495,8 @@ def _checked_header(
     watching: bool = False,
 ) -> tuple[Any, ...]:
     """A view's round header, checked: (players, seat, rules, rounds in the game, round,
-    dealer, trump card, trump suit). A watcher's view has no seat (``-1`` in the view)."""
+    its cards each, dealer, trump card, trump suit). A watcher's view has no seat (``-1``
+    in the view)."""
     players = _int(players, 3, 6, "players")
     try:
         table_rules = TableRules.from_wire(rules, players)
@@ -503,7 +504,9 @@ def _checked_header(
         raise ProtocolError(
             BAD_MESSAGE, f"the host sent rules this table cannot play: {exc}"
         ) from None
-    n_rounds = len(table_rules.round_sizes(players))
+    sizes = table_rules.round_sizes(players)  # cards each, round by round
+    n_rounds = len(sizes)
+    round_number = _int(round_number, 0, n_rounds, "round")
     if watching:
         _expect(seat is None, "a watcher's view has no seat")
     return (
@@ -511,7 +514,8 @@ def _checked_header(
         -1 if watching else _int(seat, 0, players - 1, "seat"),
         table_rules,
         n_rounds,
-        _int(round_number, 0, n_rounds, "round"),
+        round_number,
+        sizes[round_number - 1] if round_number else 0,  # the hand size
         _int(dealer, 0, players - 1, "dealer"),
         _opt_int(trump_card, 0, 59, "trump card"),
         _opt_suit(trump_suit, "trump suit"),
@@ -573,13 +577,22 @@ class ViewReader:
             self._header = _checked_header(*header, watching=self._watching)
             self._header_wire = header
             self._lists_wire = [None, None, None]  # checked against the old table size
-        players, seat, rules, n_rounds, round_number, dealer, trump_card, trump_suit = self._header
+        (
+            players,
+            seat,
+            rules,
+            n_rounds,
+            round_number,
+            hand_size,
+            dealer,
+            trump_card,
+            trump_suit,
+        ) = self._header
         last_seat = players - 1
         held = 0 if self._watching else 20  # a watcher holds no card and has no move
         leader = _int(d["leader"], -1, last_seat, "leader")
         trick_cards = _ints(d["trick"], 0, 59, "trick", players)
         bids, won, totals = self._slow_lists(d["bids"], d["tricks_won"], d["totals"], players)
-        hand_size = rules.round_sizes(players)[round_number - 1] if round_number else 0
         foreheads, legal_low = _foreheads(d, rules, hand_size, seat, players, self._watching)
         legal_high = 59 if legal_low == 0 else BLIND_CARD  # a forehead round: play blind only
         return new_seat_view(
