@@ -80,3 +80,99 @@ class GameOver(Value):
 
 
 Event = RoundDealt | TrumpChosen | BidMade | CardPlayed | TrickWon | RoundScored | GameOver
+
+
+# The special cards' actions and events (docs/rules.md, "Special cards"). A game without
+# special cards refuses these actions (``wrong_phase``: it never enters their phases).
+
+
+class NameTrump(Value):
+    """The Werewolf's holder, having taken the trump card, names trump: a suit, or None for
+    no trump."""
+
+    seat: int
+    suit: Suit | None
+
+
+class Declare(Value):
+    """What the card just played is: a suit for a Juggler or Cloud, Wizard or Jester for a
+    Shapeshifter (``specials.Declaration``), the Vampire copying one of them included."""
+
+    seat: int
+    choice: int
+
+
+class AdjustBid(Value):
+    """The Cloud's taker changes its bid by one: ``bid`` is the new bid."""
+
+    seat: int
+    bid: int
+
+
+class PassCard(Value):
+    """The Juggler's pass: ``seat`` gives ``card`` to the seat on its left. The cards move
+    once every seat has chosen."""
+
+    seat: int
+    card: int
+
+
+class SwapCard(Value):
+    """The Witch's swap: ``seat`` gives ``give`` from its hand into the trick and takes
+    ``take`` from the trick; both None to keep its hand."""
+
+    seat: int
+    give: int | None
+    take: int | None
+
+
+SpecialAction = NameTrump | Declare | AdjustBid | PassCard | SwapCard
+
+
+class TrumpNamed(Value):
+    """The Werewolf's holder put it in the trump card's place, took ``taken`` (the card that
+    was turned up, now in its hand, seen by all) and named ``suit`` (None: no trump)."""
+
+    seat: int
+    taken: int
+    suit: Suit | None
+
+
+class Declared(Value):
+    seat: int
+    card: int
+    choice: int
+
+
+class BidAdjusted(Value):
+    seat: int
+    bid: int  # the new bid
+
+
+class CardsPassed(Value):
+    """Every seat passed a card to its left (which card is private: each seat sees its own
+    hand)."""
+
+    trick: int  # the trick after which the pass was made, 0-based
+
+
+class CardSwapped(Value):
+    """The Witch's player gave ``give`` into trick ``trick`` and took ``take`` (both None:
+    kept its hand)."""
+
+    seat: int
+    trick: int
+    give: int | None
+    take: int | None
+
+
+class TrickBombed(Value):
+    """A Bomb was in the trick: nobody takes it, and ``leader`` (whose card would have taken
+    it) leads next."""
+
+    trick: int
+    leader: int
+    plays: tuple[tuple[int, int], ...]
+
+
+SpecialEvent = TrumpNamed | Declared | BidAdjusted | CardsPassed | CardSwapped | TrickBombed

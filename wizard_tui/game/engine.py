@@ -56,6 +56,12 @@ class Phase(StrEnum):
     BID = "bid"
     PLAY = "play"
     GAME_OVER = "game_over"
+    # The special cards' steps (docs/rules.md, "Special cards"): never reached without them.
+    NAME_TRUMP = "name_trump"  # the Werewolf's holder names trump (a suit or none)
+    DECLARE = "declare"  # the card just played asks its player for a suit, or Wizard/Jester
+    ADJUST_BID = "adjust_bid"  # the Cloud's taker changes its bid by one
+    PASS = "pass"  # the Juggler: each seat in turn chooses the card it passes left
+    SWAP = "swap"  # the Witch's player may swap a card of its hand with one of the trick
 
 
 _DEAL_PHASE = Phase.DEAL

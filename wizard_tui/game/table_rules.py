@@ -15,6 +15,7 @@ from typing import Any
 
 from .cards import DECK_SIZE
 from .rules import MAX_ROUNDS, RestrictLastBid, check_players, rounds_for
+from .specials import PAIRED, Special
 
 
 class Length(StrEnum):
@@ -41,12 +42,16 @@ class TableRules:
     forehead: bool = False  # one-card rounds: see the others' cards, not your own
     # Cards dealt to each player, round by round; None is the full game (1 .. 60 / players).
     rounds: tuple[int, ...] | None = None
+    # The anniversary special cards in the deck (docs/rules.md, "Special cards").
+    specials: frozenset[Special] = frozenset()
 
     def __post_init__(self) -> None:
         if type(self.restrict_last_bid) is not RestrictLastBid:  # a plain string: convert it
             object.__setattr__(self, "restrict_last_bid", RestrictLastBid(self.restrict_last_bid))
         if self.rounds is not None and type(self.rounds) is not tuple:
             object.__setattr__(self, "rounds", tuple(self.rounds))
+        if type(self.specials) is not frozenset:
+            object.__setattr__(self, "specials", frozenset(self.specials))
 
     @property
     def last_bid_rule(self) -> RestrictLastBid:
@@ -66,6 +71,7 @@ class TableRules:
         for name in ("hidden_bids", "forehead"):
             if type(getattr(self, name)) is not bool:
                 raise RulesError(f"{name} must be true or false")
+        self._check_specials()
         if self.rounds is None:
             return
         if not self.rounds:
@@ -79,6 +85,15 @@ class TableRules:
                     f"a round of {players} players deals 1 to {most} cards each, not {size!r}"
                 )
 
+    def _check_specials(self) -> None:
+        if not all(type(card) is Special for card in self.specials):
+            raise RulesError("specials must be special cards")
+        paired = self.specials & PAIRED
+        if paired and paired != PAIRED:
+            raise RulesError("the Dragon and the Fairy are played together or not at all")
+        if self.forehead and Special.WEREWOLF in self.specials:
+            raise RulesError("the Werewolf cannot be played with the forehead round")
+
     def to_wire(self) -> dict[str, Any]:
         """The record's ``rules`` object: ``restrict_last_bid`` always, each house rule only
         when it is on (so the plain game's records stay what they were)."""
@@ -89,6 +104,8 @@ class TableRules:
             wire["forehead"] = True
         if self.rounds is not None:
             wire["rounds"] = list(self.rounds)
+        if self.specials:
+            wire["specials"] = [card.wire_name for card in sorted(self.specials)]
         return wire
 
     @classmethod
@@ -114,12 +131,27 @@ class TableRules:
             wire.get("hidden_bids", False),
             wire.get("forehead", False),
             None if rounds is None else tuple(rounds),
+            _specials_from_wire(wire["specials"]) if "specials" in wire else frozenset(),
         )
         rules.check(players)
         return rules
 
 
-_WIRE_KEYS = frozenset({"restrict_last_bid", "hidden_bids", "forehead", "rounds"})
+_WIRE_KEYS = frozenset({"restrict_last_bid", "hidden_bids", "forehead", "rounds", "specials"})
+
+
+def _specials_from_wire(names: object) -> frozenset[Special]:
+    """The ``specials`` list: each card's wire name once, in card id order (one wire form
+    per set, so a record's digest names one set of rules)."""
+    if type(names) is not list or not all(type(name) is str for name in names):
+        raise RulesError("specials must be a list of special card names")
+    try:
+        cards = [Special.parse(name) for name in names]
+    except ValueError as exc:
+        raise RulesError(str(exc)) from None
+    if not cards or [card.wire_name for card in sorted(set(cards))] != names:
+        raise RulesError("specials must name each card once, in card order, and at least one")
+    return frozenset(cards)
 
 
 def length_rounds(length: str, players: int) -> tuple[int, ...] | None:
