@@ -1,0 +1,312 @@
+"""Random games with random sets of special cards, checked step by step against the second
+implementation of their rules in reference_specials.py (written from docs/rules.md alone).
+
+Each game: 3 to 6 players, a valid set of special cards (the Dragon and the Fairy together,
+no Werewolf with the forehead round), a random length, random decks (permutations of
+``deck_cards``, with the special cards pushed into the hands and onto the trump card's place
+more often than chance would), and at every step a random action among the engine's
+``legal_actions()``. Before and after every action the engine and the reference must agree:
+the phase and the seat on turn, the set of legal actions, the hands (after every pass and swap
+too), the trump card and suit (after the Werewolf too), the bids (after every Cloud), who takes
+each trick or leads after a Bomb, the declarations, the seats' views, the round's points and
+the totals. ``Game.replay`` and ``game.copy()`` must reproduce the game.
+
+CI runs a few dozen short games (a couple of seconds); ``test_long_random_special_games``,
+marked slow (``make test-slow``), plays many more full-length ones.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from wizard_tui.game import (
+    BLIND_CARD,
+    Deal,
+    Game,
+    GameConfig,
+    Phase,
+    RestrictLastBid,
+    TableRules,
+    seat_view,
+)
+from wizard_tui.game.actions import (
+    Play,
+    TrickBombed,
+    TrickWon,
+)
+from wizard_tui.game.specials import SPECIALS, Special, deck_cards
+
+from .reference_specials import RefGame
+
+PLAIN_SPECIALS = (52, 53, 54, 55, 56, 57, 58, 59)  # Wizards and Jesters
+
+
+def normalise(specials: frozenset[Special], forehead: bool) -> frozenset[Special]:
+    """A set the table may play: the Dragon and the Fairy together, never the Werewolf with
+    the forehead round, and at least one card (none is the plain game)."""
+    pair = {Special.DRAGON, Special.FAIRY}
+    if specials & pair:
+        specials |= pair
+    if forehead:
+        specials -= {Special.WEREWOLF}
+    return specials or frozenset({Special.BOMB})
+
+
+class SpecialChecker:
+    """Plays one random game through the engine and the reference side by side."""
+
+    def __init__(
+        self,
+        seed: int,
+        players: int,
+        first_dealer: int,
+        specials: frozenset[Special],
+        sizes: Sequence[int] | None,
+        restrict: RestrictLastBid,
+        hidden: bool,
+        forehead: bool,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.rules = TableRules(
+            restrict,
+            hidden_bids=hidden,
+            forehead=forehead,
+            rounds=None if sizes is None else tuple(sizes),
+            specials=specials,
+        )
+        self.rules.check(players)
+        self.config = GameConfig(players, first_dealer, self.rules)
+        self.game = Game(self.config)
+        self.n = players
+        self.ref = RefGame(
+            players, first_dealer, self.rules.round_sizes(players), self.rules.last_bid_rule.value
+        )
+        self.cards = deck_cards(specials)
+        self.round_actions: list[object] = []  # the seat actions of the round in progress
+        self.steps = 0
+        self.checked_tricks = 0
+        self.replay_at = self.rng.randrange(1, 200)  # and once more at the end
+
+    # -- playing
+
+    def run(self, max_steps: int = 100_000) -> None:
+        game, ref = self.game, self.ref
+        while game.phase is not Phase.GAME_OVER and self.steps < max_steps:
+            if game.phase is Phase.DEAL:
+                deck = self.random_deck()
+                game.apply(Deal(deck))
+                ref.deal(deck)
+                self.round_actions = []
+            else:
+                self.step()
+            self.steps += 1
+            self.check()
+            if self.steps == self.replay_at:
+                self.check_replay()
+            if self.rng.random() < 0.02:  # go on with a copy: it must be the same game
+                self.game = game = game.copy()
+        if game.phase is Phase.GAME_OVER:
+            assert ref.phase == "game_over"
+            assert list(game.totals) == ref.totals
+        self.check_replay()
+
+    def random_deck(self) -> tuple[int, ...]:
+        """A permutation of the table's cards; the special cards go into the hands, and a
+        special card (or a Wizard or a Jester) onto the trump card's place, more often."""
+        rng, n = self.rng, self.n
+        dealt = n * self.rules.round_sizes(n)[self.ref.round]  # the coming round's cards
+        deck = list(self.cards)
+        rng.shuffle(deck)
+
+        def put(card: int, at: int) -> None:
+            i = deck.index(card)
+            deck[i], deck[at] = deck[at], deck[i]
+
+        if rng.random() < 0.7:
+            for card in self.rules.specials:
+                if rng.random() < 0.6:
+                    put(card, rng.randrange(dealt))
+        if rng.random() < 0.4:
+            put(rng.choice([*self.rules.specials, *PLAIN_SPECIALS]), dealt)
+        return tuple(deck)
+
+    def step(self) -> None:
+        game, ref, rng = self.game, self.ref, self.rng
+        legal = game.legal_actions()
+        assert len(set(legal)) == len(legal), "an action listed twice"
+        assert set(legal) == ref.legal_actions(), (game.phase, game.turn)
+        action: Any = rng.choice(sorted(legal, key=repr))
+        applied = action
+        if (
+            isinstance(action, Play)
+            and self.rules.forehead
+            and game.hand_size == 1
+            and rng.random() < 0.5
+        ):
+            applied = Play(action.seat, BLIND_CARD)  # "play your card", unseen
+        tricks_before = len(ref.done)
+        events = game.apply(applied)
+        ref.apply(action)
+        self.round_actions.append(action)
+        if len(ref.done) > tricks_before:
+            self.check_trick(events)
+        if ref.phase in ("deal", "game_over"):
+            self.check_round()
+
+    # -- the checks
+
+    def check_trick(self, events: Sequence[object]) -> None:
+        """The trick just completed: the event, the taker (or the next leader), bombed."""
+        t = len(self.ref.done) - 1
+        done = self.ref.done[t]
+        expected = (
+            TrickBombed(t, done.next_leader, done.plays)
+            if done.bombed
+            else TrickWon(t, done.next_leader, done.plays)
+        )
+        assert expected in events, (expected, events)
+        other = TrickWon if done.bombed else TrickBombed
+        assert not any(isinstance(e, other) for e in events)
+        if self.ref.phase not in ("deal", "game_over"):  # the round's tricks are in results
+            trick = self.game.tricks[t]
+            assert (trick.leader, trick.cards) == (done.leader, tuple(c for _, c in done.plays))
+            assert (trick.winner, trick.bombed) == (done.next_leader, done.bombed)
+        self.checked_tricks += 1
+
+    def check_round(self) -> None:
+        game, ref = self.game, self.ref
+        result = game.results[-1]
+        done = ref.rounds[-1]
+        assert result.round == ref.round
+        assert (result.bids, result.tricks_won) == (done.bids, done.tricks_won)
+        assert (result.points, result.totals) == (done.points, done.totals)
+        assert result.turned_card == ref.turned
+        assert result.trump_card == ref.trump_card
+        assert [(t.leader, t.winner, t.bombed) for t in result.tricks] == [
+            (d.leader, d.next_leader, d.bombed) for d in ref.done
+        ]
+        assert list(result.actions) == self.round_actions
+
+    def check(self) -> None:
+        game, ref, n = self.game, self.ref, self.n
+        assert (game.phase.value, game.turn) == (ref.phase, ref.turn)
+        assert list(game.totals) == ref.totals
+        if ref.phase in ("deal", "game_over"):
+            return
+        for seat in range(n):
+            assert sorted(game.hand(seat)) == sorted(ref.hands[seat]), seat
+        assert game.turned_card == ref.turned
+        assert game.trump_card == ref.trump_card
+        if ref.phase not in ("choose_trump", "name_trump"):
+            assert game.trump_suit == ref.trump
+        assert game.bids == tuple(ref.bids)
+        assert list(game.tricks_won) == ref.won
+        assert len(game.tricks) == len(ref.done)
+        self.check_views()
+
+    def check_views(self) -> None:
+        game, ref, n = self.game, self.ref, self.n
+        for seat in range(n):
+            view = seat_view(game, seat)
+            assert view.turned_card == ref.turned
+            assert view.declared == tuple(ref.declared)
+            assert view.last_pass == ref.last_pass.get(seat), seat
+            if seat != ref.turn:
+                assert view.legal_choices == () and view.swap_takes == ()
+                continue
+            legal = ref.legal_actions()
+            if ref.phase == "name_trump":
+                suits = {-1 if a.suit is None else int(a.suit) for a in legal}
+                assert set(view.legal_choices) == suits
+            elif ref.phase == "declare":
+                assert set(view.legal_choices) == {a.choice for a in legal}
+            elif ref.phase == "adjust_bid":
+                assert set(view.legal_choices) == {a.bid for a in legal}
+            elif ref.phase == "pass":
+                assert set(view.legal_cards) == {a.card for a in legal}
+            elif ref.phase == "swap":
+                assert set(view.legal_cards) == set(ref.hands[seat])
+                assert set(view.swap_takes) == ref.swap_takes()
+            elif ref.phase == "play" and not (self.rules.forehead and game.hand_size == 1):
+                assert set(view.legal_cards) == {a.card for a in legal}
+
+    def check_replay(self) -> None:
+        game = self.game
+        again = Game.replay(self.config, game.actions)
+        assert again.actions == game.actions
+        assert (again.phase, again.turn, list(again.totals)) == (
+            game.phase,
+            game.turn,
+            list(game.totals),
+        )
+        assert again.results == game.results
+        assert set(again.legal_actions()) == set(game.legal_actions())
+        for seat in range(self.n):
+            assert seat_view(again, seat) == seat_view(game, seat)
+
+
+# ------------------------------------------------------------------ strategies
+
+
+@st.composite
+def tables(draw: st.DrawFn, long: bool = False) -> dict[str, Any]:
+    players = draw(st.integers(3, 6))
+    forehead = draw(st.booleans())
+    specials = normalise(frozenset(draw(st.sets(st.sampled_from(SPECIALS)))), forehead)
+    top = 60 // players
+    if long:
+        sizes = draw(st.sampled_from([None, [top], list(range(top, 0, -1))]))
+    else:  # a few rounds, mostly small, now and then the top one
+        sizes = draw(
+            st.lists(
+                st.one_of(st.integers(1, min(top, 4)), st.integers(1, top)),
+                min_size=1,
+                max_size=3,
+            )
+        )
+    return dict(
+        seed=draw(st.integers(0, 2**32 - 1)),
+        players=players,
+        first_dealer=draw(st.integers(0, players - 1)),
+        specials=specials,
+        sizes=sizes,
+        restrict=draw(st.sampled_from(list(RestrictLastBid))),
+        hidden=draw(st.booleans()),
+        forehead=forehead,
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(table=tables())
+def test_random_special_games_follow_the_rules(table: dict[str, Any]) -> None:
+    checker = SpecialChecker(**table)
+    checker.run()
+    assert checker.steps > 0 and checker.game.phase is Phase.GAME_OVER
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 6))
+def test_all_nine_cards(seed: int, players: int) -> None:
+    """Every card in, rounds big enough that most of them are dealt."""
+    top = 60 // players
+    checker = SpecialChecker(
+        seed, players, 0, frozenset(SPECIALS), [top, top // 2], "never", False, False
+    )
+    checker.run()
+    assert checker.checked_tricks == top + top // 2
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None)
+@given(table=tables(long=True))
+def test_long_random_special_games(table: dict[str, Any]) -> None:
+    """Full games and every card dealt: the long run, kept out of CI (``make test-slow``)."""
+    checker = SpecialChecker(**table)
+    checker.run()
+    assert checker.game.phase is Phase.GAME_OVER
