@@ -254,7 +254,12 @@ class RefGame:
         self.swap_trick: list[int] = []  # the cards of the trick a Witch swaps with
         self.swap_keep: int = -1  # the card causing the swap, which cannot be taken
         holder = next((s for s in range(n) if Special.WEREWOLF in self.hands[s]), None)
-        if holder is not None:  # the Werewolf's holder names trump, replacing any choice
+        if holder is not None:
+            # Its holder lays it in the trump card's place, takes the turned card into hand
+            # (everyone sees it), then names trump, replacing any dealer's choice.
+            self.hands[holder].remove(Special.WEREWOLF)
+            self.hands[holder].append(self.turned)
+            self.trump_card = int(Special.WEREWOLF)
             self.phase, self.turn = "name_trump", holder
             return
         trump = trump_of(self.turned)
@@ -322,10 +327,6 @@ class RefGame:
             self.trump = int(action.suit)
             self._start_bids()
         elif isinstance(action, NameTrump):
-            hand = self.hands[action.seat]
-            hand.remove(Special.WEREWOLF)
-            hand.append(self.turned)  # everyone sees which card it is
-            self.trump_card = int(Special.WEREWOLF)
             self.trump = None if action.suit is None else int(action.suit)
             self._start_bids()
         elif isinstance(action, Bid):

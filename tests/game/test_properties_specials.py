@@ -71,7 +71,10 @@ class SpecialChecker:
         restrict: RestrictLastBid,
         hidden: bool,
         forehead: bool,
+        deal_in: Sequence[int] = (),
+        turn_up: Sequence[int] = (),
     ) -> None:
+        self.deal_in, self.turn_up = tuple(deal_in), tuple(turn_up)  # cards forced into place
         self.rng = random.Random(seed)
         self.rules = TableRules(
             restrict,
@@ -134,6 +137,10 @@ class SpecialChecker:
                     put(card, rng.randrange(dealt))
         if rng.random() < 0.4:
             put(rng.choice([*self.rules.specials, *PLAIN_SPECIALS]), dealt)
+        if self.turn_up:
+            put(rng.choice(self.turn_up), dealt)
+        for at, card in zip(rng.sample(range(dealt), len(self.deal_in)), self.deal_in, strict=True):
+            put(card, at)
         return tuple(deck)
 
     def step(self) -> None:
@@ -300,6 +307,28 @@ def test_all_nine_cards(seed: int, players: int) -> None:
     )
     checker.run()
     assert checker.checked_tricks == top + top // 2
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.integers(3, 6),
+    turned=st.sampled_from([c for c in SPECIALS if c != Special.WEREWOLF]),
+)
+def test_a_werewolf_hands_the_vampire_its_copy(seed: int, players: int, turned: Special) -> None:
+    """The rare rounds: a Werewolf and a Vampire dealt, a special card turned up, so the
+    Vampire copies a card that is also in a hand (two Jugglers, two Witches, two Bombs...)
+    or itself."""
+    specials = frozenset({Special.WEREWOLF, Special.VAMPIRE, turned, Special.WITCH})
+    if turned in (Special.DRAGON, Special.FAIRY):
+        specials |= {Special.DRAGON, Special.FAIRY}
+    dealt_in = [Special.WEREWOLF] + ([Special.VAMPIRE] if turned != Special.VAMPIRE else [])
+    top = 60 // players
+    checker = SpecialChecker(
+        seed, players, 0, specials, [2, 3, top], "never", False, False, dealt_in, [turned]
+    )
+    checker.run()
+    assert checker.game.phase is Phase.GAME_OVER
 
 
 @pytest.mark.slow

@@ -237,6 +237,7 @@ def test_the_werewolf_takes_the_turned_card_and_names_trump() -> None:
     game = RefGame(3, 2, [1, 2])
     game.deal(special_deck([Special.WEREWOLF], 3, 2, [[c("5C")], [WLF], [c("7C")]], c("W1")))
     assert (game.phase, game.turn) == ("name_trump", 1)  # not the dealer's choice
+    assert game.hands[1] == [c("W1")] and game.trump_card == WLF  # it names from its new hand
     assert NameTrump(1, None) in game.legal_actions()
     assert len(game.legal_actions()) == 5
     game.apply(NameTrump(1, None))
