@@ -41,17 +41,22 @@ from wizard_tui.game import (
 )
 from wizard_tui.game.actions import (
     AdjustBid,
+    BidAdjusted,
+    CardsPassed,
+    CardSwapped,
     Declare,
+    Declared,
     NameTrump,
     PassCard,
     Play,
     SwapCard,
     TrickBombed,
     TrickWon,
+    TrumpNamed,
 )
 from wizard_tui.game.specials import SPECIALS, Special, deck_cards
 
-from .reference_specials import RefGame
+from .reference_specials import BOMB, RefGame, led_suit, take
 
 PLAIN_SPECIALS = (52, 53, 54, 55, 56, 57, 58, 59)  # Wizards and Jesters
 
@@ -195,13 +200,35 @@ class SpecialChecker:
         ):
             applied = Play(action.seat, BLIND_CARD)  # "play your card", unseen
         tricks_before = len(ref.done)
+        trick_index = len(ref.done) - 1  # the trick an after-trick effect belongs to
+        last_pass = ref.phase == "pass" and len(ref.passing) == self.n - 1
         events = game.apply(applied)
         ref.apply(action)
         self.round_actions.append(action)
+        self.check_event(action, events, trick_index, last_pass)
         if len(ref.done) > tricks_before:
             self.check_trick(events)
         if ref.phase in ("deal", "game_over"):
             self.check_round()
+
+    def check_event(
+        self, action: object, events: Sequence[object], trick: int, last_pass: bool
+    ) -> None:
+        """The event each special action announces."""
+        ref = self.ref
+        if isinstance(action, NameTrump):
+            assert TrumpNamed(action.seat, ref.turned, action.suit) in events, events
+        elif isinstance(action, Declare):
+            card = ref.done[-1].plays[-1][1] if not ref.trick else ref.trick[-1].card
+            assert Declared(action.seat, card, action.choice) in events, events
+        elif isinstance(action, AdjustBid):
+            assert BidAdjusted(action.seat, action.bid) in events, events
+        elif isinstance(action, PassCard):
+            passed = [e for e in events if isinstance(e, CardsPassed)]
+            assert passed == ([CardsPassed(trick)] if last_pass else []), events
+        elif isinstance(action, SwapCard):
+            swap = CardSwapped(action.seat, trick, action.give, action.take)
+            assert swap in events, events
 
     def illegal_actions(self) -> list[object]:
         """Actions of the phase's kind that the reference says are not legal now."""
@@ -288,6 +315,13 @@ class SpecialChecker:
         assert game.bids == tuple(ref.bids)
         assert list(game.tricks_won) == ref.won
         assert len(game.tricks) == len(ref.done)
+        if ref.phase == "play" and ref.trick:  # the trick in progress: led suit, taker so far
+            readings = ref.readings()
+            assert game.led_suit == led_suit(readings)
+            if all(r.kind == BOMB for r in readings):  # nobody would lead yet
+                assert game.trick_winner is None
+            else:
+                assert game.trick_winner == ref.trick[take(readings, ref.trump)[0]].seat
         self.check_views()
 
     def check_views(self) -> None:
@@ -297,6 +331,7 @@ class SpecialChecker:
             view = seat_view(game, seat)
             assert blind or sorted(view.hand) == sorted(ref.hands[seat])
             assert view.turned_card == ref.turned
+            assert view.trump_card == ref.trump_card
             assert view.declared == tuple(ref.declared)
             assert view.last_pass == ref.last_pass.get(seat), seat
             if seat != ref.turn:
