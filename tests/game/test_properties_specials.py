@@ -37,6 +37,7 @@ from wizard_tui.game import (
     Phase,
     RestrictLastBid,
     TableRules,
+    length_rounds,
     seat_view,
 )
 from wizard_tui.game.actions import (
@@ -378,7 +379,8 @@ def tables(draw: st.DrawFn, long: bool = False) -> dict[str, Any]:
     specials = normalise(frozenset(draw(st.sets(st.sampled_from(SPECIALS)))), forehead)
     top = 60 // players
     if long:
-        sizes = draw(st.sampled_from([None, [top], list(range(top, 0, -1))]))
+        named = [length_rounds(name, players) for name in ("short", "up-and-down")]
+        sizes = draw(st.sampled_from([None, [top], list(range(top, 0, -1)), *named]))
     else:  # a few rounds, mostly small, now and then the top one
         sizes = draw(
             st.lists(
@@ -462,3 +464,22 @@ def test_long_random_special_games(table: dict[str, Any]) -> None:
     checker = SpecialChecker(**table)
     checker.run()
     assert checker.game.phase is Phase.GAME_OVER
+
+
+def test_the_comparison_catches_a_wrong_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check can fail: a reference where a led suit forbids the special cards (the page
+    says they may always be played) parts from the engine at once."""
+    from . import reference_specials
+
+    right = reference_specials.legal_cards
+
+    def wrong(hand: Sequence[int], readings: Sequence[Any]) -> set[int]:
+        legal = right(hand, readings)
+        follows = any(card < 52 and card // 13 == led_suit(readings) for card in hand)
+        return {card for card in legal if card < 60} if follows else legal
+
+    monkeypatch.setattr(reference_specials, "legal_cards", wrong)
+    everything = frozenset(SPECIALS)
+    with pytest.raises(AssertionError):
+        for seed in range(10):
+            SpecialChecker(seed, 3, 0, everything, [20], "never", False, False).run()
