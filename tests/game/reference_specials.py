@@ -2,14 +2,15 @@
 cards") alone, to check the engine against (tests/game/test_properties_specials.py).
 
 It shares nothing with the engine's code: it imports the card ids (``Special``), the
-declarations, ``deck_cards``, ``Suit`` and the action values (plain data, the words both
-sides speak), and works everything else out from the page, as plainly as it can. Speed does
+declarations, ``Suit`` and the action values (plain data, the words both sides speak), and
+works everything else out from the page, as plainly as it can. Speed does
 not matter here; being easy to check against the page does.
 
 ``RefGame`` is a whole game as a state machine: feed it the same deals and actions as the
 engine and compare what it says is legal, who takes each trick, the hands, bids and scores.
 The functions above it are the rules one by one; ``test_reference_specials.py`` checks them
-against hand-computed cases from the page.
+against hand-computed cases from the page (and ``test_reference_cases_engine.py`` plays
+those cases through the engine).
 """
 
 from __future__ import annotations
@@ -253,6 +254,7 @@ class RefGame:
         self.last_pass: dict[int, tuple[int, int]] = {}
         self.swap_trick: list[int] = []  # the cards of the trick a Witch swaps with
         self.swap_keep: int = -1  # the card causing the swap, which cannot be taken
+        self.witch_cards: list[int] = []  # the cards of the swaps still to come, in order
         holder = next((s for s in range(n) if Special.WEREWOLF in self.hands[s]), None)
         if holder is not None:
             # Its holder lays it in the trump card's place, takes the turned card into hand

@@ -337,6 +337,7 @@ class SpecialChecker:
             assert view.last_pass == ref.last_pass.get(seat), seat
             if seat != ref.turn:
                 assert view.legal_choices == () and view.swap_takes == ()
+                assert view.legal_cards == ()
                 continue
             legal = ref.legal_actions()
             if ref.phase == "name_trump":
