@@ -600,6 +600,54 @@ class Game:
                 bids.remove(forbidden)
         return bids
 
+    # The special cards' queries and actions (``SpecialGame``, docs/rules.md "Special
+    # cards"), here so that code written for any ``Game`` may ask them: in a plain game
+    # nothing is ever turned up by a special card's rule, declared, passed or swapped, and
+    # every special action is refused (``wrong_phase``).
+
+    @property
+    def turned_card(self) -> int | None:
+        """The card turned up at the deal, in a game with special cards; None here."""
+        return None
+
+    @property
+    def declarations(self) -> tuple[tuple[int, int, int], ...]:
+        """(trick index, seat, choice) of every declaration this round; none here."""
+        return ()
+
+    def legal_choices(self) -> tuple[int, ...]:
+        """What the seat on turn may choose in a special card's phase; nothing here."""
+        return ()
+
+    def swap_takes(self) -> tuple[int, ...]:
+        """The trick cards the Witch's player may take; none here."""
+        return ()
+
+    def last_pass(self, seat: int) -> tuple[int, int] | None:
+        """(card passed, card received) at the round's latest Juggler's pass; None here."""
+        return None
+
+    def held_cards(self, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` holds now, in the order it got them (in a plain game, the
+        order they were dealt)."""
+        held = set(self.hand(seat))
+        return tuple(card for card in self._dealt[seat] if card in held)
+
+    def name_trump(self, seat: int, suit: Suit | None) -> None:
+        self.apply(NameTrump(seat, suit))
+
+    def declare(self, seat: int, choice: int) -> None:
+        self.apply(Declare(seat, choice))
+
+    def adjust_bid(self, seat: int, bid: int) -> None:
+        self.apply(AdjustBid(seat, bid))
+
+    def pass_card(self, seat: int, card: int) -> None:
+        self.apply(PassCard(seat, card))
+
+    def swap(self, seat: int, give: int | None, take: int | None) -> None:
+        self.apply(SwapCard(seat, give, take))
+
     def legal_actions(self) -> list[Action]:
         """Every action the engine would accept now (the deal is not a seat's action)."""
         if self.phase is Phase.PLAY:
