@@ -1,8 +1,7 @@
 """The rules of Wizard as a pure state machine: no I/O, no asyncio, no Textual.
 
-Import from here: ``Game``, ``GameConfig``, the actions, the events, ``SeatView``. The
-special cards' engine, ``special_engine.SpecialGame`` (what ``Game(config)`` is when the
-rules hold special cards), is imported only by a game that plays them.
+Import from here: ``Game``, ``GameConfig``, the actions, the events, ``SeatView``;
+``SpecialGame`` is what ``Game(config)`` is when the rules hold special cards.
 """
 
 from .actions import (
@@ -77,6 +76,7 @@ from .rules import (
     void_charge,
     winners,
 )
+from .special_engine import SpecialGame  # before any Game(config): see Game.__new__
 from .specials import Declaration, Special, deck_cards, is_special
 from .table_rules import Length, RulesError, TableRules, length_name, length_rounds, length_text
 from .view import SeatView, seat_view
@@ -125,6 +125,7 @@ __all__ = [
     "Special",
     "SpecialAction",
     "SpecialEvent",
+    "SpecialGame",
     "Suit",
     "SwapCard",
     "TableRules",

@@ -18,7 +18,7 @@ import gc
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from operator import add
-from typing import NamedTuple, cast
+from typing import ClassVar, NamedTuple, cast
 
 from .actions import (
     Action,
@@ -416,14 +416,23 @@ class Game:
         "turn",
     )
 
+    # The engine of games with special cards, ``special_engine.SpecialGame``: a subclass,
+    # which names itself so (``plays_specials=True``) and is imported with the package.
+    _special_engine: ClassVar[type[Game] | None] = None
+
+    def __init_subclass__(cls, *, plays_specials: bool = False) -> None:
+        super().__init_subclass__()
+        if plays_specials:
+            Game._special_engine = cls
+
     def __new__(cls, config: GameConfig | None = None) -> Game:
         """``Game(config)`` with special cards in the rules is a ``SpecialGame``, the engine
         that plays them (``special_engine.py``); without, the plain ``Game`` as ever.
         (``config`` is None when unpickling or copying: the class is then given.)"""
         if cls is Game and config is not None and config.rules.specials:
-            from .special_engine import SpecialGame  # imports this module
-
-            return _new_game(SpecialGame)
+            if Game._special_engine is None:  # never: the package imports it
+                raise RuntimeError("the special cards' engine is not loaded")
+            return _new_game(Game._special_engine)
         return _new_game(cls)
 
     def __init__(self, config: GameConfig) -> None:

@@ -9,16 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
-from typing import TYPE_CHECKING, cast
 
 from .cards import Suit
 from .engine import Game, Phase, RoundResult, Trick, cards_of
 from .forehead import BLIND_CARD, foreheads_of, is_forehead_round
 from .rules import RestrictLastBid
+from .special_engine import SpecialGame
 from .table_rules import TableRules
-
-if TYPE_CHECKING:  # imported at run time only by a game with special cards
-    from .special_engine import SpecialGame
 
 _ROUND_PHASES = (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
 
@@ -127,8 +124,8 @@ new_seat_view = _positional_maker()
 def seat_view(game: Game, seat: int) -> SeatView:
     if type(seat) is not int or not 0 <= seat < game.players:
         raise ValueError(f"there is no seat {seat}")
-    if type(game) is not Game and isinstance(game, Game):  # only a SpecialGame
-        return _special_seat_view(cast("SpecialGame", game), seat)
+    if type(game) is not Game and isinstance(game, SpecialGame):
+        return _special_seat_view(game, seat)
     turn, bids = game.turn, game.bids
     bidding = game.phase is Phase.BID
     if bidding and game.config.rules.hidden_bids:
