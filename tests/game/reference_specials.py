@@ -259,8 +259,8 @@ class RefGame:
         if holder is not None:
             # Its holder lays it in the trump card's place, takes the turned card into hand
             # (everyone sees it), then names trump, replacing any dealer's choice.
-            self.hands[holder].remove(Special.WEREWOLF)
-            self.hands[holder].append(self.turned)
+            hand = self.hands[holder]  # the hand keeps its order: the card takes its place
+            hand[hand.index(Special.WEREWOLF)] = self.turned
             self.trump_card = int(Special.WEREWOLF)
             self.phase, self.turn = "name_trump", holder
             return
@@ -363,13 +363,13 @@ class RefGame:
                 self.hands[seat].remove(card)
             for seat, card in self.passing.items():
                 left = (seat + 1) % self.n
-                self.hands[left].append(card)
+                self.hands[left].append(card)  # a passed card comes last
                 self.last_pass[left] = (self.passing[left], card)
             self._next_effect()
         elif isinstance(action, SwapCard):
             if action.give is not None and action.take is not None:
-                self.hands[action.seat].remove(action.give)
-                self.hands[action.seat].append(action.take)
+                hand = self.hands[action.seat]
+                hand[hand.index(action.give)] = action.take
                 self.swap_trick[self.swap_trick.index(action.take)] = action.give
             self._next_effect()
         else:

@@ -330,7 +330,7 @@ class SpecialChecker:
         blind = self.rules.forehead and game.hand_size == 1
         for seat in range(n):
             view = seat_view(game, seat)
-            assert blind or sorted(view.hand) == sorted(ref.hands[seat])
+            assert blind or view.hand == tuple(ref.hands[seat])  # in the order they came
             assert view.turned_card == ref.turned
             assert view.trump_card == ref.trump_card
             assert view.declared == tuple(ref.declared)
