@@ -11,10 +11,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from netplay import fairdeal
+from netplay.signing import SigningKey
+from wizard_tui.bid_seal import bid_seal
 from wizard_tui.deal import deck_for_round
-from wizard_tui.game import Deal, Game, GameConfig, Phase, TableRules
+from wizard_tui.game import Deal, Game, GameConfig, Phase, Play, TableRules, dealer_of
 from wizard_tui.game.specials import SPECIALS, Special, parse_specials
-from wizard_tui.record import GameRecord, GameRecorder, PlayerEntry
+from wizard_tui.private_deal import PrivateRound, round_setup
+from wizard_tui.record import PRIVATE_PROTOCOL, GameRecord, GameRecorder, PlayerEntry
+from wizard_tui.verify_special import bids_made
 
 Doc = dict[str, Any]
 
@@ -31,8 +35,12 @@ def play_special_game(
     *,
     rounds: tuple[int, ...] | None = None,
     hidden_bids: bool = False,
+    private: bool = False,
 ) -> GameRecord:
-    """A whole game with ``specials``, every action a random legal one, and its record."""
+    """A whole game with ``specials``, every action a random legal one, and its record.
+    ``hidden_bids``: each round's bids sealed as every seat's program seals its bid made.
+    ``private``: dealt by the private deal (of cards that never move between hands: the
+    moves of the Werewolf, the Juggler and the Witch are the deal's to carry)."""
     rng = random.Random(f"special-records/{players}/{sorted(specials)}/{seed}/{rounds}")
     rules = TableRules(
         specials=specials,
@@ -43,14 +51,43 @@ def play_special_game(
     game = Game(config)
     game_id = rng.randbytes(fairdeal.GAME_ID_BYTES)
     entries = [PlayerEntry(f"bot {s}", "bot") for s in range(players)]
-    recorder = GameRecorder(game_id, entries, config)
+    keys = [SigningKey.from_private_bytes(rng.randbytes(32)) for _ in range(players)]
+    if private:
+        public = [k.public_key for k in keys]
+        recorder = GameRecorder(
+            game_id, entries, config, protocol=PRIVATE_PROTOCOL, signing_keys=public
+        )
+    else:
+        recorder = GameRecorder(game_id, entries, config)
     for r in range(1, config.num_rounds + 1):
         seeds = [rng.randbytes(fairdeal.SEED_BYTES) for _ in range(players)]
         commitments = [fairdeal.commitment(game_id, r, s, seed) for s, seed in enumerate(seeds)]
-        game.apply(Deal(deck_for_round(game_id, r, seeds, specials)))
+        deal: PrivateRound | None = None
+        if private:
+            dealer = dealer_of(config.first_dealer, r, players)
+            size = config.round_size(r)
+            setup = round_setup(
+                game_id, r, players, dealer, public, hand_size=size, specials=specials
+            )
+            deal = PrivateRound(setup, keys, seeds, specials=specials)
+            game.apply(Deal(deal.deck(deal.deal()[0])))
+        else:
+            game.apply(Deal(deck_for_round(game_id, r, seeds, specials)))
         while game.phase not in (Phase.DEAL, Phase.GAME_OVER):
-            game.apply(rng.choice(game.legal_actions()))
-        recorder.add_round(game.results[-1], commitments, seeds)
+            action = rng.choice(game.legal_actions())
+            game.apply(action)
+            if deal is not None and isinstance(action, Play):
+                deal.play(action.seat, action.card)
+        result = game.results[-1]
+        if hidden_bids:
+            nonces = [rng.randbytes(32) for _ in range(players)]
+            made = bids_made(result.actions, players)
+            seals = [bid_seal(game_id, r, 0, s, made[s], nonces[s]) for s in range(players)]
+            recorder.add_bid_seals(r, seals, nonces)
+        if deal is not None:
+            recorder.add_private_round(result, deal.setup, deal.finish())
+        else:
+            recorder.add_round(result, commitments, seeds)
     return recorder.record()
 
 

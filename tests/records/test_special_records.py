@@ -6,6 +6,7 @@ with the rule and the place; the recorder writes a plain game exactly as before.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections.abc import Callable
 
@@ -28,6 +29,7 @@ from .special_games import (
     action_places,
     cards_in,
     find_doc,
+    play_special_game,
     special_doc,
     trick_of_action,
     tricks_of,
@@ -476,3 +478,55 @@ RESULT_FIELDS = (
     "round", "dealer", "hands", "trump_card", "trump_suit", "bids", "tricks", "tricks_won",
     "points", "totals", "turned_card", "actions",
 )  # fmt: skip
+
+
+# ---- special cards with the other house rules and the private deal ----------------------
+
+
+def _hidden_doc(seed: int) -> Doc:
+    record = play_special_game(3, frozenset({CLD, BMB}), seed, rounds=(9, 12), hidden_bids=True)
+    return copy.deepcopy(record.to_dict())
+
+
+def _changed_by_a_cloud(doc: Doc) -> list[tuple[int, int]]:
+    """(round number, seat) of every bid scored other than it was made."""
+    out = []
+    for r, rnd in enumerate(doc["rounds"], 1):
+        for action in rnd["actions"]:
+            if action[0] == "bid" and rnd["bids"][action[1]] != action[2]:
+                out.append((r, action[1]))
+    return out
+
+
+def test_hidden_bids_seal_the_bid_made_not_the_bid_a_cloud_changed() -> None:
+    seed = next(s for s in range(30) if _changed_by_a_cloud(_hidden_doc(s)))
+    doc = _hidden_doc(seed)
+    verify_document(copy.deepcopy(doc))
+    r, changed = _changed_by_a_cloud(doc)[0]
+    rnd = doc["rounds"][r - 1]
+    seat = next(s for s in range(3) if (r, s) not in _changed_by_a_cloud(doc))
+    bid = next(a for a in rnd["actions"] if a[0] == "bid" and a[1] == seat)
+    new = 1 if bid[2] == 0 else bid[2] - 1
+    bid[2] = rnd["bids"][seat] = new  # a consistent round, but not the sealed bid
+    assert where(failure(doc)) == ("bid-seal", r, None, seat)
+    assert changed != seat
+
+
+@functools.cache
+def _private_text(seed: int) -> str:
+    still = frozenset({DRG, FRY, BMB, CLD, SHP, VMP})  # no card moves between hands
+    return dumps_record(play_special_game(3, still, seed, rounds=(6, 9), private=True))
+
+
+def test_a_privately_dealt_special_game_verifies_and_its_plays_are_the_opens() -> None:
+    doc = json.loads(_private_text(0))
+    record = verify_document(copy.deepcopy(doc))
+    assert record.private and all(rnd.special for rnd in record.rounds)
+    dealt = {c for rnd in record.rounds for hand in rnd.hands for c in hand}
+    assert dealt & {int(s) for s in Special}  # special cards were dealt and opened
+    rnd = doc["rounds"][1]
+    trick = rnd["tricks"][0]
+    (seat, card), (seat2, card2) = trick["plays"][0], trick["plays"][1]
+    trick["plays"][0], trick["plays"][1] = [seat, card2], [seat2, card]
+    got = failure(doc)
+    assert (got.rule, got.round, got.trick) == ("open-mismatch", 2, 1)
