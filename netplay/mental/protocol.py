@@ -1148,7 +1148,9 @@ class Verifier:
         sender, index, giver = env.sender, msg["pass"], msg["giver"]
         self._require_play(env)
         give = self.gives.get((index, giver))
-        if give is None or give[0] != sender:
+        if give is None:  # (a relay could deliver it before the give: prove nothing yet)
+            raise self._order(env, f"seat {sender} opened a gift we have not seen given")
+        if give[0] != sender:
             raise self._signed(NOT_OWNER, env, f"seat {sender} opened a gift not given to it")
         if (index, giver) in self.gift_opens:
             raise self._signed(ALREADY_OPEN, env, f"seat {sender} opened a gift twice")
@@ -1419,6 +1421,8 @@ class DealPlayer:
         card put face up, or given into a trick. Its key goes out as with a play."""
         if self.hand is None or self.hand.get(position) != item:
             raise ValueError(f"position {position} does not hold item {item} in our hand")
+        if position in self.view.plays or position in self.view.shows:
+            raise ValueError(f"position {position} is open already")
         return self._send(show_body(position, item, self.keys.positions[position].d))
 
     @property
@@ -1440,6 +1444,8 @@ class DealPlayer:
         inbox = self.view.inboxes.get(to)
         if inbox is None:
             raise ValueError(f"seat {to} has no inbox key yet")
+        if pass_index != self.view.passes_moved or (pass_index, self.seat) in self.view.gives:
+            raise ValueError(f"we cannot give in pass {pass_index} now")
         if not 0 <= item < self.setup.items:
             raise ValueError(f"item {item} is not an item of this deck")
         secret = moves.gift_secret(self.keys.global_key.e, pass_index)

@@ -263,10 +263,25 @@ def test_a_second_give_in_one_pass_is_caught() -> None:
     _, item = first_unplayed(player)
     table.take(0, player.give(0, 1, item))
     table.pump()
-    with pytest.raises(DealFault) as caught:
-        table.take(0, player.give(0, 1, item))
-        table.pump()
-    assert caught.value.code == proto.ALREADY_GIVEN and caught.value.culprit == 0
+    with pytest.raises(ValueError):
+        player.give(0, 1, item)  # an honest player never signs it...
+    again = player.sealer.seal(proto.give_body(0, 2, bytes(32), bytes(32)))
+    for view in (table.relay.view, table.players[1].view):  # ...and a cheater's is caught
+        with pytest.raises(DealFault) as caught:
+            if view is table.relay.view:
+                table.relay.receive(0, again)
+            else:
+                view.receive(again)
+        assert caught.value.code == proto.ALREADY_GIVEN and caught.value.culprit == 0
+
+
+def test_an_open_of_a_gift_not_yet_given_is_refused_without_blame() -> None:
+    table = Table(n=3, r=2).deal()
+    inboxes(table)
+    env = table.players[1].sealer.seal(proto.gift_open_body("open_gift", 0, 0, 5, bytes(32)))
+    with pytest.raises(EnvelopeRefused) as caught:
+        table.relay.receive(1, env)
+    assert caught.value.code == proto.OUT_OF_ORDER
 
 
 def test_the_relay_refuses_a_give_before_the_inbox_and_an_unlock_before_every_give() -> None:
