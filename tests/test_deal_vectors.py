@@ -9,9 +9,18 @@ import json
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from netplay import fairdeal
-from netplay.mental import DealFault, DealSetup, audit_transcript, played_items
+from netplay.mental import (
+    DealFault,
+    DealSetup,
+    audit_transcript,
+    played_items,
+    shown_items,
+    sra,
+)
+from netplay.mental import protocol as proto
 from netplay.signing import Envelope, SigningKey
 from wizard_tui.deal import deal_round, deck_for_round, deck_from_order
 from wizard_tui.game import Game, GameConfig
@@ -218,6 +227,7 @@ def test_special_private_round_refuses_a_plain_setup() -> None:
         audit_transcript(plain, envelopes)
 
 
+@pytest.mark.slow  # a few seconds of ladders; every field is recomputed by the tests above
 def test_the_generator_writes_the_special_vectors() -> None:
     path = Path(__file__).parent / "vectors" / "make_special_deal_vectors.py"
     spec = importlib.util.spec_from_file_location("make_special_deal_vectors", path)
@@ -226,3 +236,82 @@ def test_the_generator_writes_the_special_vectors() -> None:
     spec.loader.exec_module(module)
     text = (Path(__file__).parent / "vectors" / "deal-v1-specials.json").read_text("utf-8")
     assert module.render(module.build()) == text
+
+
+MOVES = SPECIAL_VECTORS["moves"]
+
+
+def _x25519(scalar_hex: str, u: bytes) -> bytes:
+    private = X25519PrivateKey.from_private_bytes(bytes.fromhex(scalar_hex))
+    return private.exchange(X25519PublicKey.from_public_bytes(u))
+
+
+def _clamped_sha256(data: bytes) -> str:
+    raw = bytearray(hashlib.sha256(data).digest())
+    raw[0] &= 248
+    raw[31] &= 127
+    raw[31] |= 64
+    return bytes(raw).hex()
+
+
+def test_moves_round_gift_from_the_spec_recipe() -> None:
+    """docs/private-deal.md section 16, from hashlib and X25519 alone."""
+    gift, setup = MOVES["gift"], DealSetup.from_json(MOVES["setup"])
+    giver, recipient = gift["giver"], gift["recipient"]
+    e_recipient = sra.RoundKeys.derive(
+        bytes.fromhex(MOVES["round_secrets"][recipient]), setup.items
+    ).global_key.e
+    assert gift["recipient_global_e"] == sra.scalar_bytes(e_recipient).hex()
+    b = _clamped_sha256(b"netplay/private-deal/v1/inbox" + sra.scalar_bytes(e_recipient))
+    assert b == gift["inbox_scalar"]
+    base = (9).to_bytes(32, "little")
+    assert _x25519(b, base).hex() == gift["inbox_key"]
+    e_giver = sra.RoundKeys.derive(
+        bytes.fromhex(MOVES["round_secrets"][giver]), setup.items
+    ).global_key.e
+    a = _clamped_sha256(b"netplay/private-deal/v1/gift" + sra.scalar_bytes(e_giver) + bytes(2))
+    assert a == gift["ephemeral_scalar"]
+    ephemeral = _x25519(a, base)
+    assert ephemeral.hex() == gift["ephemeral"]
+    commit = hashlib.sha256(b"netplay/private-deal/v1/gift-commit" + ephemeral).hexdigest()
+    assert commit == gift["commit"]
+    shared = _x25519(a, bytes.fromhex(gift["inbox_key"]))
+    assert shared == _x25519(b, ephemeral) and shared.hex() == gift["shared_key"]
+    pad = hashlib.shake_256(
+        b"netplay/private-deal/v1/gift-pad"
+        + setup.context
+        + (0).to_bytes(2, "big")
+        + bytes([giver, recipient])
+        + shared
+    ).digest(32)
+    assert pad.hex() == gift["pad"]
+    value = bytes(x ^ y for x, y in zip(bytes.fromhex(gift["sealed"]), pad, strict=True))
+    assert value == sra.encode_item(gift["item"])[0]
+    # ...and those are the bytes the round's envelopes carry.
+    bodies = [(e["from"], proto.decode_body(bytes.fromhex(e["body"]))) for e in MOVES["envelopes"]]
+    assert (recipient, {"t": "inbox", "key": bytes.fromhex(gift["inbox_key"])}) in bodies
+    give = next(m for s, m in bodies if s == giver and m["t"] == "give")
+    assert give["commit"].hex() == commit and give["sealed"].hex() == gift["sealed"]
+    assert (giver, {"t": "unlock", "pass": 0, "ephemeral": ephemeral}) in bodies
+
+
+def test_moves_round_verifies_from_its_envelopes() -> None:
+    setup = DealSetup.from_json(MOVES["setup"])
+    assert setup.digest.hex() == MOVES["setup_digest"] and setup.items == len(MOVES["cards"])
+    envelopes = [Envelope.from_json(e) for e in MOVES["envelopes"]]
+    result = audit_transcript(setup, envelopes)
+    assert [[g.pass_index, g.giver, g.recipient, g.item] for g in result.gifts] == MOVES["gifts"]
+    assert list(result.items) == MOVES["items"]
+    assert [list(x) for x in shown_items(envelopes)] == MOVES["shown"]
+    assert [list(x) for x in played_items(setup, envelopes)] == MOVES["plays"]
+    kinds = [proto.decode_body(e.body)["t"] for e in envelopes]
+    for kind in ("show", "inbox", "give", "unlock", "open_gift", "show_gift"):
+        assert kind in kinds
+    # A gift sealed for another recipient holds no item under the recipient's key: the
+    # record with one give's sealed bytes swapped for another's fails.
+    gives = [i for i, k in enumerate(kinds) if k == "give"]
+    first, second = envelopes[gives[0]], envelopes[gives[1]]
+    forged = list(envelopes)
+    forged[gives[0]] = Envelope(first.sender, first.seq, second.body, first.sig)
+    with pytest.raises(DealFault):
+        audit_transcript(setup, forged)

@@ -126,6 +126,9 @@ class PrivateRound:
     >>> pr = PrivateRound(setup, signing_keys, secrets)
     >>> hands, trump = pr.deal()          # K0..K3: passes, releases, hands opened
     >>> pr.play(seat, card)               # K4, for every card played, in play order
+    >>> pr.show(seat, card)               # special cards (section 16): a Werewolf face up,
+    >>> pr.take_public(seat, card)        #   the trump card or a trick card into a hand,
+    >>> pr.pass_cards(cards)              #   a Juggler's pass: the cards each seat received
     >>> transcript = pr.finish()          # K5: every seat reveals; the round verified
     """
 
@@ -159,6 +162,11 @@ class PrivateRound:
         ]
         self.relay = DealRelay(setup)
         self.trump_card: int | None = None
+        # Cards that changed hands (docs/private-deal.md section 16): per seat, a card it
+        # holds other than at a dealt position: a gift (pass, giver) or a face-up card (None).
+        self.moved: list[dict[int, tuple[int, int] | None]] = [{} for _ in range(n)]
+        self.gone: list[set[int]] = [set() for _ in range(n)]  # dealt cards given or shown
+        self.passes = 0
 
     # -- the round -----------------------------------------------------------------------------
 
@@ -197,8 +205,74 @@ class PrivateRound:
         rest = sorted(set(self.cards) - set(dealt))
         return (*dealt, *rest)
 
+    def take_public(self, seat: int, card: int) -> None:
+        """``seat`` takes a face-up card into its hand (the Werewolf's trump card, a card
+        the Witch takes from the trick): everyone saw it, so no message."""
+        self.moved[seat][card] = None
+
+    def show(self, seat: int, card: int) -> None:
+        """``seat`` puts ``card`` face up without playing it (its Werewolf, the card a Witch
+        gives into the trick): a ``show`` of its dealt position, a ``show_gift`` of a card it
+        was given, nothing for a face-up card it took."""
+        player = self.players[seat]
+        if card in self.moved[seat]:
+            gift = self.moved[seat].pop(card)
+            if gift is not None:
+                self._route(seat, player.show_gift(*gift))
+            return
+        position = self._dealt_position(seat, card)
+        self.gone[seat].add(card)
+        self._route(seat, player.show(position, self.cards.index(card)))
+
+    def pass_cards(self, passed: Sequence[int]) -> tuple[int, ...]:
+        """Every seat passes ``passed[seat]`` to its left (a Juggler's pass), privately:
+        returns the card each seat received, as that seat's own player unsealed it."""
+        n = self.setup.seats
+        index = self.passes
+        if len(passed) != n:
+            raise ValueError(f"{len(passed)} cards passed by {n} seats")
+        for seat, card in enumerate(passed):  # every seat must hold its card: check first
+            if card not in self.moved[seat]:
+                self._dealt_position(seat, card)
+        for seat, player in enumerate(self.players):
+            self._route(seat, player.send_inbox())  # (once per round: then it sends nothing)
+        for seat, card in enumerate(passed):
+            if card in self.moved[seat]:
+                self.moved[seat].pop(card)
+            else:
+                self.gone[seat].add(card)
+            player = self.players[seat]
+            self._route(seat, player.give(index, left_of(seat, n), self.cards.index(card)))
+        self.passes += 1
+        received = []
+        for seat, player in enumerate(self.players):
+            giver = (seat - 1) % n
+            item = player.gifts.get((index, giver))
+            if item is None:
+                raise PrivateDealError(f"seat {seat} did not receive its card: {player.halted}")
+            self.moved[seat][self.cards[item]] = (index, giver)
+            received.append(self.cards[item])
+        return tuple(received)
+
+    def _dealt_position(self, seat: int, card: int) -> int:
+        player = self.players[seat]
+        assert player.hand is not None
+        item = self.cards.index(card) if card in self.cards else -1
+        for position, held in player.hand.items():
+            if held == item and card not in self.gone[seat]:
+                return position
+        raise PrivateDealError(f"seat {seat} does not hold card {card}")
+
     def play(self, seat: int, card: int) -> None:
-        """``seat`` plays ``card``: its player releases the key of that card's position."""
+        """``seat`` plays ``card``: its player releases the key of that card's position
+        (or opens the gift it holds; a face-up card it took needs no message)."""
+        if card in self.moved[seat]:
+            gift = self.moved[seat].pop(card)
+            if gift is not None:
+                self._route(seat, self.players[seat].play_gift(*gift))
+            return
+        if card in self.gone[seat]:
+            raise PrivateDealError(f"seat {seat} no longer holds card {card}")
         player = self.players[seat]
         assert player.hand is not None
         other = self.players[(seat + 1) % self.setup.seats]

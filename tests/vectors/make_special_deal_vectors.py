@@ -13,7 +13,11 @@ docs/private-deal.md section 12):
   indices the deck comes from;
 * ``private``: one whole privately dealt round of each of those tables: its setup, every
   signed envelope in the relay's order, the hands and the trump card (as cards), the plays
-  and the card at every final position.
+  and the card at every final position;
+* ``moves``: one privately dealt round in which cards change hands (docs/private-deal.md
+  section 16): a show, every seat's inbox, one pass (a gift from every seat to its left),
+  gifts played and shown; every intermediate value of one gift, every envelope, the verified
+  gifts, shows and plays.
 """
 
 from __future__ import annotations
@@ -29,7 +33,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from netplay import fairdeal  # noqa: E402
-from netplay.signing import SigningKey  # noqa: E402
+from netplay.mental import moves, sra  # noqa: E402
+from netplay.mental import protocol as proto  # noqa: E402
+from netplay.signing import Envelope, SigningKey  # noqa: E402
 from wizard_tui.deal import deal_round  # noqa: E402
 from wizard_tui.game.specials import Special, deck_cards  # noqa: E402
 from wizard_tui.private_deal import PrivateRound, round_setup  # noqa: E402
@@ -138,11 +144,115 @@ def private_case(players: int, r: int, dealer: int, specials: tuple[Special, ...
     }
 
 
+def moves_round() -> dict[str, Any]:
+    """Round 2 of a 3-player table with the Werewolf, the Juggler and the Witch (N = 63),
+    dealer 0. The chain's first seat shows a card; every seat gives its last dealt card to
+    its left; seat 1 shows its gift, the others play theirs, then every remaining card."""
+    n, r, dealer, specials = 3, 2, 0, WEREWOLF_JUGGLER_WITCH
+    label = "moves"
+    game_id = fixed(label + "-game")[:16]
+    signing_seeds = [fixed(f"{label}-signing-{seat}") for seat in range(n)]
+    signing = [SigningKey.from_private_bytes(seed) for seed in signing_seeds]
+    secrets = [fixed(f"{label}-round-secret-{seat}") for seat in range(n)]
+    setup = round_setup(
+        game_id, r, n, dealer, [k.public_key for k in signing], hand_size=r, specials=specials
+    )
+    items = setup.items
+    players = [
+        proto.DealPlayer(setup, s, signing[s], sra.RoundKeys.derive(secrets[s], items))
+        for s in range(n)
+    ]
+    relay = proto.DealRelay(setup)
+    queue: list[tuple[int, Envelope]] = []
+
+    def send(seat: int, events: list[Any]) -> None:
+        queue.extend((seat, e.envelope) for e in events if isinstance(e, proto.Send))
+        while queue:
+            sender, env = queue.pop(0)
+            targets, _ = relay.receive(sender, env)
+            for to in targets:
+                for event in players[to].receive(env):
+                    if isinstance(event, proto.Send):
+                        queue.append((to, event.envelope))
+
+    for seat in range(n):
+        send(seat, players[seat].start())
+    hands = {s: dict(players[s].hand or {}) for s in range(n)}
+    shower = setup.chain[0]
+    shown_position = setup.positions_of(shower)[0]
+    send(shower, players[shower].show(shown_position, hands[shower][shown_position]))
+    for seat in range(n):
+        send(seat, players[seat].send_inbox())
+    given = {}
+    for seat in setup.chain:
+        position = setup.positions_of(seat)[-1]
+        given[seat] = hands[seat][position]
+        send(seat, players[seat].give(0, (seat + 1) % n, given[seat]))
+    for seat in setup.chain:
+        giver = (seat - 1) % n
+        if seat == 1:
+            send(seat, players[seat].show_gift(0, giver))
+        else:
+            send(seat, players[seat].play_gift(0, giver))
+    for seat in setup.chain:
+        for position in setup.positions_of(seat)[:-1]:
+            if position != shown_position:
+                send(seat, players[seat].play(position, hands[seat][position]))
+    for seat in range(n):
+        send(seat, players[seat].reveal())
+    result = relay.view.result
+    assert result is not None and not result.suspects
+    # Every value of the first gift of the chain's first seat, for orientation.
+    giver = setup.chain[0]
+    recipient = (giver + 1) % n
+    e_recipient = players[recipient].keys.global_key.e
+    b = moves.inbox_secret(e_recipient)
+    a = moves.gift_secret(players[giver].keys.global_key.e, 0)
+    ephemeral = moves.public_point(a)
+    shared = moves.shared_key(a, moves.public_point(b))
+    pad = moves.pad(setup.context, 0, giver, recipient, shared)
+    transcript = relay.transcript
+    cards = deck_cards(specials)
+    return {
+        "players": n,
+        "round": r,
+        "dealer": dealer,
+        "specials": wire(specials),
+        "cards": list(cards),
+        "setup": setup.to_json(),
+        "setup_digest": setup.digest.hex(),
+        "signing_seeds": [s.hex() for s in signing_seeds],
+        "round_secrets": [s.hex() for s in secrets],
+        "gift": {
+            "pass": 0,
+            "giver": giver,
+            "recipient": recipient,
+            "recipient_global_e": sra.scalar_bytes(e_recipient).hex(),
+            "inbox_scalar": sra.scalar_bytes(b).hex(),
+            "inbox_key": moves.public_point(b).hex(),
+            "ephemeral_scalar": sra.scalar_bytes(a).hex(),
+            "ephemeral": ephemeral.hex(),
+            "commit": moves.commitment(ephemeral).hex(),
+            "shared_key": shared.hex(),
+            "pad": pad.hex(),
+            "item": given[giver],
+            "sealed": moves.seal(sra.item_table(items)[given[giver]], pad).hex(),
+        },
+        "envelopes": [env.to_json() for env in transcript],
+        "gifts": [[g.pass_index, g.giver, g.recipient, g.item] for g in result.gifts],
+        "shown": [list(x) for x in proto.shown_items(transcript)],
+        "plays": [list(x) for x in proto.played_items(setup, transcript)],
+        "items": list(result.items),
+        "deck": [cards[i] for i in result.items if i is not None],
+    }
+
+
 def build() -> dict[str, Any]:
     return {
         "spec": "docs/fairness.md section 9, docs/private-deal.md section 12",
         "commit_reveal": [commit_reveal_case(*case) for case in COMMIT_REVEAL_CASES],
         "private": [private_case(*case) for case in PRIVATE_CASES],
+        "moves": moves_round(),
     }
 
 
