@@ -9,20 +9,26 @@ import copy
 import functools
 import json
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from wizard_tui.game import Bid, Deal, Game, GameConfig, RoundResult, TableRules
+from netplay.mental import audit_transcript, played_items, shown_items
+from wizard_tui.game import Bid, Deal, Game, GameConfig, Play, RoundResult, TableRules
+from wizard_tui.game.actions import NameTrump
 from wizard_tui.game.specials import Special, deck_cards
+from wizard_tui.private_deal import item_cards
 from wizard_tui.record import (
     GameRecorder,
     PlayerEntry,
+    RecordedRound,
     RecordError,
     dumps_record,
     loads_record,
     parse_record,
 )
 from wizard_tui.verify import verify_document
+from wizard_tui.verify_special import check_private_moves
 
 from .special_games import (
     Doc,
@@ -513,13 +519,29 @@ def test_hidden_bids_seal_the_bid_made_not_the_bid_a_cloud_changed() -> None:
 
 
 @functools.cache
-def _private_text(seed: int) -> str:
-    still = frozenset({DRG, FRY, BMB, CLD, SHP, VMP})  # no card moves between hands
-    return dumps_record(play_special_game(3, still, seed, rounds=(6, 9), private=True))
+def _private_text(specials: frozenset[Special], seed: int) -> str:
+    return dumps_record(play_special_game(3, specials, seed, rounds=(6, 9), private=True))
+
+
+def private_doc(specials: frozenset[Special] = frozenset(Special), seed: int = 0) -> Doc:
+    """A fresh copy of a privately dealt special game's record (cards changed hands)."""
+    return copy.deepcopy(json.loads(_private_text(specials, seed)))
+
+
+def _moving_doc() -> Doc:
+    """A private game whose record holds a Werewolf's swap, a pass and a Witch's swap."""
+    for seed in range(20):
+        doc = private_doc(seed=seed)
+        kinds = {a[0] for rnd in doc["rounds"] for a in rnd["actions"]}
+        swaps = [a for rnd in doc["rounds"] for a in rnd["actions"] if a[0] == "swap" and a[2]]
+        if {"name_trump", "pass_card"} <= kinds and swaps:
+            return doc
+    raise AssertionError("no seed moves every kind of card")
 
 
 def test_a_privately_dealt_special_game_verifies_and_its_plays_are_the_opens() -> None:
-    doc = json.loads(_private_text(0))
+    still = frozenset({DRG, FRY, BMB, CLD, SHP, VMP})  # no card changes hands
+    doc = private_doc(still)
     record = verify_document(copy.deepcopy(doc))
     assert record.private and all(rnd.special for rnd in record.rounds)
     dealt = {c for rnd in record.rounds for hand in rnd.hands for c in hand}
@@ -529,4 +551,87 @@ def test_a_privately_dealt_special_game_verifies_and_its_plays_are_the_opens() -
     (seat, card), (seat2, card2) = trick["plays"][0], trick["plays"][1]
     trick["plays"][0], trick["plays"][1] = [seat, card2], [seat2, card]
     got = failure(doc)
-    assert (got.rule, got.round, got.trick) == ("open-mismatch", 2, 1)
+    assert (got.rule, got.round, got.trick) == ("trick-plays", 2, 1)
+
+
+def test_a_private_game_whose_cards_change_hands_verifies() -> None:
+    record = verify_document(_moving_doc())
+    assert record.private
+
+
+def _first(doc: Doc, kind: str) -> tuple[int, int, list[Any]]:
+    return next(action_places(doc, kind))
+
+
+def test_a_private_pass_the_actions_change_is_refused() -> None:
+    """Every seat recorded passing its right neighbour's card: a card it did not hold."""
+    doc = _moving_doc()
+    r, _, _ = _first(doc, "pass_card")
+    rnd = doc["rounds"][r - 1]
+    passes = [a for a in rnd["actions"] if a[0] == "pass_card"][: len(doc["players"])]
+    cards = [a[2] for a in passes]
+    for a, card in zip(passes, cards[1:] + cards[:1], strict=True):
+        a[2] = card
+    got = failure(doc)
+    assert (got.rule, got.round) == ("card-not-in-hand", r)
+    assert "passes" in got.detail
+
+
+def _moves_of(doc: Doc, r: int) -> tuple[RecordedRound, int, list[Any], list[Any], list[Any]]:
+    """Round ``r`` of a private special record, typed, with its turned card and its
+    transcript's opens, shows and gifts as cards, as ``verify`` reads them."""
+    record = parse_record(copy.deepcopy(doc))
+    rnd = record.rounds[r - 1]
+    assert rnd.private_deal is not None and rnd.turned_card is not None
+    setup, envelopes = rnd.private_deal.setup, rnd.private_deal.envelopes
+    cards = item_cards(record.rules.specials)
+    opens = [(s, cards[i]) for s, i in played_items(setup, envelopes)]
+    shows = [(s, cards[i]) for s, i in shown_items(envelopes)]
+    result = audit_transcript(setup, envelopes)
+    gifts = [(g.pass_index, g.giver, g.recipient, cards[g.item]) for g in result.gifts]
+    return rnd, rnd.turned_card, opens, shows, gifts
+
+
+def _moving_round(doc: Doc) -> int:
+    return next(
+        r
+        for r, rnd in enumerate(doc["rounds"], 1)
+        if {"name_trump", "pass_card"} <= {a[0] for a in rnd["actions"]}
+    )
+
+
+def test_the_private_transcript_must_make_the_moves_the_actions_make() -> None:
+    doc = _moving_doc()
+    r = _moving_round(doc)
+    rnd, turned, opens, shows, gifts = _moves_of(doc, r)
+    check_private_moves(rnd, r, turned, opens, shows, gifts, "")  # as recorded: it holds
+    assert shows and gifts
+    with pytest.raises(RecordError) as info:
+        check_private_moves(rnd, r, turned, opens, shows[1:], gifts, "")
+    assert (info.value.rule, info.value.round) == ("shown-mismatch", r)
+    changed = [
+        (m, g, to, (c + 1) % 60) if k == 0 else (m, g, to, c)
+        for k, (m, g, to, c) in enumerate(gifts)
+    ]
+    with pytest.raises(RecordError) as info:
+        check_private_moves(rnd, r, turned, opens, shows, changed, "")
+    assert (info.value.rule, info.value.round) == ("pass-mismatch", r)
+    with pytest.raises(RecordError) as info:
+        check_private_moves(rnd, r, turned, opens[:-1], shows, gifts, "")
+    assert (info.value.rule, info.value.round) == ("open-mismatch", r)
+
+
+def test_the_werewolfs_turned_card_is_played_without_an_open() -> None:
+    """The turned card the Werewolf's holder took is played face up: the transcript has no
+    open of it, and one would not match the record."""
+    doc = _moving_doc()
+    r = next(r for r, _, _ in action_places(doc, "name_trump"))
+    rnd, turned, opens, shows, gifts = _moves_of(doc, r)
+    played = [(a.seat, a.card) for a in rnd.actions or () if isinstance(a, Play)]
+    taker = next(a.seat for a in rnd.actions or () if isinstance(a, NameTrump))
+    assert (taker, turned) in played  # in this game, played by its taker (not passed on)
+    assert (taker, turned) not in opens
+    with pytest.raises(RecordError) as info:
+        check_private_moves(rnd, r, turned, [*opens, (taker, turned)], shows, gifts, "")
+    assert info.value.rule == "open-mismatch"
+    assert (taker, int(WLF)) in shows
