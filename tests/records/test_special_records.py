@@ -17,6 +17,7 @@ from netplay.mental import audit_transcript, played_items, shown_items
 from wizard_tui.game import Bid, Deal, Game, GameConfig, Play, RoundResult, TableRules
 from wizard_tui.game.actions import NameTrump
 from wizard_tui.game.specials import Special, deck_cards
+from wizard_tui.net.record_share import PartAssembler, part_messages, round_part
 from wizard_tui.private_deal import item_cards
 from wizard_tui.record import (
     GameRecorder,
@@ -635,3 +636,24 @@ def test_the_werewolfs_turned_card_is_played_without_an_open() -> None:
         check_private_moves(rnd, r, turned, [*opens, (taker, turned)], shows, gifts, "")
     assert info.value.rule == "open-mismatch"
     assert (taker, int(WLF)) in shows
+
+
+def test_a_special_round_the_host_shares_reaches_a_players_record_whole() -> None:
+    """A player's own record takes a round it missed from the host's record
+    (``record_part`` messages): a special round comes through with its actions."""
+    doc = special_doc(3, "all", 0)
+    record = parse_record(copy.deepcopy(doc))
+    assembler = PartAssembler(3, False, record.rules.specials)
+    part = round_part(record, 2)
+    assert part is not None
+    got = None
+    for msg in part_messages(part):
+        got = assembler.receive(msg)
+    assert got is not None
+    r, redeals, played, charges = got
+    assert (r, redeals, charges) == (2, (), ())
+    assert played == record.rounds[1] and played.special
+    with pytest.raises(RecordError):  # read as a plain game's round: its cards are refused
+        plain = PartAssembler(3, False)
+        for msg in part_messages(part):
+            plain.receive(msg)
