@@ -105,6 +105,9 @@ def verify_special_round(
             if exc.reason is Reason.CARD_NOT_IN_HAND and not isinstance(action, Play):
                 held = " ".join(_name(c) for c in game.hand(seat))
                 detail = f"seat {seat} {_does(action)}, not in hand [{held}]"
+            elif exc.reason is Reason.NOT_IN_TRICK and game.tricks:
+                trick = " ".join(_name(c) for c in game.tricks[-1].cards)
+                detail = f"seat {seat} {_does(action)}: the Witch's trick is [{trick}]"
             raise RecordError(
                 failure.rule,
                 f"action {i} ({_wire(action)}): {detail}",

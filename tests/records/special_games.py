@@ -38,16 +38,18 @@ def play_special_game(
     rounds: tuple[int, ...] | None = None,
     hidden_bids: bool = False,
     private: bool = False,
+    forehead: bool = False,
 ) -> GameRecord:
     """A whole game with ``specials``, every action a random legal one, and its record.
     ``hidden_bids``: each round's bids sealed as every seat's program seals its bid made.
     ``private``: dealt by the private deal, its moves made as docs/private-deal.md section
-    16 says."""
+    16 says. ``forehead``: its one-card rounds are forehead rounds (recorded as dealt)."""
     rng = random.Random(f"special-records/{players}/{sorted(specials)}/{seed}/{rounds}")
     rules = TableRules(
         specials=specials,
         rounds=ROUNDS.get(players) if rounds is None else rounds,
         hidden_bids=hidden_bids,
+        forehead=forehead,
     )
     config = GameConfig(players, rng.randrange(players), rules)
     game = Game(config)

@@ -9,11 +9,13 @@ import copy
 import functools
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from netplay.mental import audit_transcript, played_items, shown_items
+from wizard_tui.cli import main
 from wizard_tui.game import Bid, Deal, Game, GameConfig, Play, RoundResult, TableRules
 from wizard_tui.game.actions import NameTrump
 from wizard_tui.game.specials import Special, deck_cards
@@ -28,7 +30,7 @@ from wizard_tui.record import (
     loads_record,
     parse_record,
 )
-from wizard_tui.verify import verify_document
+from wizard_tui.verify import verify_document, verify_record
 from wizard_tui.verify_special import check_private_moves
 
 from .special_games import (
@@ -338,7 +340,7 @@ def test_a_tampered_record_of_each_card_is_refused_where_it_was_changed(name: st
         assert got.seat == seat, got
 
 
-def _tampered(tamper: Callable[[Doc], Where | None]) -> Doc:
+def tampered(tamper: Callable[[Doc], Where | None]) -> Doc:
     """The first seeded record ``tamper`` applies to, tampered."""
     doc = find_doc(lambda d: tamper(copy.deepcopy(d)) is not None)
     tamper(doc)
@@ -346,15 +348,15 @@ def _tampered(tamper: Callable[[Doc], Where | None]) -> Doc:
 
 
 def test_a_failing_trick_shows_each_card_as_it_counted() -> None:
-    assert "DRG" in failure(_tampered(dragon_trick_to_the_wrong_seat)).detail
-    got = failure(_tampered(bomb_trick_credited))
+    assert "DRG" in failure(tampered(dragon_trick_to_the_wrong_seat)).detail
+    got = failure(tampered(bomb_trick_credited))
     assert "BMB" in got.detail and "nobody takes it" in got.detail
-    got = failure(_tampered(_changed_declaration(SHP, (WIZARD, JESTER))))
+    got = failure(tampered(_changed_declaration(SHP, (WIZARD, JESTER))))
     assert "SHP=" in got.detail or "action" in got.detail
 
 
 def test_vampire_declared_wrongly_says_what_it_copies() -> None:
-    assert "Vampire copies" in failure(_tampered(vampire_declared_as_the_wrong_copy)).detail
+    assert "Vampire copies" in failure(tampered(vampire_declared_as_the_wrong_copy)).detail
 
 
 # ---- tampering: the round's actions and fields ------------------------------------------
@@ -657,3 +659,29 @@ def test_a_special_round_the_host_shares_reaches_a_players_record_whole() -> Non
         plain = PartAssembler(3, False)
         for msg in part_messages(part):
             plain.receive(msg)
+
+
+def test_forehead_rounds_with_special_cards_verify() -> None:
+    specials = frozenset(Special) - {WLF}  # the Werewolf is not played with the forehead
+    for seed in range(3):
+        record = play_special_game(3, specials, seed, rounds=(1, 4, 1), forehead=True)
+        assert record.rules.forehead and [len(r.hands[0]) for r in record.rounds] == [1, 4, 1]
+        verify_record(record)
+        doc = record.to_dict()
+        doc["rounds"][0]["tricks"][0]["winner"] = (record.rounds[0].tricks[0].winner + 1) % 3
+        got = failure(doc)
+        assert (got.round, got.trick) == (1, 1) and got.rule in ("trick-winner", "trick-bombed")
+
+
+def test_wizard_tui_verify_prints_ok_for_a_special_record_and_fail_for_a_tampered_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    doc = special_doc(4, "all", 1)
+    good.write_text(json.dumps(doc), encoding="utf-8")
+    doc["rounds"][0]["actions"].pop()
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["verify", str(good)]) == 0
+    assert capsys.readouterr().out.startswith(f"OK {good} (3 rounds, winners: ")
+    assert main(["verify", str(bad)]) == 1
+    assert capsys.readouterr().out.startswith(f"FAIL {bad}: round 1, seat ")
