@@ -49,6 +49,7 @@ from .game import (
     suit_of,
     winners,
 )
+from .game.actions import PassCard
 from .game.hidden import Revoke, replay_round
 from .game.specials import Special
 from .i18n import _, ngettext
@@ -444,6 +445,14 @@ def _verify_private_deal(
         for c in record.charges
         if c.why == UNREVEALED and (c.round, c.attempt) == (r, attempt)
     )
+    if withheld and any(isinstance(a, PassCard) for a in rnd.actions or ()):
+        raise RecordError(
+            "charge",
+            "a round in which cards were passed needs every reveal to open its gifts "
+            "(docs/private-deal.md section 16): it cannot be scored without one" + _BLAME_RECORD,
+            round=r,
+            culprit=RELAY,
+        )
     try:
         if withheld:
             deck = _deck_without_reveals(got, deal.envelopes, withheld, r, specials)
