@@ -879,10 +879,11 @@ def _illegal(
 ) -> RecordError:
     rule = RULE_OF_REASON.get(exc.reason, exc.code.replace("_", "-"))
     if exc.reason is Reason.BID_OUT_OF_RANGE:
-        detail = f"bid {value}; bids in round {r} are 0..{r}"
+        detail = f"bid {value}; bids in round {r} are 0..{game.config.round_size(r)}"
     elif exc.reason is Reason.BID_FORBIDDEN:
         detail = (
-            f"the dealer's bid {value} makes the bids add up to {r}, the number of tricks, "
+            f"the dealer's bid {value} makes the bids add up to {game.config.round_size(r)}, "
+            f"the number of tricks, "
             f"which restrict_last_bid={game.config.restrict_last_bid.value} forbids"
         )
     elif exc.reason is Reason.CARD_NOT_IN_HAND:

@@ -16,6 +16,7 @@ import pytest
 
 from netplay.mental import audit_transcript, played_items, shown_items
 from wizard_tui.cli import main
+from wizard_tui.deal import deck_for_round
 from wizard_tui.game import Bid, Deal, Game, GameConfig, Play, RoundResult, TableRules
 from wizard_tui.game.actions import NameTrump
 from wizard_tui.game.specials import Special, deck_cards
@@ -685,3 +686,30 @@ def test_wizard_tui_verify_prints_ok_for_a_special_record_and_fail_for_a_tampere
     assert capsys.readouterr().out.startswith(f"OK {good} (3 rounds, winners: ")
     assert main(["verify", str(bad)]) == 1
     assert capsys.readouterr().out.startswith(f"FAIL {bad}: round 1, seat ")
+
+
+def _revoke(doc: Doc) -> Where | None:
+    """A play changed to a card of the hand that does not follow the led suit while the
+    hand holds it (the engine only finds the moment: a hand with a card it may not play)."""
+    record = parse_record(copy.deepcopy(doc))
+    game = Game(GameConfig(len(record.players), record.first_dealer, record.rules))
+    for r, rnd in enumerate(record.rounds, 1):
+        seeds = rnd.seeds
+        game.apply(Deal(deck_for_round(record.game_id, r, seeds, record.rules.specials)))
+        for i, action in enumerate(rnd.actions or ()):
+            if isinstance(action, Play):
+                held, legal = game.hand(action.seat), game.legal_plays()
+                off = [c for c in held if c not in legal]
+                if off:
+                    doc["rounds"][r - 1]["actions"][i][2] = off[0]
+                    return ("must-follow-suit", r, len(game.tricks) + 1, action.seat)
+            game.apply(action)
+    return None
+
+
+def test_a_revoke_in_a_special_game_names_the_cards() -> None:
+    doc = tampered(_revoke)
+    got = failure(doc)
+    expected = _revoke(find_doc(lambda d: _revoke(copy.deepcopy(d)) is not None))
+    assert where(got) == expected
+    assert "a revoke" in got.detail and "lead while holding" in got.detail
