@@ -87,7 +87,7 @@ class Pending(NamedTuple):
     card: int  # the card causing it (a Vampire copying the card, or the card itself)
 
 
-class SpecialGame(Game):
+class SpecialGame(Game, plays_specials=True):
     """A game of Wizard with special cards. Create it as ``Game(config)``."""
 
     __slots__ = (
