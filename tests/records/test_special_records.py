@@ -713,3 +713,32 @@ def test_a_revoke_in_a_special_game_names_the_cards() -> None:
     expected = _revoke(find_doc(lambda d: _revoke(copy.deepcopy(d)) is not None))
     assert where(got) == expected
     assert "a revoke" in got.detail and "lead while holding" in got.detail
+
+
+def vampire_trick_to_the_wrong_seat(doc: Doc) -> Where | None:
+    found = _trick_where(doc, lambda c, tr: VMP in c and BMB not in c)
+    if found is None:
+        return None
+    r, t, trick = found
+    trick["winner"] = (trick["winner"] + 1) % len(doc["players"])
+    return ("trick-winner", r, t, None)
+
+
+def test_a_vampire_trick_is_shown_with_the_card_it_copied() -> None:
+    doc = tampered(vampire_trick_to_the_wrong_seat)
+    got = failure(doc)
+    expected = vampire_trick_to_the_wrong_seat(
+        find_doc(lambda d: vampire_trick_to_the_wrong_seat(copy.deepcopy(d)) is not None)
+    )
+    assert where(got) == expected
+    assert got.round is not None
+    turned = doc["rounds"][got.round - 1]["turned_card"]
+    if turned in (WLF, VMP):  # nothing to copy: it plays as a Jester
+        copied = "J"
+    elif turned >= 60:
+        copied = Special(turned).short_name
+    elif turned >= 52:
+        copied = f"{'W' if turned < 56 else 'J'}{turned}"
+    else:
+        copied = f"{turned % 13 + 1}{'CDHS'[turned // 13]}"
+    assert f"VMP={copied}" in got.detail, (turned, got.detail)
