@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from netplay.mental import audit_transcript, played_items, shown_items
 from wizard_tui.cli import main
@@ -742,3 +744,34 @@ def test_a_vampire_trick_is_shown_with_the_card_it_copied() -> None:
     else:
         copied = f"{turned % 13 + 1}{'CDHS'[turned // 13]}"
     assert f"VMP={copied}" in got.detail, (turned, got.detail)
+
+
+@st.composite
+def _special_sets(draw: st.DrawFn) -> frozenset[Special]:
+    """Any playable set: the Dragon and the Fairy together or not at all."""
+    chosen = set(draw(st.sets(st.sampled_from(sorted(Special)), min_size=1)))
+    if chosen & {DRG, FRY}:
+        chosen |= {DRG, FRY}
+    return frozenset(chosen)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    specials=_special_sets(),
+    players=st.integers(3, 6),
+    sizes=st.lists(st.integers(1, 10), min_size=1, max_size=3),
+    seed=st.integers(0, 2**16),
+)
+def test_random_games_with_random_special_cards_verify_and_catch_a_changed_winner(
+    specials: frozenset[Special], players: int, sizes: list[int], seed: int
+) -> None:
+    rounds = tuple(min(s, 60 // players) for s in sizes)
+    record = play_special_game(players, specials, seed, rounds=rounds)
+    doc = json.loads(dumps_record(record))
+    assert parse_record(doc) == verify_document(copy.deepcopy(doc))
+    last = doc["rounds"][-1]
+    trick = last["tricks"][-1]
+    trick["winner"] = (trick["winner"] + 1) % players
+    got = failure(doc)
+    assert (got.round, got.trick) == (len(rounds), len(last["tricks"]))
+    assert got.rule == "trick-winner"
