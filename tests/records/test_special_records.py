@@ -775,3 +775,16 @@ def test_random_games_with_random_special_cards_verify_and_catch_a_changed_winne
     got = failure(doc)
     assert (got.round, got.trick) == (len(rounds), len(last["tricks"]))
     assert got.rule == "trick-winner"
+
+
+def test_a_cloud_change_of_more_than_one_is_refused_as_not_a_choice() -> None:
+    doc = find_doc(lambda d: next(action_places(d, "adjust_bid"), None) is not None)
+    r, i, action = next(action_places(doc, "adjust_bid"))
+    rnd = doc["rounds"][r - 1]
+    made = next(a[2] for a in rnd["actions"] if a[0] == "bid" and a[1] == action[1])
+    changes = [a[2] for a in rnd["actions"][:i] if a[0] == "adjust_bid" and a[1] == action[1]]
+    before = changes[-1] if changes else made
+    action[2] = before + 3 if before + 3 <= len(rnd["hands"][0]) else before - 3
+    got = failure(doc)
+    assert (got.rule, got.round, got.seat) == ("not-a-choice", r, action[1])
+    assert got.trick == trick_of_action(rnd, i)
