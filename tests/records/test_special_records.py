@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -788,3 +789,35 @@ def test_a_cloud_change_of_more_than_one_is_refused_as_not_a_choice() -> None:
     got = failure(doc)
     assert (got.rule, got.round, got.seat) == ("not-a-choice", r, action[1])
     assert got.trick == trick_of_action(rnd, i)
+
+
+KINDS = ["bid", "play", "trump", "name_trump", "declare", "adjust_bid", "pass_card", "swap"]
+
+
+def test_any_changed_action_is_a_record_error_never_a_crash() -> None:
+    """Bad input never crashes ``verify``: every action changed at random (its seat, its
+    value, its kind, its place) fails as a record, or still verifies."""
+    rng = random.Random("special-records/fuzz")
+    base = special_doc(3, "all", 0)
+    refused = 0
+    for _ in range(100):
+        doc = copy.deepcopy(base)
+        rnd = rng.choice(doc["rounds"])
+        i = rng.randrange(len(rnd["actions"]))
+        action = rnd["actions"][i]
+        how = rng.randrange(4)
+        if how == 0:
+            action[1] = rng.randrange(3)
+        elif how == 1:
+            action[2] = rng.choice([-5, -1, 0, 1, 5, 59, 63, 68, 99, None, [0, 1], [68, 68]])
+        elif how == 2:
+            action[0] = rng.choice(KINDS)
+        else:
+            j = rng.randrange(len(rnd["actions"]))
+            rnd["actions"][i], rnd["actions"][j] = rnd["actions"][j], action
+        try:
+            verify_document(doc)
+        except RecordError as exc:
+            assert exc.rule != "internal-error"
+            refused += 1
+    assert refused > 80  # nearly every change is caught
