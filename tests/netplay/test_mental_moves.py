@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgpack
 import pytest
 from test_mental_protocol import Table, make_setup, round_secret, signing_key, views
 
@@ -14,6 +15,7 @@ from netplay.mental import (
     CardShown,
     DealFault,
     DealPlayer,
+    DealSetup,
     EnvelopeRefused,
     Gift,
     GiftOpened,
@@ -23,6 +25,7 @@ from netplay.mental import (
     RoundKeys,
     RoundVerified,
     Suspect,
+    Verifier,
     audit_transcript,
     moves,
     played_items,
@@ -30,7 +33,7 @@ from netplay.mental import (
     sra,
 )
 from netplay.mental import protocol as proto
-from netplay.signing import Envelope
+from netplay.signing import Envelope, Sealer
 
 
 def left(seat: int, n: int) -> int:
@@ -378,3 +381,96 @@ def test_six_seats_pass_twice_and_verify() -> None:
 
 
 __all__: list[str] = []
+
+
+LOW_ORDER = sorted(sra.LOW_ORDER)[1]
+ZERO = bytes(32)
+Z = bytes(32)
+BAD_BODIES: list[tuple[str, str, dict[str, Any]]] = [
+    ("inbox low-order", proto.BAD_INBOX, {"t": "inbox", "key": LOW_ORDER}),
+    ("inbox unreduced", proto.BAD_INBOX, {"t": "inbox", "key": (sra.P + 1).to_bytes(32, "little")}),
+    ("inbox short", proto.MALFORMED, {"t": "inbox", "key": bytes(31)}),
+    ("inbox extra key", proto.MALFORMED, {"t": "inbox", "key": Z, "x": 1}),
+    ("give to itself", proto.BAD_GIFT, {"t": "give", "pass": 0, "to": 0, "commit": Z, "sealed": Z}),
+    (
+        "give to no seat",
+        proto.BAD_GIFT,
+        {"t": "give", "pass": 0, "to": 9, "commit": Z, "sealed": Z},
+    ),
+    ("give short", proto.MALFORMED, {"t": "give", "pass": 0, "to": 1, "commit": Z, "sealed": b""}),
+    ("give bool", proto.MALFORMED, {"t": "give", "pass": False, "to": 1, "commit": Z, "sealed": Z}),
+    ("unlock no give", proto.BAD_UNLOCK, {"t": "unlock", "pass": 0, "ephemeral": Z}),
+    ("show not ours", proto.NOT_OWNER, {"t": "show", "position": 0, "item": 0, "key": Z}),
+    ("show undealt", proto.NOT_OWNER, {"t": "show", "position": 59, "item": 0, "key": Z}),
+    ("show past deck", proto.NOT_OWNER, {"t": "show", "position": 127, "item": 0, "key": Z}),
+    (
+        "open_gift none",
+        proto.OUT_OF_ORDER,
+        {"t": "open_gift", "pass": 0, "giver": 1, "item": 0, "key": Z},
+    ),
+    (
+        "show_gift bad",
+        proto.MALFORMED,
+        {"t": "show_gift", "pass": 3, "giver": 63, "item": 0, "key": b"1"},
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def dealt_with_inboxes() -> tuple[DealSetup, list[Envelope]]:
+    """A dealt round in which seats 1 and 2 (not seat 0, the sender) sent their inbox."""
+    table = Table(n=3, r=2).deal()
+    for seat in (1, 2):
+        table.take(seat, table.players[seat].send_inbox())
+    table.pump()
+    return table.setup, table.relay.transcript
+
+
+@pytest.mark.parametrize(("name", "code", "body"), BAD_BODIES, ids=[b[0] for b in BAD_BODIES])
+def test_bad_move_messages_are_refused_and_nothing_crashes(
+    name: str,
+    code: str,
+    body: dict[str, Any],
+    dealt_with_inboxes: tuple[DealSetup, list[Envelope]],
+) -> None:
+    setup, transcript = dealt_with_inboxes
+    relay, client = Verifier(setup, relayed=False), Verifier(setup)
+    for env in transcript:
+        relay.receive(env)
+        client.receive(env)
+    sealer = Sealer(signing_key(0), proto.MESSAGE_TAG, setup.context, 0)
+    sealer.next_seq = relay.opener.expected_seq(0)
+    env = sealer.seal(msgpack.packb(body, use_bin_type=True))
+    for view in (relay, client):
+        with pytest.raises(DealFault) as caught:  # (EnvelopeRefused is a DealFault too)
+            view.receive(env)
+        assert caught.value.code == code
+
+
+class NoUnlock(DealPlayer):
+    """A player that never unlocks on its own (the test unlocks for it)."""
+
+    def _unlocks_owed(self) -> list[int]:
+        return []
+
+
+def test_an_unlock_of_a_low_order_ephemeral_is_refused_even_when_committed() -> None:
+    table = Table(n=3, r=2)
+    setup = table.setup
+    table.players[0] = NoUnlock(setup, 0, signing_key(0), RoundKeys.derive(round_secret(0), 60))
+    table.deal()
+    inboxes(table)
+    n = table.setup.seats
+    for seat in range(n):
+        player = table.players[seat]
+        _, item = first_unplayed(player)
+        if seat == 0:  # seat 0 commits to a low-order point and unlocks it
+            body = proto.give_body(0, 1, moves.commitment(LOW_ORDER), bytes(32))
+            table.take(0, player._send(body))  # noqa: SLF001  (signed by its own sealer)
+        else:
+            table.take(seat, player.give(0, left(seat, n), item))
+        table.pump()
+    env = table.players[0].sealer.seal(proto.unlock_body(0, LOW_ORDER))
+    with pytest.raises(DealFault) as caught:
+        table.relay.receive(0, env)
+    assert caught.value.code == proto.BAD_UNLOCK and caught.value.culprit == 0
