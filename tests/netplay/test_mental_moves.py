@@ -5,12 +5,14 @@ round and again at its end with the revealed keys."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import msgpack
 import pytest
 from test_mental_protocol import Table, make_setup, round_secret, signing_key, views
 
+from netplay.errors import ProtocolError
 from netplay.mental import (
     CardShown,
     DealFault,
@@ -35,6 +37,11 @@ from netplay.mental import (
 )
 from netplay.mental import protocol as proto
 from netplay.signing import Envelope, Sealer
+
+
+def moving(n: int, r: int) -> DealSetup:
+    """A round of ``r`` cards each among ``n`` seats in which cards may change hands."""
+    return dataclasses.replace(make_setup(n=n, r=r), moves=True)
 
 
 def left(seat: int, n: int) -> int:
@@ -72,7 +79,7 @@ def received(table: Table, seat: int) -> list[GiftReceived]:
 
 
 def test_a_passed_card_reaches_its_new_holder_only() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     given = pass_left(table)
     n = table.setup.seats
@@ -124,7 +131,7 @@ def test_a_passed_card_reaches_its_new_holder_only() -> None:
 
 
 def test_nobody_learns_its_gift_before_every_seat_has_given() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     n = table.setup.seats
     for seat in range(n - 1):
@@ -142,7 +149,7 @@ def test_nobody_learns_its_gift_before_every_seat_has_given() -> None:
 
 
 def test_round_end_verifies_every_gift_its_play_and_a_show() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     given = pass_left(table)
     n = table.setup.seats
@@ -174,7 +181,7 @@ def test_round_end_verifies_every_gift_its_play_and_a_show() -> None:
 
 
 def test_a_gift_passed_on_again() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     first = pass_left(table, 0)
     n = table.setup.seats
@@ -195,7 +202,7 @@ def test_a_gift_passed_on_again() -> None:
 
 
 def test_a_player_resumed_after_a_pass_has_its_gift_back() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     pass_left(table)
     seat = 2
@@ -210,7 +217,7 @@ def test_a_player_resumed_after_a_pass_has_its_gift_back() -> None:
 
 
 def cheat_table(seat: int, kind: str, change: Any) -> Table:
-    return Table(make_setup(n=3, r=2), cheat=(seat, kind, change)).deal()
+    return Table(moving(3, 2), cheat=(seat, kind, change)).deal()
 
 
 def test_a_claim_other_than_the_gift_is_caught_at_once() -> None:
@@ -261,7 +268,7 @@ def test_an_unlock_that_opens_no_commitment_is_the_givers() -> None:
 
 
 def test_a_second_give_in_one_pass_is_caught() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     player = table.players[0]
     _, item = first_unplayed(player)
@@ -280,7 +287,7 @@ def test_a_second_give_in_one_pass_is_caught() -> None:
 
 
 def test_an_open_of_a_gift_not_yet_given_is_refused_without_blame() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     env = table.players[1].sealer.seal(proto.gift_open_body("open_gift", 0, 0, 5, bytes(32)))
     with pytest.raises(EnvelopeRefused) as caught:
@@ -289,7 +296,7 @@ def test_an_open_of_a_gift_not_yet_given_is_refused_without_blame() -> None:
 
 
 def test_the_relay_refuses_a_give_before_the_inbox_and_an_unlock_before_every_give() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     table.take(0, table.players[0].send_inbox())
     table.pump()
     player = table.players[2]
@@ -304,7 +311,7 @@ def test_the_relay_refuses_a_give_before_the_inbox_and_an_unlock_before_every_gi
     with pytest.raises(EnvelopeRefused) as caught:
         table.relay.receive(2, env)
     assert caught.value.code == proto.OUT_OF_ORDER
-    unlock = Table(n=3, r=2).deal()
+    unlock = Table(moving(3, 2)).deal()
     inboxes(unlock)
     giver = unlock.players[0]
     _, item = first_unplayed(giver)
@@ -318,7 +325,7 @@ def test_the_relay_refuses_a_give_before_the_inbox_and_an_unlock_before_every_gi
 
 
 def test_a_shown_position_cannot_be_played_again() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     player = table.players[0]
     position, item = first_unplayed(player)
     table.take(0, player.show(position, item))
@@ -330,7 +337,7 @@ def test_a_shown_position_cannot_be_played_again() -> None:
 
 
 def test_opening_someone_elses_gift_is_refused() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     pass_left(table)
     thief = table.players[0]
@@ -342,7 +349,7 @@ def test_opening_someone_elses_gift_is_refused() -> None:
 
 
 def test_a_changed_record_of_a_round_with_gifts_fails() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     pass_left(table)
     table.reveal_all()
@@ -367,7 +374,7 @@ def test_a_changed_record_of_a_round_with_gifts_fails() -> None:
 
 @pytest.mark.slow
 def test_six_seats_pass_twice_and_verify() -> None:
-    table = Table(n=6, r=3).deal()
+    table = Table(moving(6, 3)).deal()
     inboxes(table)
     first = pass_left(table, 0)
     for seat, player in enumerate(table.players):  # the gifts passed on
@@ -420,7 +427,7 @@ BAD_BODIES: list[tuple[str, str, dict[str, Any]]] = [
 @pytest.fixture(scope="module")
 def dealt_with_inboxes() -> tuple[DealSetup, list[Envelope]]:
     """A dealt round in which seats 1 and 2 (not seat 0, the sender) sent their inbox."""
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     for seat in (1, 2):
         table.take(seat, table.players[seat].send_inbox())
     table.pump()
@@ -456,7 +463,7 @@ class NoUnlock(DealPlayer):
 
 
 def test_an_unlock_of_a_low_order_ephemeral_is_refused_even_when_committed() -> None:
-    table = Table(n=3, r=2)
+    table = Table(moving(3, 2))
     setup = table.setup
     table.players[0] = NoUnlock(setup, 0, signing_key(0), RoundKeys.derive(round_secret(0), 60))
     table.deal()
@@ -478,7 +485,7 @@ def test_an_unlock_of_a_low_order_ephemeral_is_refused_even_when_committed() -> 
 
 
 def test_a_player_resumed_between_its_give_and_its_unlock_unlocks_the_same_bytes() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     n = table.setup.seats
     _, item = first_unplayed(table.players[0])
@@ -505,7 +512,7 @@ def random_moves(seed: int, n: int, r: int) -> int:
     import random
 
     rng = random.Random(seed)
-    table = Table(n=n, r=r).deal()
+    table = Table(moving(n, r)).deal()
     inboxes(table)
     held: list[
         list[tuple[str, int, int, int]]
@@ -562,3 +569,19 @@ def test_random_moves_match_a_model(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(3, 13))
 def test_random_moves_match_a_model_at_larger_tables(seed: int) -> None:
     random_moves(seed, 3 + seed % 4, 4)
+
+
+def test_a_round_without_moves_accepts_none_and_keeps_its_digest() -> None:
+    plain = make_setup(n=3, r=2)
+    assert not plain.moves and moving(3, 2).digest != plain.digest
+    assert "moves" not in plain.to_json()
+    assert DealSetup.from_json(moving(3, 2).to_json()) == moving(3, 2)
+    with pytest.raises(ProtocolError):
+        DealSetup.from_json({**plain.to_json(), "moves": 1})
+    table = Table(plain).deal()
+    with pytest.raises(ValueError):
+        table.players[0].send_inbox()
+    env = table.players[0].sealer.seal(proto.inbox_body(table.players[0].inbox_key))
+    with pytest.raises(DealFault) as caught:
+        table.relay.receive(0, env)
+    assert (caught.value.code, caught.value.culprit) == (proto.MALFORMED, 0)
