@@ -31,6 +31,7 @@ from .game import (
     IllegalAction,
     Play,
     Reason,
+    Suit,
     action_from_wire,
     card_name,
     dealer_of,
@@ -1043,7 +1044,7 @@ def _illegal(
         detail = phrase(
             N_("played {card} on a {suit} lead while holding {suit} {cards} (a revoke)"),
             card=_card(value),
-            suit=led.label,
+            suit=_suit(led),
             cards=_cards(follow),
         )
     else:
@@ -1065,7 +1066,12 @@ def _trump(game: Game) -> Phrase:
     suit = game.trump_suit
     if suit is None:
         return phrase(N_("no trump"))
-    return phrase(N_("{suit} trump"), suit=suit.label)
+    return phrase(N_("{suit} trump"), suit=_suit(suit))
+
+
+def _suit(suit: Suit) -> Phrase:
+    """The suit's label (``hearts``), shown as the table names it (``pgettext("suit", ...)``)."""
+    return Phrase(suit.label, context="suit")
 
 
 def _card_or_none(card: int | None) -> str | Phrase:

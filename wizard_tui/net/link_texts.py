@@ -14,6 +14,7 @@ import re
 from netplay.errors import NetplayError
 from netplay.identity import HostKeyChanged
 
+from ..game import Suit
 from ..i18n import N_, _, language
 from ..phrase import Gloss, Phrase, phrase, recognise
 from .check_texts import DEAL_FAULTS
@@ -121,13 +122,15 @@ VOID_REASONS: tuple[str, ...] = (
     N_("seat {seat} revoked: {card} is not in your hand"),
     N_("seat {seat} revoked: you must follow {suit} (or play a Wizard or Jester)"),
 )
+SUIT_NAMES = frozenset(s.label for s in Suit)
 # Whom a reason blames, as the host words it.
 WHO: tuple[str, ...] = (N_("the relay"), N_("nobody"), N_("seat {seat}"))
 
 
 def announcement_text(text: str) -> str:
-    """A line our host announced, in the language spoken (unknown ones as they came)."""
-    return announced(text).shown()
+    """A line our host announced, in the language spoken (unknown ones as they came; in
+    English, every one as it came: a check's code stays a code there)."""
+    return text if language() == "en" else announced(text).shown()
 
 
 def announced(text: str, depth: int = 0) -> Phrase:
@@ -146,6 +149,12 @@ def announced(text: str, depth: int = 0) -> Phrase:
         params["detail"] = announced(inner, depth + 1)
     if isinstance(who, str):
         params["who"] = recognise(who, WHO) or who
+    code = params.get("code")
+    if isinstance(code, str) and code in DEAL_FAULTS:  # a check's code: our sentence for it
+        params["code"] = Gloss(code, phrase(DEAL_FAULTS[code]))
+    suit = params.get("suit")
+    if isinstance(suit, str) and suit in SUIT_NAMES:  # the table's word for it
+        params["suit"] = Phrase(suit, context="suit")
     return Phrase(found.template, tuple(params.items()))
 
 

@@ -12,7 +12,7 @@ from netplay.mental import DealSetup
 from netplay.signing import Envelope
 
 from ..game import RestrictLastBid, Suit, TableRules
-from ..i18n import _
+from ..i18n import SOURCE_LANGUAGE, _, language
 from ..phrase import Phrase
 
 FORMAT = "wizard-tui/record/v1"
@@ -79,7 +79,10 @@ class RecordError(ValueError):
 
     def shown(self) -> str:
         """``str(self)`` in the language spoken: the place and the detail translated (a
-        detail given as plain text shows as it is); the rule code stays, it is a code."""
+        detail given as plain text shows as it is); the rule code stays, it is a code. In
+        English it is ``str(self)``, byte for byte (netplay's own words included)."""
+        if language() == SOURCE_LANGUAGE:
+            return str(self)
         parts = []
         if self.round is not None:
             parts.append(_("round {round}").format(round=self.round))
