@@ -208,7 +208,7 @@ VOID_LINES = (
     (
         "round 2: seat 0 stopped the round: its check found wrong_claim after every card "
         "was played: scored from the cards played",
-        ("nach den gespielten Karten gewertet", "nachdem jede Karte gespielt war"),
+        ("nach den gespielten Karten gewertet", "(nachdem jede Karte gespielt war)"),
     ),
     (
         "round-end check: shuffle_mismatch: pass 3 is not a permutation",
