@@ -139,9 +139,9 @@ def announced(text: str, depth: int = 0) -> Phrase:
     (``code: netplay's detail``, shown as our sentence for the code), or the text as it is."""
     found = recognise(text, (*ANNOUNCEMENTS, *VOID_WRAPPERS, *VOID_REASONS))
     if found is None or depth > 4:  # a reason nests two or three deep, never more
-        code, sep, _rest = text.partition(": ")
-        if sep and code in DEAL_FAULTS:
-            return phrase("{text}", text=Gloss(text, phrase(DEAL_FAULTS[code])))
+        head, sep, _rest = text.partition(": ")
+        if sep and head in DEAL_FAULTS:
+            return phrase("{text}", text=Gloss(text, phrase(DEAL_FAULTS[head])))
         return phrase("{text}", text=text)
     params = dict(found.params)
     inner, who = params.get("detail"), params.get("who")
