@@ -18,13 +18,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from .i18n import N_, _
+from .i18n import N_, _, pgettext
 
 
 @dataclass(frozen=True, slots=True)
 class Phrase:
     template: str  # the English msgid, with ``{name}`` fields
     params: tuple[tuple[str, str | int | Phrase | Gloss], ...] = ()
+    context: str | None = None  # the msgctxt, for a word marked with ``pgettext``
 
     def english(self) -> str:
         """The template filled in, untranslated: the text of records and logs."""
@@ -32,7 +33,8 @@ class Phrase:
 
     def shown(self) -> str:
         """The template in the language spoken, filled in: the text a player reads."""
-        return _(self.template).format(**{k: _shown(v) for k, v in self.params})
+        said = _(self.template) if self.context is None else pgettext(self.context, self.template)
+        return said.format(**{k: _shown(v) for k, v in self.params})
 
     def param(self, name: str) -> str | int | Phrase | Gloss | None:
         return next((v for k, v in self.params if k == name), None)

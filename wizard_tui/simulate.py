@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
+
 from netplay import fairdeal
 from netplay.signing import SigningKey
 
@@ -58,6 +60,7 @@ from .game import (
     seat_view,
     winners,
 )
+from .i18n import N_, _, ngettext
 from .private_deal import PrivateRound, round_setup, veiled_round
 from .record import PRIVATE_PROTOCOL, GameRecord, GameRecorder, PlayerEntry, write_record
 
@@ -306,47 +309,92 @@ class SimulationReport:
         }
 
     def table(self) -> str:
-        """The human-readable report: one row per entry (and per level when levels repeat)."""
+        """The human-readable report: one row per entry (and per level when levels repeat),
+        its words in the language spoken; the numbers, the bot levels and the option values
+        are the same in every language (``--json`` is the machine-readable form)."""
         c = self.config
         rate = self.games / self.seconds if self.seconds > 0 else float("inf")
-        head = (
-            f"{self.games} game{'s' if self.games != 1 else ''}"
-            + (f" ({self.deals} deal sets x {c.players} rotations)" if c.duplicate else "")
-            + f", {c.players} players, restrict last bid: {c.restrict_last_bid.value}, "
-            + ("hidden bids (the restriction ignored), " if c.hidden_bids else "")
-            + (f"length: {c.length}, " if c.length != Length.FULL else "")
-            + f"{self.seconds:.2f} s ({rate:.{0 if rate >= 10 else 2}f} games/s)"
+        games = ngettext("{n} game", "{n} games", self.games).format(n=self.games)
+        if c.duplicate:
+            games = _("{games} ({deals} deal sets x {players} rotations)").format(
+                games=games, deals=self.deals, players=c.players
+            )
+        parts = [
+            games,
+            ngettext("{n} player", "{n} players", c.players).format(n=c.players),
+            _("restrict last bid: {value}").format(value=c.restrict_last_bid.value),
+        ]
+        if c.hidden_bids:
+            parts.append(_("hidden bids (the restriction ignored)"))
+        if c.length != Length.FULL:
+            parts.append(_("length: {length}").format(length=c.length))
+        seconds = f"{self.seconds:.2f}"
+        parts.append(
+            _("{seconds} s ({rate} games/s)").format(
+                seconds=seconds, rate=f"{rate:.{0 if rate >= 10 else 2}f}"
+            )
         )
-        label = "entry" if c.duplicate else "seat"
+        head = ", ".join(parts)
+        label = _("entry") if c.duplicate else _("seat")
         rows = [(str(e), t.summary()) for e, t in enumerate(self.tallies)]
         levels = self.by_level()
         if 1 < len(levels) < len(self.tallies):
-            rows += [("all", t.summary()) for t in levels.values()]
-        width = max(10, *(len(s["bot"]) for _, s in rows))
-        lines = [head, "", _row_header(label, width, c.duplicate)]
-        lines += [_row(key, s, width, c.duplicate) for key, s in rows]
+            rows += [(_("all"), t.summary()) for t in levels.values()]
+        cells = [_row_cells(key, s, c.duplicate) for key, s in rows]
+        header = [_(h) for h in (HEADERS_DUPLICATE if c.duplicate else HEADERS)]
+        header[0] = label
+        widths = [
+            max(least, cell_len(h), *(cell_len(row[i]) for row in cells))
+            for i, (least, h) in enumerate(zip(WIDTHS, header, strict=False))
+        ]
+        lines = [head, "", _line(header, widths)]
+        lines += [_line(row, widths) for row in cells]
         lines.append("")
-        note = "95% CI: Student t interval of the mean score per game"
         if c.duplicate:
-            note += "; vs field: score minus the mean of all entries on the same deals"
-        lines.append(note + ".")
+            lines.append(
+                _(
+                    "95% CI: Student t interval of the mean score per game; vs field: score"
+                    " minus the mean of all entries on the same deals."
+                )
+            )
+        else:
+            lines.append(_("95% CI: Student t interval of the mean score per game."))
         if self.records:
             k = len(self.records)
-            lines.append(f"{k} record{'s' if k != 1 else ''} written to {c.records}")
+            said = ngettext("{n} record written to {dir}", "{n} records written to {dir}", k)
+            lines.append(said.format(n=k, dir=c.records))
         return "\n".join(lines)
 
 
-def _row_header(label: str, width: int, duplicate: bool) -> str:
-    text = (
-        f"{label:>5}  {'bot':<{width}} {'games':>6} {'mean score':>10}  {'95% CI':<17}"
-        f" {'wins':>6} {'bid hit':>7} {'|bid err|':>9} {'us/decision':>11}"
-    )
-    if duplicate:
-        text += f"  {'vs field':>8}  95% CI"
-    return text
+# The report's columns: each header, the least width of its column, and whether it is
+# left-aligned; the space before each. Columns grow to their (translated) header.
+# TRANSLATORS: the headers of simulate's report table; short words (a column each).
+HEADERS = (
+    N_("seat"),
+    N_("bot"),
+    N_("games"),
+    N_("mean score"),
+    N_("95% CI"),
+    N_("wins"),
+    N_("bid hit"),
+    N_("|bid err|"),
+    N_("us/decision"),
+)
+HEADERS_DUPLICATE = (*HEADERS, N_("vs field"), N_("95% CI"))
+WIDTHS = (5, 10, 6, 10, 17, 6, 7, 9, 11, 8, 0)
+LEFT = (False, True, False, False, True, False, False, False, False, False, True)
+SPACE = ("", "  ", " ", " ", "  ", " ", " ", " ", " ", "  ", "  ")
 
 
-def _row(key: str, s: dict[str, Any], width: int, duplicate: bool) -> str:
+def _line(cells: Sequence[str], widths: Sequence[int]) -> str:
+    out = []
+    for i, (text, width) in enumerate(zip(cells, widths, strict=False)):
+        pad = " " * max(0, width - cell_len(text))  # by cells, not len: accented words
+        out.append(SPACE[i] + (text + pad if LEFT[i] else pad + text))
+    return "".join(out).rstrip()
+
+
+def _row_cells(key: str, s: dict[str, Any], duplicate: bool) -> list[str]:
     def f(x: float | None, spec: str) -> str:
         return "-" if x is None else format(x, spec)
 
@@ -354,15 +402,20 @@ def _row(key: str, s: dict[str, Any], width: int, duplicate: bool) -> str:
         return "-" if pair is None else f"[{pair[0]:.1f}, {pair[1]:.1f}]"
 
     us = None if s["mean_decision_seconds"] is None else s["mean_decision_seconds"] * 1e6
-    text = (
-        f"{key:>5}  {s['bot']:<{width}} {s['games']:>6} {f(s['mean_score'], '.1f'):>10}"
-        f"  {ci(s['mean_score_ci95']):<17} {f(s['win_rate'], '.1%'):>6}"
-        f" {f(s['bid_accuracy'], '.1%'):>7} {f(s['mean_abs_bid_error'], '.2f'):>9}"
-        f" {f(us, '.1f'):>11}"
-    )
+    cells = [
+        key,
+        s["bot"],
+        str(s["games"]),
+        f(s["mean_score"], ".1f"),
+        ci(s["mean_score_ci95"]),
+        f(s["win_rate"], ".1%"),
+        f(s["bid_accuracy"], ".1%"),
+        f(s["mean_abs_bid_error"], ".2f"),
+        f(us, ".1f"),
+    ]
     if duplicate:
-        text += f"  {f(s.get('margin_vs_field'), '+.1f'):>8}  {ci(s.get('margin_vs_field_ci95'))}"
-    return text.rstrip()
+        cells += [f(s.get("margin_vs_field"), "+.1f"), ci(s.get("margin_vs_field_ci95"))]
+    return cells
 
 
 ProgressFn = Callable[[int, int], None]  # (games played, games in the run)

@@ -41,6 +41,7 @@ from .game import (
     Play,
     PlayerAction,
     Reason,
+    Suit,
     action_from_wire,
     card_name,
     dealer_of,
@@ -52,7 +53,9 @@ from .game import (
 from .game.actions import PassCard
 from .game.hidden import Revoke, replay_round
 from .game.specials import Special
-from .i18n import _, ngettext
+from .i18n import N_, _, ngettext
+from .net.check_texts import blamed, fault_phrase, rule_text
+from .phrase import Phrase, phrase
 from .private_deal import item_cards, opened_deck, round_setup, veiled_round
 from .record import (
     UNREVEALED,
@@ -95,10 +98,18 @@ class Verdict:
         assert self.record is not None
         return f"OK {self.path} ({summary(self.record)})"
 
+    def shown(self) -> str:
+        """``line()`` in the language spoken (what ``wizard-tui verify`` prints); the exit
+        status, the rule codes and the card names stay as they are."""
+        if self.failure is not None:
+            return _("FAIL {file}: {failure}").format(file=self.path, failure=self.failure.shown())
+        assert self.record is not None
+        return _("OK {file} ({summary})").format(file=self.path, summary=summary(self.record))
+
 
 def summary(record: GameRecord) -> str:
     """``15 rounds, winners: Ann (seat 2)``, plus any redeals or failures noted during play."""
-    # In the language spoken (the OK/FAIL words and a failure's rule and detail stay English).
+    # In the language spoken (a failure's rule code stays: it is a code).
     n = len(record.rounds)
     text = ngettext("{n} round", "{n} rounds", n).format(n=n)
     if record.complete:
@@ -146,7 +157,10 @@ def verify_path(path: str | os.PathLike[str]) -> Verdict:
     except RecordError as exc:
         return Verdict(shown, record, exc)
     except Exception as exc:  # a bug of ours must still not end in a traceback
-        detail = f"verify itself failed ({type(exc).__name__}: {exc}); please report this"
+        detail = phrase(
+            N_("verify itself failed ({error}); please report this"),
+            error=f"{type(exc).__name__}: {exc}",
+        )
         return Verdict(shown, record, RecordError("internal-error", detail))
     return Verdict(shown, record, None)
 
@@ -176,8 +190,17 @@ def verify_record(record: GameRecord) -> None:
     if len(record.rounds) > num_rounds:
         raise RecordError(
             "round-count",
-            f"{len(record.rounds)} rounds recorded; {n} players play {num_rounds}"
-            + ("" if record.rules.rounds is None else " in this game's length (rules.rounds)"),
+            phrase(
+                N_("{got} rounds recorded; {n} players play {rounds}")
+                if record.rules.rounds is None
+                else N_(
+                    "{got} rounds recorded; {n} players play {rounds}"
+                    " in this game's length (rules.rounds)"
+                ),
+                got=len(record.rounds),
+                n=n,
+                rounds=num_rounds,
+            ),
             round=num_rounds + 1,
         )
     game = Game(GameConfig(n, record.first_dealer, record.rules))
@@ -200,13 +223,24 @@ def verify_record(record: GameRecord) -> None:
 def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) -> None:
     n = len(record.players)
     if rnd.round != r:
-        raise RecordError("round-number", f"the round says {rnd.round}, expected {r}", round=r)
+        raise RecordError(
+            "round-number",
+            phrase(N_("the round says {said}, expected {r}"), said=rnd.round, r=r),
+            round=r,
+        )
     dealer = dealer_of(record.first_dealer, r, n)
     if rnd.dealer != dealer:
         raise RecordError(
             "dealer",
-            f"the record says seat {rnd.dealer} dealt; the deal passes one seat clockwise "
-            f"from first_dealer {record.first_dealer}, so seat {dealer} did",
+            phrase(
+                N_(
+                    "the record says seat {said} dealt; the deal passes one seat clockwise "
+                    "from first_dealer {first}, so seat {dealer} did"
+                ),
+                said=rnd.dealer,
+                first=record.first_dealer,
+                dealer=dealer,
+            ),
             round=r,
         )
 
@@ -215,8 +249,16 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
         if len(hand) != size:
             raise RecordError(
                 "hand-size",
-                f"{len(hand)} cards dealt; round {r} of this game deals {size} each"
-                + ("" if record.rules.rounds is None else " (rules.rounds)"),
+                phrase(
+                    N_("{got} cards dealt; round {r} of this game deals {size} each")
+                    if record.rules.rounds is None
+                    else N_(
+                        "{got} cards dealt; round {r} of this game deals {size} each (rules.rounds)"
+                    ),
+                    got=len(hand),
+                    r=r,
+                    size=size,
+                ),
                 round=r,
                 seat=seat,
             )
@@ -230,7 +272,11 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
         if recorded != expected:
             raise RecordError(
                 "hand",
-                f"the seeds deal {_cards(expected)}, the record says {_cards(recorded)}",
+                phrase(
+                    N_("the seeds deal {cards}, the record says {said}"),
+                    cards=_cards(expected),
+                    said=_cards(recorded),
+                ),
                 round=r,
                 seat=seat,
             )
@@ -238,8 +284,11 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
         if rnd.turned_card != dealt.trump_card:
             raise RecordError(
                 "turned-card",
-                f"the seeds turn up {_card_or_none(dealt.trump_card)}, "
-                f"the record says {_card_or_none(rnd.turned_card)}",
+                phrase(
+                    N_("the seeds turn up {card}, the record says {said}"),
+                    card=_card_or_none(dealt.trump_card),
+                    said=_card_or_none(rnd.turned_card),
+                ),
                 round=r,
             )
         assert dealt.trump_card is not None  # 60 + k cards: one is always turned
@@ -253,8 +302,11 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
         if rnd.trump_card != dealt.trump_card:
             raise RecordError(
                 "trump-card",
-                f"the seeds turn up {_card_or_none(dealt.trump_card)}, "
-                f"the record says {_card_or_none(rnd.trump_card)}",
+                phrase(
+                    N_("the seeds turn up {card}, the record says {said}"),
+                    card=_card_or_none(dealt.trump_card),
+                    said=_card_or_none(rnd.trump_card),
+                ),
                 round=r,
             )
         game.deal(deck)
@@ -273,7 +325,12 @@ def _replay_plain_round(
         if rnd.trump_suit is None:
             raise RecordError(
                 "trump-suit",
-                "a Wizard was turned up, so the dealer must name a suit; the record says null",
+                phrase(
+                    N_(
+                        "a Wizard was turned up, so the dealer must name a suit;"
+                        " the record says null"
+                    )
+                ),
                 round=r,
                 seat=dealer,
             )
@@ -281,12 +338,21 @@ def _replay_plain_round(
     else:
         expected_suit = None if tc is None or is_jester(tc) else suit_of(tc)
         if rnd.trump_suit != expected_suit:
-            why = "no trump card" if tc is None else f"the trump card is {_card(tc)}"
+            why = (
+                phrase(N_("no trump card"))
+                if tc is None
+                else phrase(N_("the trump card is {card}"), card=_card(tc))
+            )
             want_suit = "null" if expected_suit is None else expected_suit.label
             got_suit = "null" if rnd.trump_suit is None else rnd.trump_suit.label
             raise RecordError(
                 "trump-suit",
-                f"{why}, so trump_suit is {want_suit}; the record says {got_suit}",
+                phrase(
+                    N_("{why}, so trump_suit is {suit}; the record says {said}"),
+                    why=why,
+                    suit=want_suit,
+                    said=got_suit,
+                ),
                 round=r,
             )
 
@@ -301,28 +367,47 @@ def _replay_plain_round(
 
     if len(rnd.tricks) != size:  # one trick per card in each hand
         raise RecordError(
-            "trick-count", f"{len(rnd.tricks)} tricks recorded, expected {size}", round=r
+            "trick-count",
+            phrase(N_("{got} tricks recorded, expected {size}"), got=len(rnd.tricks), size=size),
+            round=r,
         )
     for t, trick in enumerate(rnd.tricks, 1):
         leader = game.trick_leader
         if trick.leader != leader:
-            who = "the dealer's left" if t == 1 else f"the winner of trick {t - 1}"
+            who = (
+                phrase(N_("the dealer's left"))
+                if t == 1
+                else phrase(N_("the winner of trick {trick}"), trick=t - 1)
+            )
             raise RecordError(
                 "leader",
-                f"the record says seat {trick.leader} led; {who} (seat {leader}) leads",
+                phrase(
+                    N_("the record says seat {said} led; {who} (seat {leader}) leads"),
+                    said=trick.leader,
+                    who=who,
+                    leader=leader,
+                ),
                 round=r,
                 trick=t,
                 seat=trick.leader,
             )
         if len(trick.plays) != n:
             raise RecordError(
-                "trick-size", f"{len(trick.plays)} cards played, expected {n}", round=r, trick=t
+                "trick-size",
+                phrase(N_("{got} cards played, expected {n}"), got=len(trick.plays), n=n),
+                round=r,
+                trick=t,
             )
         for seat, card in trick.plays:
             if seat != game.turn:
                 raise RecordError(
                     "play-order",
-                    f"seat {seat} played {_card(card)} when seat {game.turn} was to play",
+                    phrase(
+                        N_("seat {seat} played {card} when seat {turn} was to play"),
+                        seat=seat,
+                        card=_card(card),
+                        turn=game.turn,
+                    ),
                     round=r,
                     trick=t,
                     seat=seat,
@@ -335,9 +420,16 @@ def _replay_plain_round(
         if trick.winner != winner:
             raise RecordError(
                 "trick-winner",
-                f"the record says seat {trick.winner} won; seat {winner} wins "
-                f"[{' '.join(f'{s}:{_card(c)}' for s, c in trick.plays)}] (seat:card) "
-                f"with {_trump(game)}",
+                phrase(
+                    N_(
+                        "the record says seat {said} won; seat {winner} wins {plays} (seat:card)"
+                        " with {trump}"
+                    ),
+                    said=trick.winner,
+                    winner=winner,
+                    plays=f"[{' '.join(f'{s}:{_card(c)}' for s, c in trick.plays)}]",
+                    trump=_trump(game),
+                ),
                 round=r,
                 trick=t,
             )
@@ -353,12 +445,20 @@ def _verify_scores(rnd: RecordedRound, r: int, game: Game) -> None:
     ):
         for seat, (got, want) in enumerate(zip(recorded, expected, strict=True)):
             if got != want:
-                because = ""
+                said = phrase(
+                    N_("the record says {got}, the game gives {want}"), got=got, want=want
+                )
                 if what == "points":
-                    because = f" (bid {result.bids[seat]}, won {result.tricks_won[seat]})"
+                    said = phrase(
+                        N_("the record says {got}, the game gives {want} (bid {bid}, won {won})"),
+                        got=got,
+                        want=want,
+                        bid=result.bids[seat],
+                        won=result.tricks_won[seat],
+                    )
                 raise RecordError(
                     what,
-                    f"the record says {got}, the game gives {want}{because}",
+                    said,
                     round=r,
                     seat=seat,
                 )
@@ -372,19 +472,27 @@ def _verify_bid_seals(
     n = len(record.players)
     wire = rnd.extra.get("bid_seals")
     if type(wire) is not list or len(wire) != n:
-        raise RecordError("bid-seals", f"hidden bids need {n} bid seals, one per seat", round=r)
+        raise RecordError(
+            "bid-seals", phrase(N_("hidden bids need {n} bid seals, one per seat"), n=n), round=r
+        )
     attempt = rnd.private_deal.setup.attempt if rnd.private_deal is not None else 0
     for seat, entry in enumerate(wire):
         try:
             seal, nonce = bytes.fromhex(entry["seal"]), bytes.fromhex(entry["nonce"])
         except (KeyError, TypeError, ValueError, AttributeError):
             raise RecordError(
-                "bid-seals", "a bid seal is {seal, nonce} in hex", round=r, seat=seat
+                "bid-seals",
+                phrase(N_("a bid seal is {braces} in hex"), braces="{seal, nonce}"),
+                round=r,
+                seat=seat,
             ) from None
         if not opens_bid(seal, record.game_id, r, attempt, seat, bids[seat], nonce):
             raise RecordError(
                 "bid-seal",
-                f"the bid {bids[seat]} and its nonce do not open the seat's seal",
+                phrase(
+                    N_("the bid {bid} and its nonce do not open the seat's seal"),
+                    bid=bids[seat],
+                ),
                 round=r,
                 seat=seat,
             )
@@ -396,15 +504,27 @@ def _verify_commit_reveal(record: GameRecord, rnd: RecordedRound, r: int) -> tup
         if not fairdeal.opens(commit, record.game_id, r, seat, seed):
             raise RecordError(
                 "commitment",
-                f"seed {seed.hex()[:16]}... does not open commitment {commit.hex()[:16]}... "
-                f"for this game, round and seat",
+                phrase(
+                    N_(
+                        "seed {seed}... does not open commitment {commit}... "
+                        "for this game, round and seat"
+                    ),
+                    seed=seed.hex()[:16],
+                    commit=commit.hex()[:16],
+                ),
                 round=r,
                 seat=seat,
             )
     return deck_for_round(record.game_id, r, rnd.seeds, record.rules.specials)
 
 
-_BLAME_RECORD = " (blame: the relay, the host that recorded the round)"
+# A fault of the record itself: the host that relayed and recorded the round is to blame.
+BLAME_RECORD = N_("{detail} (blame: the relay, the host that recorded the round)")
+_BLAME_RECORD = " (blame: the relay, the host that recorded the round)"  # the English suffix
+
+
+def _blame_record(template: str, /, **params: str | int | Phrase) -> Phrase:
+    return phrase(BLAME_RECORD, detail=phrase(template, **params))
 
 
 # A privately dealt special round's transcript, as the cards it moves: its opens and its
@@ -462,7 +582,7 @@ def _verify_private_deal(
         culprit = fault.culprit
         raise RecordError(
             fault.code,
-            str(fault.message),
+            fault_phrase(fault),
             round=r,
             seat=culprit if culprit is not None and culprit >= 0 else None,
             culprit=culprit,
@@ -472,7 +592,9 @@ def _verify_private_deal(
     if not withheld:
         items = result.items
         if any(i is None for i in items):  # audit_transcript only verifies finished deals
-            raise RecordError("not_a_deck", "the transcript leaves the deck unopened", round=r)
+            raise RecordError(
+                "not_a_deck", phrase(N_("the transcript leaves the deck unopened")), round=r
+            )
         deck = tuple(cards[i] for i in items if i is not None)
         gifts = [(g.pass_index, g.giver, g.recipient, cards[g.item]) for g in result.gifts]
     for seat in range(n):
@@ -480,8 +602,14 @@ def _verify_private_deal(
         if rnd.hands[seat] != opened:
             raise RecordError(
                 "hand",
-                f"the private deal opens {_cards(opened)} at the seat's positions, "
-                f"the record says {_cards(rnd.hands[seat])}" + _BLAME_RECORD,
+                _blame_record(
+                    N_(
+                        "the private deal opens {cards} at the seat's positions,"
+                        " the record says {said}"
+                    ),
+                    cards=_cards(opened),
+                    said=_cards(rnd.hands[seat]),
+                ),
                 round=r,
                 seat=seat,
                 culprit=RELAY,
@@ -494,8 +622,11 @@ def _verify_private_deal(
     if turned != trump:
         raise RecordError(
             "turned-card" if rnd.special else "trump-card",
-            f"the private deal turns up {_card_or_none(trump)}, "
-            f"the record says {_card_or_none(turned)}" + _BLAME_RECORD,
+            _blame_record(
+                N_("the private deal turns up {card}, the record says {said}"),
+                card=_card_or_none(trump),
+                said=_card_or_none(turned),
+            ),
             round=r,
             culprit=RELAY,
         )
@@ -509,12 +640,16 @@ def _verify_private_deal(
             continue
         t = plays[i][0] if i < len(plays) else len(rnd.tricks) + 1
         seat = plays[i][1][0] if i < len(plays) else opens[i][0]
-        shown = "nothing" if i >= len(opens) else f"seat {opens[i][0]} {_card(opens[i][1])}"
-        said = "nothing" if i >= len(plays) else f"seat {seat} {_card(plays[i][1][1])}"
+        shown = _seat_card(opens[i] if i < len(opens) else None)
+        said = _seat_card((seat, plays[i][1][1]) if i < len(plays) else None)
         raise RecordError(
             "open-mismatch",
-            f"card {i + 1} of the round: the transcript opens {shown}, the record plays {said}"
-            + _BLAME_RECORD,
+            _blame_record(
+                N_("card {k} of the round: the transcript opens {shown}, the record plays {said}"),
+                k=i + 1,
+                shown=shown,
+                said=said,
+            ),
             round=r,
             trick=t,
             seat=seat,
@@ -549,8 +684,14 @@ def _deck_without_reveals(
     if missing != withheld:
         raise RecordError(
             "charge",
-            f"the record charges seat(s) {withheld} for withholding their reveal; "
-            f"the transcript lacks the reveals of {missing}" + _BLAME_RECORD,
+            _blame_record(
+                N_(
+                    "the record charges seat(s) {withheld} for withholding their reveal; "
+                    "the transcript lacks the reveals of {missing}"
+                ),
+                withheld=str(withheld),
+                missing=str(missing),
+            ),
             round=r,
             culprit=RELAY,
         )
@@ -558,7 +699,7 @@ def _deck_without_reveals(
     if deck is None:
         raise RecordError(
             "charge",
-            "a round scored without every reveal must have every card opened" + _BLAME_RECORD,
+            _blame_record(N_("a round scored without every reveal must have every card opened")),
             round=r,
             culprit=RELAY,
         )
@@ -580,27 +721,40 @@ def _check_charges(record: GameRecord) -> None:
         if c.why == VOIDED and where not in voided:
             raise RecordError(
                 "charge",
-                f"seat {c.seat} is charged for attempt {c.attempt}, which was not voided",
+                phrase(
+                    N_("seat {seat} is charged for attempt {attempt}, which was not voided"),
+                    seat=c.seat,
+                    attempt=c.attempt,
+                ),
                 round=c.round,
                 seat=c.seat,
             )
         if c.why == UNREVEALED and where not in scored:
             raise RecordError(
                 "charge",
-                f"seat {c.seat} is charged for a withheld reveal in attempt {c.attempt}, "
-                "which was not the one scored",
+                phrase(
+                    N_(
+                        "seat {seat} is charged for a withheld reveal in attempt {attempt}, "
+                        "which was not the one scored"
+                    ),
+                    seat=c.seat,
+                    attempt=c.attempt,
+                ),
                 round=c.round,
                 seat=c.seat,
             )
         key = (c.round, c.attempt, None if c.why == VOIDED else c.seat)
         if key in seen:
             raise RecordError(
-                "charge", f"attempt {c.attempt} is charged twice", round=c.round, seat=c.seat
+                "charge",
+                phrase(N_("attempt {attempt} is charged twice"), attempt=c.attempt),
+                round=c.round,
+                seat=c.seat,
             )
         seen.add(key)
 
 
-def _check_void_charge(record: GameRecord, d: Redeal, proven: int | None, where: str) -> None:
+def _check_void_charge(record: GameRecord, d: Redeal, proven: int | None, where: Phrase) -> None:
     """The seat charged for a voided attempt: the one the envelopes (or the replay) prove
     caused it, when they prove one; none for the relay's own fault. Without proof (a lost
     key, an abort, a seat that left) the record's word stands: docs/private-deal.md."""
@@ -614,15 +768,25 @@ def _check_void_charge(record: GameRecord, d: Redeal, proven: int | None, where:
     )
     if proven is not None and proven >= 0 and charged != proven:
         raise _void_error(
-            f"{where}: the envelopes prove seat {proven} caused it; the record charges "
-            f"{_blame(charged)}",
+            phrase(
+                N_(
+                    "{where}: the envelopes prove seat {proven} caused it; the record charges {who}"
+                ),
+                where=where,
+                proven=proven,
+                who=_blame(charged),
+            ),
             "charge",
             d.round,
             RELAY,
         )
     if proven == RELAY and charged is not None:
         raise _void_error(
-            f"{where}: the relay's fault, yet the record charges seat {charged}",
+            phrase(
+                N_("{where}: the relay's fault, yet the record charges seat {seat}"),
+                where=where,
+                seat=charged,
+            ),
             "charge",
             d.round,
             RELAY,
@@ -634,8 +798,15 @@ def _check_setup(got: DealSetup, want: DealSetup, r: int) -> None:
         if getattr(got, name) != getattr(want, name):
             raise RecordError(
                 "deal-setup",
-                f"the private deal's setup has another {name} than the game's "
-                f"({_setup_field(name, got)}, expected {_setup_field(name, want)})" + _BLAME_RECORD,
+                _blame_record(
+                    N_(
+                        "the private deal's setup has another {name} than the game's"
+                        " ({got}, expected {want})"
+                    ),
+                    name=name,
+                    got=_setup_field(name, got),
+                    want=_setup_field(name, want),
+                ),
                 round=r,
                 culprit=RELAY,
             )
@@ -658,14 +829,20 @@ def _check_attempts(record: GameRecord, num_rounds: int) -> None:
     seen: dict[int, int] = {}
     for d in record.redeals:
         if d.private_deal is None:
-            raise RecordError("redeal", "a commit-reveal redeal in a privately dealt game")
+            raise RecordError(
+                "redeal", phrase(N_("a commit-reveal redeal in a privately dealt game"))
+            )
         if not 1 <= d.round <= min(num_rounds, len(record.rounds) + 1):
-            raise RecordError("redeal", f"a redeal of round {d.round}, which the game lacks")
+            raise RecordError("redeal", phrase(REDEAL_OF_NO_ROUND, round=d.round))
         expected = seen.get(d.round, 0)
         if d.attempt != expected:
             raise RecordError(
                 "redeal",
-                f"voided attempt {d.attempt} recorded where attempt {expected} comes",
+                phrase(
+                    N_("voided attempt {attempt} recorded where attempt {expected} comes"),
+                    attempt=d.attempt,
+                    expected=expected,
+                ),
                 round=d.round,
             )
         seen[d.round] = expected + 1
@@ -700,7 +877,7 @@ def _verify_private_redeals(record: GameRecord, r: int, game: Game) -> None:
         )
         _check_setup(setup, want, r)
         proven = check_voided_attempt(d, game, r)
-        _check_void_charge(record, d, proven, f"voided attempt {d.attempt}")
+        _check_void_charge(record, d, proven, phrase(VOIDED_ATTEMPT, attempt=d.attempt))
 
 
 def check_voided_attempt(d: Redeal, game: Game, r: int) -> int | None:
@@ -713,27 +890,34 @@ def check_voided_attempt(d: Redeal, game: Game, r: int) -> int | None:
     deal = d.private_deal
     assert deal is not None
     setup = deal.setup
-    where = f"voided attempt {d.attempt}"
+    where = phrase(VOIDED_ATTEMPT, attempt=d.attempt)
     specials = game.config.rules.specials  # the deck's items are the table's cards
     view = Verifier(setup, relayed=True)
     try:
         for envelope in deal.envelopes:
             view.receive(envelope)
     except DealFault as fault:
-        raise _void_error(f"{where}: {fault.message}", fault.code, r, fault.culprit) from None
+        raise _void_error(_at(where, fault_phrase(fault)), fault.code, r, fault.culprit) from None
     shown: DealFault | None = None
     if isinstance(view.fault, DealFault):  # every seat revealed; the round-end check failed
         shown = view.fault
     elif d.evidence is not None:
         if view.result is not None:
-            raise _void_error(f"{where}: evidence after a clean round", "redeal", r, RELAY)
+            said = phrase(N_("evidence after a clean round"))
+            raise _void_error(_at(where, said), "redeal", r, RELAY)
         try:
             view.receive(d.evidence)
         except DealFault as fault:
             shown = fault
         else:
             raise _void_error(
-                f"{where}: the evidence of {d.fault} passes every check", "redeal", r, RELAY
+                _at(
+                    where,
+                    phrase(N_("the evidence of {fault} passes every check"), fault=str(d.fault)),
+                ),
+                "redeal",
+                r,
+                RELAY,
             )
     proven: int | None = None
     if shown is not None and shown.culprit is not None and shown.culprit >= 0:
@@ -754,8 +938,17 @@ def check_voided_attempt(d: Redeal, game: Game, r: int) -> int | None:
             or (not provable and not plausible)
         ):
             raise _void_error(
-                f"{where}: the record says {d.fault} by {_blame(d.culprit)}; "
-                f"the envelopes show {shown.code} by {_blame(shown.culprit)}",
+                phrase(
+                    N_(
+                        "{where}: the record says {fault} by {who};"
+                        " the envelopes show {code} by {by}"
+                    ),
+                    where=where,
+                    fault=str(d.fault),
+                    who=_blame(d.culprit),
+                    code=shown.code,
+                    by=_blame(shown.culprit),
+                ),
                 "redeal",
                 r,
                 RELAY,
@@ -768,7 +961,11 @@ def check_voided_attempt(d: Redeal, game: Game, r: int) -> int | None:
         _check_revoke(d, opened, game, r, where)  # every card open, a reveal withheld
     elif d.culprit is not None:
         raise _void_error(
-            f"{where}: the record blames {_blame(d.culprit)} without proof",
+            phrase(
+                N_("{where}: the record blames {who} without proof"),
+                where=where,
+                who=_blame(d.culprit),
+            ),
             "redeal",
             r,
             RELAY,
@@ -776,7 +973,9 @@ def check_voided_attempt(d: Redeal, game: Game, r: int) -> int | None:
     return proven
 
 
-def _check_revoke(d: Redeal, items: tuple[int | None, ...], game: Game, r: int, where: str) -> None:
+def _check_revoke(
+    d: Redeal, items: tuple[int | None, ...], game: Game, r: int, where: Phrase
+) -> None:
     """A voided attempt whose deal verified, blamed on a seat: the replay of its recorded
     trump choice and bids and of the plays in its transcript must refuse that seat's card."""
     assert d.private_deal is not None
@@ -793,8 +992,17 @@ def _check_revoke(d: Redeal, items: tuple[int | None, ...], game: Game, r: int, 
         if revoke.seat == d.culprit and revoke.code == d.fault:
             return
         raise _void_error(
-            f"{where}: the replay refuses seat {revoke.seat} ({revoke.code}), "
-            f"the record blames {_blame(d.culprit)} ({d.fault})",
+            phrase(
+                N_(
+                    "{where}: the replay refuses seat {seat} ({code}),"
+                    " the record blames {who} ({fault})"
+                ),
+                where=where,
+                seat=revoke.seat,
+                code=revoke.code,
+                who=_blame(d.culprit),
+                fault=str(d.fault),
+            ),
             "redeal",
             r,
             RELAY,
@@ -802,14 +1010,19 @@ def _check_revoke(d: Redeal, items: tuple[int | None, ...], game: Game, r: int, 
     except (ValueError, IllegalAction):
         pass
     raise _void_error(
-        f"{where}: the record blames {_blame(d.culprit)} for {d.fault}, the replay shows no fault",
+        phrase(
+            N_("{where}: the record blames {who} for {fault}, the replay shows no fault"),
+            where=where,
+            who=_blame(d.culprit),
+            fault=str(d.fault),
+        ),
         "redeal",
         r,
         RELAY,
     )
 
 
-def _void_error(detail: str, code: str, r: int, culprit: int | None) -> RecordError:
+def _void_error(detail: Phrase, code: str, r: int, culprit: int | None) -> RecordError:
     return RecordError(
         code,
         detail,
@@ -819,8 +1032,26 @@ def _void_error(detail: str, code: str, r: int, culprit: int | None) -> RecordEr
     )
 
 
-def _blame(culprit: int | None) -> str:
-    return "nobody" if culprit is None else "the relay" if culprit == RELAY else f"seat {culprit}"
+# Where a voided attempt's check names it, and a redeal of a round the game has not.
+VOIDED_ATTEMPT = N_("voided attempt {attempt}")
+REDEAL_OF_NO_ROUND = N_("a redeal of round {round}, which the game lacks")
+
+
+def _at(where: Phrase, detail: Phrase) -> Phrase:
+    """``voided attempt 0: <detail>``."""
+    return phrase(N_("{where}: {detail}"), where=where, detail=detail)
+
+
+def _blame(culprit: int | None) -> Phrase:
+    """``nobody``, ``the relay``, ``seat 2``."""
+    return blamed(culprit)
+
+
+def _seat_card(play: tuple[int, int] | None) -> Phrase:
+    """``seat 2 7H``, or ``nothing``."""
+    if play is None:
+        return phrase(N_("nothing"))
+    return phrase(N_("seat {seat} {card}"), seat=play[0], card=_card(play[1]))
 
 
 def _setup_field(name: str, setup: object) -> str:
@@ -838,23 +1069,40 @@ def _verify_end(record: GameRecord, game: Game, num_rounds: int) -> None:
     if record.complete and played != num_rounds:
         raise RecordError(
             "complete",
-            f"complete is true but only {played} of {num_rounds} rounds are recorded",
+            phrase(
+                N_("complete is true but only {played} of {rounds} rounds are recorded"),
+                played=played,
+                rounds=num_rounds,
+            ),
         )
     if not record.complete and played == num_rounds:
-        raise RecordError("complete", f"complete is false but all {num_rounds} rounds are recorded")
+        said = phrase(
+            N_("complete is false but all {rounds} rounds are recorded"), rounds=num_rounds
+        )
+        raise RecordError("complete", said)
     got = sorted(record.winners)
     if record.complete:
         expected = winners(game.totals)
         if got != expected:
             raise RecordError(
                 "winners",
-                f"the record says {_seats(got)}; the highest final total "
-                f"{max(game.totals)} belongs to {_seats(expected)}",
+                phrase(
+                    N_(
+                        "the record says {said}; the highest final total {total} belongs to {seats}"
+                    ),
+                    said=_seats(got),
+                    total=max(game.totals),
+                    seats=_seats(expected),
+                ),
             )
     elif got and (not played or got != winners(game.totals)):
         # An unfinished game has no winners; we accept the current leaders too.
         raise RecordError(
-            "winners", f"the game is incomplete, yet the record names winners {_seats(got)}"
+            "winners",
+            phrase(
+                N_("the game is incomplete, yet the record names winners {seats}"),
+                seats=_seats(got),
+            ),
         )
 
 
@@ -863,12 +1111,15 @@ def _verify_redeals(record: GameRecord, num_rounds: int) -> None:
         return  # checked round by round (_verify_private_redeals)
     for d in record.redeals:
         if not 1 <= d.round <= num_rounds:
-            raise RecordError("redeal", f"a redeal of round {d.round}, which the game lacks")
+            raise RecordError("redeal", phrase(REDEAL_OF_NO_ROUND, round=d.round))
         for seat, (commit, seed) in enumerate(zip(d.commitments, d.seeds, strict=True)):
             if seed is not None and not fairdeal.opens(commit, record.game_id, d.round, seat, seed):
                 raise RecordError(
                     "redeal",
-                    f"attempt {d.attempt}: the revealed seed does not open its commitment",
+                    phrase(
+                        N_("attempt {attempt}: the revealed seed does not open its commitment"),
+                        attempt=d.attempt,
+                    ),
                     round=d.round,
                     seat=seat,
                 )
@@ -879,25 +1130,38 @@ def _illegal(
 ) -> RecordError:
     rule = RULE_OF_REASON.get(exc.reason, exc.code.replace("_", "-"))
     if exc.reason is Reason.BID_OUT_OF_RANGE:
-        detail = f"bid {value}; bids in round {r} are 0..{game.config.round_size(r)}"
+        detail = phrase(
+            N_("bid {bid}; bids in round {r} are 0..{most}"),
+            bid=value,
+            r=r,
+            most=game.config.round_size(r),
+        )
     elif exc.reason is Reason.BID_FORBIDDEN:
-        detail = (
-            f"the dealer's bid {value} makes the bids add up to {game.config.round_size(r)}, "
-            f"the number of tricks, "
-            f"which restrict_last_bid={game.config.restrict_last_bid.value} forbids"
+        detail = phrase(
+            N_(
+                "the dealer's bid {bid} makes the bids add up to {r}, the number of tricks, "
+                "which restrict_last_bid={setting} forbids"
+            ),
+            bid=value,
+            r=game.config.round_size(r),
+            setting=game.config.restrict_last_bid.value,
         )
     elif exc.reason is Reason.CARD_NOT_IN_HAND:
-        detail = f"played {_card(value)}, not in hand {_cards(game.hand(seat))}"
+        detail = phrase(
+            N_("played {card}, not in hand {hand}"), card=_card(value), hand=_cards(game.hand(seat))
+        )
     elif exc.reason is Reason.MUST_FOLLOW_SUIT:
         led = game.led_suit
         assert led is not None
         follow = [c for c in game.hand(seat) if suit_of(c) == led]
-        detail = (
-            f"played {_card(value)} on a {led.label} lead while holding {led.label} "
-            f"{_cards(follow)} (a revoke)"
+        detail = phrase(
+            N_("played {card} on a {suit} lead while holding {suit} {cards} (a revoke)"),
+            card=_card(value),
+            suit=_suit(led),
+            cards=_cards(follow),
         )
     else:
-        detail = exc.message
+        detail = phrase("{text}", text=rule_text(exc))  # the rules' own English, glossed
     return RecordError(rule, detail, round=r, trick=t, seat=seat)
 
 
@@ -911,17 +1175,26 @@ def _cards(cards: Iterable[int]) -> str:
     return "[" + " ".join(_card(c) for c in cards) + "]"
 
 
-def _trump(game: Game) -> str:
+def _trump(game: Game) -> Phrase:
     suit = game.trump_suit
-    return "no trump" if suit is None else f"{suit.label} trump"
+    if suit is None:
+        return phrase(N_("no trump"))
+    return phrase(N_("{suit} trump"), suit=_suit(suit))
 
 
-def _card_or_none(card: int | None) -> str:
-    return "no card" if card is None else _card(card)
+def _suit(suit: Suit) -> Phrase:
+    """The suit's label (``hearts``), shown as the table names it (``pgettext("suit", ...)``)."""
+    return Phrase(suit.label, context="suit")
 
 
-def _seats(seats: list[int]) -> str:
-    return "no one" if not seats else "seat " + ", ".join(map(str, seats))
+def _card_or_none(card: int | None) -> str | Phrase:
+    return phrase(N_("no card")) if card is None else _card(card)
+
+
+def _seats(seats: list[int]) -> Phrase:
+    if not seats:
+        return phrase(N_("no one"))
+    return phrase(N_("seat {seats}"), seats=", ".join(map(str, seats)))
 
 
 def _printable(name: str) -> str:

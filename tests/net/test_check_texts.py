@@ -18,7 +18,14 @@ from wizard_tui import i18n
 from wizard_tui.game import DECK_SIZE, Game, GameConfig, RestrictLastBid, RoundResult, card_name
 from wizard_tui.game.engine import Trick
 from wizard_tui.net.check_texts import DEAL_FAULTS, fault_phrase
-from wizard_tui.net.link_texts import TEMPLATES, announcement_text, error_text, link_text, said_of
+from wizard_tui.net.link_texts import (
+    TEMPLATES,
+    announced,
+    announcement_text,
+    error_text,
+    link_text,
+    said_of,
+)
 from wizard_tui.net.round_check import RoundChecker
 from wizard_tui.phrase import Gloss, phrase, recognise
 from wizard_tui.session import RoundVerified
@@ -189,3 +196,48 @@ def test_the_host_key_notice_is_in_the_language() -> None:
     session = NetworkSession("127.0.0.1", 1, name="Ann")
     i18n.setup("es")
     assert session.host_key_notice() == "aún sin conexión: no hay huella del anfitrión"
+
+
+VOID_LINES = (
+    # (the host's English, words the German shows)
+    (
+        "round 3 is dealt again: seat 1 stopped the round: its check found bad_deck, "
+        "blaming seat 2 (blame: seat 2)",
+        ("Runde 3 wird neu ausgeteilt", "Platz 1 hat die Runde angehalten", "(Schuld: Platz 2)"),
+    ),
+    (
+        "round 2: seat 0 stopped the round: its check found wrong_claim after every card "
+        "was played: scored from the cards played",
+        ("nach den gespielten Karten gewertet", "(nachdem jede Karte gespielt war)"),
+    ),
+    (
+        "round-end check: shuffle_mismatch: pass 3 is not a permutation",
+        ("Prüfung am Rundenende: ", "Mischen"),
+    ),
+    (
+        "seat 2 revoked: you must follow hearts (or play a Wizard or Jester)",
+        ("Platz 2 hat nicht bedient", "Herz", "Zauberer"),
+    ),
+    ("Ann (seat 1) left without revealing its keys", ("Ann (Platz 1) ist gegangen",)),
+    (
+        "round 4: Bo (seat 2) lost the round's keys after every card: scored from the cards played",
+        ("Runde 4: Bo (Platz 2) hat die Schlüssel der Runde nach allen Karten verloren",),
+    ),
+)
+
+
+@pytest.mark.parametrize(("text", "words"), VOID_LINES)
+def test_void_reasons_read_back_and_show_translated(text: str, words: tuple[str, ...]) -> None:
+    assert announced(text).english() == text  # the record's words, as the host sent them
+    assert announcement_text(text) == text  # English shows as it came
+    i18n.setup("de")
+    shown = announcement_text(text)
+    assert all(word in shown for word in words), shown
+    assert "round" not in shown and "seat" not in shown, shown
+
+
+def test_a_void_reason_we_do_not_know_shows_as_it_came() -> None:
+    i18n.setup("es")
+    text = "seat 9 did something new: a special card"
+    assert announcement_text(text) == text
+    assert announcement_text("bogus_code: a detail") == "bogus_code: a detail"

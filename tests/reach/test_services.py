@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from wizard_tui.reach.services import Reach
+from wizard_tui.i18n import translation_for
+from wizard_tui.reach.services import LISTEN_FAILED, Reach
 
 
 def test_a_taken_ssh_port_is_one_line_and_status_2(tmp_path: Path) -> None:
@@ -27,9 +28,20 @@ def test_a_taken_ssh_port_is_one_line_and_status_2(tmp_path: Path) -> None:
             stdin=subprocess.DEVNULL,
             timeout=60,
         )
+        czech = subprocess.run(
+            [*command, "--ssh", str(port), "--lang", "cs"],
+            env=dict(os.environ, XDG_DATA_HOME=str(tmp_path)),
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=60,
+        )
     assert result.returncode == 2
     assert result.stderr.startswith("wizard-tui: ssh: cannot listen on 127.0.0.1:")
     assert "Traceback" not in result.stderr
+    assert czech.returncode == 2
+    said = translation_for("cs").gettext(LISTEN_FAILED).split("{", 1)[0]
+    assert said and czech.stderr.startswith(f"wizard-tui: ssh: {said}"), czech.stderr
 
 
 def test_the_browser_url_as_a_qr_code() -> None:

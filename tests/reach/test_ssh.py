@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from wizard_tui.i18n import translation_for
+
 from .reach_helpers import Tmux, headless_host, processes_mentioning, wait_until
 
 pytest.importorskip("asyncssh", reason="the `ssh` extra is not installed: pip install -e '.[ssh]'")
@@ -152,6 +154,21 @@ def test_refusals_password_and_a_killed_client(tmp_path: Path) -> None:
         )
         assert no_pty.returncode == 1, no_pty
         assert "needs a terminal" in no_pty.stderr
+        # A visitor whose ssh sends LANG is turned away in their language (its catalog's
+        # words, compared to the catalog: the server's own language is English here).
+        czech = subprocess.run(
+            ssh_command(port, "bob", known, "-T"),
+            env={**good, "LANG": "cs_CZ.UTF-8"},
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=30,
+        )
+        assert czech.returncode == 1, czech
+        from wizard_tui.reach.ssh import NO_PTY  # after the importorskip of asyncssh
+
+        said = translation_for("cs").gettext(NO_PTY)
+        assert said != NO_PTY and said in czech.stderr, czech.stderr
 
         refused = subprocess.run(
             [*ssh_command(port, "bob", known, "-T", "-o", "NumberOfPasswordPrompts=1")],

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
+from wizard_tui import i18n
 from wizard_tui.bots import Bot, make_bot
 from wizard_tui.game import SeatView, is_wizard
 from wizard_tui.simulate import (
@@ -102,3 +104,37 @@ def test_levels_must_match_the_table() -> None:
     with pytest.raises(SimulationError, match="2 bot levels for 5 players"):
         SimulationConfig(players=5, bots=("random", "random")).levels()
     assert SimulationConfig(players=3).levels() == ("random",) * 3
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_the_report_table_speaks_the_language_and_keeps_its_numbers(duplicate: bool) -> None:
+    config = SimulationConfig(
+        players=3, games=1, seed="t", duplicate=duplicate, bots=("random", "easy", "random")
+    )
+    report = run_simulation(config)
+    english = report.table()
+    numbers = re.findall(r"-?\d+(?:\.\d+)?%?", english)
+    try:
+        for code, words in {
+            "cs": ("místo", "hry", "výhry"),
+            "de": ("Platz", "Spiele", "Siege"),
+            "es": ("asiento", "partidas", "victorias"),
+            "it": ("posto", "partite", "vittorie"),
+        }.items():
+            i18n.setup(code)
+            table = report.table()
+            lines = table.splitlines()
+            header = lines[2].split()
+            label = {"cs": "účast.", "de": "Eintrag", "es": "entrada", "it": "voce"}[code]
+            assert header[0] == (label if duplicate else words[0]), header
+            assert words[1] in header and words[2] in header, header
+            # The same numbers in the same order (the words around them translated).
+            assert re.findall(r"-?\d+(?:\.\d+)?%?", table) == numbers
+            # Columns line up under their headers: each row as long as the English one's
+            # plus what the wider translated headers add.
+            grown = len(lines[2]) - len(english.splitlines()[2])
+            for row, was in zip(lines[3:6], english.splitlines()[3:6], strict=True):
+                assert len(row) - len(was) <= grown
+            assert "games/s" not in table and "rounds" not in table
+    finally:
+        i18n.setup("en")

@@ -50,3 +50,33 @@ async def test_a_failed_check_is_shown_translated(lang: str, said: str, speak: N
         assert said.split(": ", 1)[1] in str(banner.render())
         assert said in journal_text(app)
     assert FAILED.detail == "round 1: the seed of seat 2 does not match its commitment"
+
+
+# A private deal's void as a seat's program notes it (deals/private/seat.py): the host's
+# reason, read back into our templates, in the round's note.
+VOID_REASON = (
+    "seat 1 stopped the round: its check found wrong_claim, blaming seat 2 after every card "
+    "was played"
+)
+
+
+@pytest.mark.parametrize("lang", [code for code in i18n.LANGUAGES if code != "en"])
+async def test_a_void_reason_is_shown_translated_and_uncut(lang: str, speak: None) -> None:
+    from wizard_tui.net.link_texts import announcement_text
+    from wizard_tui.session import ChatLine
+
+    from .test_ui_languages import problems
+
+    i18n.setup(lang)
+    note = i18n._("round {round} is void: {reason}").format(
+        round=2, reason=announcement_text(VOID_REASON)
+    )
+    assert "seat" not in note and "blaming" not in note, note
+    session = LocalSession(3, seed=2)
+    app = WizardApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.table is not None)
+        session.push(ChatLine(None, "host", note))
+        await until(pilot, lambda: note in journal_text(app))
+        await pilot.pause()
+        assert problems(app) == []

@@ -189,7 +189,8 @@ class ProgressBar:
         filled = self.WIDTH * done // total if total else self.WIDTH
         elapsed = int(time.monotonic() - self.start)
         bar = "#" * filled + "." * (self.WIDTH - filled)
-        text = f"\r[{bar}] {done}/{total} games, {elapsed // 60}:{elapsed % 60:02d}"
+        games = _("{done}/{total} games").format(done=done, total=total)
+        text = f"\r[{bar}] {games}, {elapsed // 60}:{elapsed % 60:02d}"
         self.stream.write(text)
         self.stream.flush()
         self.drawn = True

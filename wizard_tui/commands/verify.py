@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         for path in paths:
             verdict = verify_path(path)
-            print(verdict.line(), flush=True)
+            print(verdict.shown(), flush=True)
             failed += not verdict.ok
     except BrokenPipeError:
         # The reader (``| head``) left: stop quietly, and keep Python's exit flush quiet too.

@@ -14,8 +14,10 @@ import re
 from netplay.errors import NetplayError
 from netplay.identity import HostKeyChanged
 
+from ..game import Suit
 from ..i18n import N_, _, language
-from ..phrase import Phrase, phrase, recognise
+from ..phrase import Gloss, Phrase, phrase, recognise
+from .check_texts import DEAL_FAULTS
 
 # Each template's English is the message as netplay (or our host) makes it, field for field.
 TEMPLATES: tuple[str, ...] = (
@@ -102,17 +104,58 @@ ANNOUNCEMENTS: tuple[str, ...] = (
 )
 
 
+# The other reasons the private deal's host gives for a void or a round scored without a
+# seat's reveal (deals/private/host.py), and what it puts around a reason in its chat line.
+# The wrappers come first: their {detail} is read again, so the reason inside them too.
+VOID_WRAPPERS: tuple[str, ...] = (
+    N_("round {round}: {detail}: scored from the cards played"),
+    N_("{detail} (blame: {who})"),
+    N_("{detail} after every card was played"),
+    N_("round-end check: {detail}"),
+)
+VOID_REASONS: tuple[str, ...] = (
+    N_("seat {seat} stopped the round: its check found {code}, blaming {who}"),
+    N_("seat {seat} stopped the round: its check found {code}"),
+    N_("{name} (seat {seat}) left without revealing its keys"),
+    N_("{name} (seat {seat}) lost the round's keys after every card"),
+    # A revoke the replay found (the rules' own words for it, game/engine.py).
+    N_("seat {seat} revoked: {card} is not in your hand"),
+    N_("seat {seat} revoked: you must follow {suit} (or play a Wizard or Jester)"),
+)
+SUIT_NAMES = frozenset(s.label for s in Suit)
+# Whom a reason blames, as the host words it.
+WHO: tuple[str, ...] = (N_("the relay"), N_("nobody"), N_("seat {seat}"))
+
+
 def announcement_text(text: str) -> str:
-    """A line our host announced, in the language spoken (unknown ones as they came)."""
-    found = recognise(text, ANNOUNCEMENTS)
-    if found is None:
-        return text
-    inner = found.param("detail")
+    """A line our host announced, in the language spoken (unknown ones as they came; in
+    English, every one as it came: a check's code stays a code there)."""
+    return text if language() == "en" else announced(text).shown()
+
+
+def announced(text: str, depth: int = 0) -> Phrase:
+    """A line or a void's reason from our host as a phrase whose English is ``text``: one
+    of our templates (its ``detail`` and ``who`` read again), a private deal's check
+    (``code: netplay's detail``, shown as our sentence for the code), or the text as it is."""
+    found = recognise(text, (*ANNOUNCEMENTS, *VOID_WRAPPERS, *VOID_REASONS))
+    if found is None or depth > 4:  # a reason nests two or three deep, never more
+        head, sep, _rest = text.partition(": ")
+        if sep and head in DEAL_FAULTS:
+            return phrase("{text}", text=Gloss(text, phrase(DEAL_FAULTS[head])))
+        return phrase("{text}", text=text)
+    params = dict(found.params)
+    inner, who = params.get("detail"), params.get("who")
     if isinstance(inner, str):
-        params = dict(found.params)
-        params["detail"] = recognise(inner, ANNOUNCEMENTS) or inner
-        found = Phrase(found.template, tuple(params.items()))
-    return found.shown()
+        params["detail"] = announced(inner, depth + 1)
+    if isinstance(who, str):
+        params["who"] = recognise(who, WHO) or who
+    code = params.get("code")
+    if isinstance(code, str) and code in DEAL_FAULTS:  # a check's code: our sentence for it
+        params["code"] = Gloss(code, phrase(DEAL_FAULTS[code]))
+    suit = params.get("suit")
+    if isinstance(suit, str) and suit in SUIT_NAMES:  # the table's word for it
+        params["suit"] = Phrase(suit, context="suit")
+    return Phrase(found.template, tuple(params.items()))
 
 
 def said_of(text: str) -> Phrase:
@@ -164,6 +207,10 @@ def host_key_changed(exc: HostKeyChanged) -> str:
 __all__ = [
     "ANNOUNCEMENTS",
     "TEMPLATES",
+    "VOID_REASONS",
+    "VOID_WRAPPERS",
+    "WHO",
+    "announced",
     "announcement_text",
     "error_text",
     "host_key_changed",

@@ -17,11 +17,16 @@ import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..i18n import _
+from ..i18n import N_, _
 from ..net.protocol import PROTOCOL, VERSION
 from ..paths import data_dir
+from ..phrase import recognise
 from .discovery import announcing, announcing_allowed, instance_name, txt_record
 from .seat import PASSWORD_ENV
+
+# What a child that cannot listen prints after ``error`` (ssh.py, web.py); the system's
+# reason in it stays as the system gave it.
+LISTEN_FAILED = N_("cannot listen on {address}:{port}: {error}")
 
 READY_TIMEOUT = 30.0
 STOP_TIMEOUT = 8.0
@@ -114,6 +119,8 @@ class Child:
             await self.stop()
             started = _("it did not start (see {log})").format(log=log_path)
             why = " ".join(words[1:]) if words else started
+            found = recognise(why, (LISTEN_FAILED,))  # the child's words, in English
+            why = found.shown() if found is not None else why
             raise ReachError(f"{self.name}: {why}")
         return words[1:]
 

@@ -19,10 +19,12 @@ import hmac
 import logging
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import asyncssh
 
+from ..i18n import N_, choose, translation_for
 from ..paths import data_dir
 from .pty_seat import PtySeat
 from .seat import (
@@ -32,6 +34,7 @@ from .seat import (
     SeatTaken,
     forget_kept_homes,
     marked_name,
+    passed_env,
     seat_command,
     seat_env,
 )
@@ -40,10 +43,20 @@ log = logging.getLogger(__name__)
 
 HOST_KEY_FILE = "ssh-host-key"
 DEFAULT_SSH_PORT = 2222
-NO_PTY = (
+NO_PTY = N_(
     "wizard-tui needs a terminal: connect with a plain `ssh -p PORT NAME@HOST` "
-    "(without -T, and not with a command).\r\n"
+    "(without -T, and not with a command)."
 )
+FULL = N_("this table takes {sessions} SSH players at most, and has them: try again later")
+NAME_TAKEN = N_("{name} is at the table already: connect under another name")
+
+
+def visitor_words(visitor: Mapping[str, str], message: str, **fields: object) -> bytes:
+    """``message`` in the visitor's own language (the ``LANG``, ``LC_*``, ``LANGUAGE`` their
+    ``ssh`` sent, as their seat would speak it; English without them), a terminal's line.
+    The server speaks to many visitors at once, so it asks their catalog, not the process's."""
+    words = translation_for(choose(environ=passed_env(visitor, None))).gettext(message)
+    return (words.format(**fields) + "\r\n").encode()
 
 
 def load_or_create_host_key(folder: Path | None = None) -> asyncssh.SSHKey:
@@ -102,15 +115,13 @@ class SshSeats:
 
     async def _handle(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         term = process.get_terminal_type()
+        visitor = dict(process.env)
         if term is None or process.command is not None or process.subsystem is not None:
-            process.stderr.write(NO_PTY.encode())
+            process.stderr.write(visitor_words(visitor, NO_PTY))
             process.exit(1)
             return
         if len(self.seats) >= self.max_sessions:
-            process.stderr.write(
-                f"this table takes {self.max_sessions} SSH players at most, and has them: "
-                "try again later\r\n".encode()
-            )
+            process.stderr.write(visitor_words(visitor, FULL, sessions=self.max_sessions))
             process.exit(1)
             return
         user = process.get_extra_info("username") or ""
@@ -119,14 +130,10 @@ class SshSeats:
         try:
             home = SeatHome(self.game_port, self.host_key, kept_for=name, root=self.homes)
         except SeatTaken:
-            process.stderr.write(
-                f"{name} is at the table already: connect under another name\r\n".encode()
-            )
+            process.stderr.write(visitor_words(visitor, NAME_TAKEN, name=name))
             process.exit(1)
             return
-        env = seat_env(
-            visitor=dict(process.env), term=term, home=home, via="ssh", password=self.password
-        )
+        env = seat_env(visitor=visitor, term=term, home=home, via="ssh", password=self.password)
         seat = PtySeat(seat_command(self.game_port, name), env, width, height)
         self.seats.add(seat)
         try:

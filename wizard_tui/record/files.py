@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..i18n import N_
+from ..phrase import phrase
 from .model import MAX_RECORD_BYTES, GameRecord, RecordError
 from .parse import parse_record
 
@@ -81,13 +83,15 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
         with open(path, "rb") as f:
             data = f.read(MAX_RECORD_BYTES + 1)
     except IsADirectoryError:
-        raise RecordError("unreadable", "is a directory, not a record file") from None
+        said = phrase(N_("is a directory, not a record file"))
+        raise RecordError("unreadable", said) from None
     except FileNotFoundError:
-        raise RecordError("unreadable", "no such file") from None
+        raise RecordError("unreadable", phrase(N_("no such file"))) from None
     except OSError as exc:
         raise RecordError("unreadable", exc.strerror or str(exc)) from None
     if len(data) > MAX_RECORD_BYTES:
-        raise RecordError("unreadable", f"larger than {MAX_RECORD_BYTES} bytes: not a record")
+        said = phrase(N_("larger than {size} bytes: not a record"), size=MAX_RECORD_BYTES)
+        raise RecordError("unreadable", said)
     return parse_record(loads_record(data))
 
 
@@ -97,19 +101,30 @@ def loads_record(data: bytes | str) -> object:
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise RecordError("json", f"not UTF-8 text (byte {exc.start})") from None
+            said = phrase(N_("not UTF-8 text (byte {byte})"), byte=exc.start)
+            raise RecordError("json", said) from None
     if not data.strip():
-        raise RecordError("json", "the file is empty")
+        raise RecordError("json", phrase(N_("the file is empty")))
     try:
         return json.loads(data)
     except json.JSONDecodeError as exc:
         # An unterminated string also means the text ran out before the string closed.
         if exc.pos >= len(data.rstrip()) or exc.msg.startswith("Unterminated string"):
             raise RecordError(
-                "json", f"the JSON document ends early (truncated file?) at line {exc.lineno}"
+                "json",
+                phrase(
+                    N_("the JSON document ends early (truncated file?) at line {line}"),
+                    line=exc.lineno,
+                ),
             ) from None
         raise RecordError(
-            "json", f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+            "json",
+            phrase(
+                N_("malformed JSON at line {line}, column {column}: {error}"),
+                line=exc.lineno,
+                column=exc.colno,
+                error=exc.msg,  # Python's json module's English
+            ),
         ) from None
     except (ValueError, RecursionError) as exc:
-        raise RecordError("json", f"malformed JSON: {exc}") from None
+        raise RecordError("json", phrase(N_("malformed JSON: {error}"), error=str(exc))) from None

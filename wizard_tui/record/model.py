@@ -12,6 +12,8 @@ from netplay.mental import DealSetup
 from netplay.signing import Envelope
 
 from ..game import PlayerAction, RestrictLastBid, Suit, TableRules, actions_to_wire
+from ..i18n import SOURCE_LANGUAGE, _, language
+from ..phrase import Phrase
 
 FORMAT = "wizard-tui/record/v1"
 PROTOCOL = "commit-reveal-v1"
@@ -34,18 +36,23 @@ class RecordError(ValueError):
     ...); ``round`` is 1-based, ``trick`` is 1-based within its round, ``seat`` is 0-based.
     ``culprit``: for a private deal's faults, the seat to blame, ``RELAY`` (-1: the host
     that relayed and recorded the round) or None when nobody can be named.
+    ``detail`` may be given as a ``Phrase`` (``wizard_tui/phrase.py``): ``detail`` is then its
+    English (what records, logs and ``str`` keep) and ``said`` the phrase, which ``shown()``
+    says in the language spoken.
     """
 
     def __init__(
         self,
         rule: str,
-        detail: str,
+        detail: str | Phrase,
         *,
         round: int | None = None,
         trick: int | None = None,
         seat: int | None = None,
         culprit: int | None = None,
     ) -> None:
+        self.said = detail if isinstance(detail, Phrase) else None
+        detail = detail.english() if isinstance(detail, Phrase) else detail
         super().__init__(detail)
         self.rule = rule
         self.detail = detail
@@ -69,6 +76,23 @@ class RecordError(ValueError):
     def __str__(self) -> str:
         where = self.location
         return f"{where}: {self.rule}: {self.detail}" if where else f"{self.rule}: {self.detail}"
+
+    def shown(self) -> str:
+        """``str(self)`` in the language spoken: the place and the detail translated (a
+        detail given as plain text shows as it is); the rule code stays, it is a code. In
+        English it is ``str(self)``, byte for byte (netplay's own words included)."""
+        if language() == SOURCE_LANGUAGE:
+            return str(self)
+        parts = []
+        if self.round is not None:
+            parts.append(_("round {round}").format(round=self.round))
+        if self.trick is not None:
+            parts.append(_("trick {trick}").format(trick=self.trick))
+        if self.seat is not None:
+            parts.append(_("seat {seat}").format(seat=self.seat))
+        detail = self.detail if self.said is None else self.said.shown()
+        where = ", ".join(parts)
+        return f"{where}: {self.rule}: {detail}" if where else f"{self.rule}: {detail}"
 
     def __repr__(self) -> str:
         return (

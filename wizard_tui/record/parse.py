@@ -13,6 +13,8 @@ from netplay.signing import Envelope
 
 from ..game import DECK_SIZE, PlayerAction, RulesError, Suit, TableRules, action_from_wire
 from ..game.specials import Special, deck_cards
+from ..i18n import N_
+from ..phrase import Phrase, phrase
 from .model import (
     CHARGE_REASONS,
     FORMAT,
@@ -76,32 +78,46 @@ class _Reader:
         # The card ids of the game's deck when it has special cards; None: the plain 0..59.
         self.cards = cards
 
-    def fail(self, rule: str, detail: str, **where: int | None) -> RecordError:
+    def fail(self, rule: str, detail: str | Phrase, **where: int | None) -> RecordError:
         return RecordError(rule, detail, round=where.pop("round", self.round), **where)
 
     def obj(self, value: object, path: str, **where: int | None) -> dict[str, Any]:
         if type(value) is not dict:
             raise self.fail(
-                "wrong-type", f"{path} must be an object, found {_kind(value)}", **where
+                "wrong-type",
+                phrase(
+                    N_("{path} must be an object, found {kind}"),
+                    path=_path(path),
+                    kind=_kind(value),
+                ),
+                **where,
             )
         return value
 
     def get(self, obj: dict[str, Any], key: str, path: str, **where: int | None) -> Any:
         if key not in obj:
-            raise self.fail("missing-field", f"{path} has no field {key!r}", **where)
+            said = phrase(N_("{path} has no field {key}"), path=_path(path), key=repr(key))
+            raise self.fail("missing-field", said, **where)
         return obj[key]
 
     def integer(self, value: object, path: str, **where: int | None) -> int:
         if type(value) is not int:
             raise self.fail(
-                "wrong-type", f"{path} must be an integer, found {_show(value)}", **where
+                "wrong-type",
+                phrase(
+                    N_("{path} must be an integer, found {value}"), path=path, value=_show(value)
+                ),
+                **where,
             )
         return value
 
     def seat(self, value: object, n: int, path: str, **where: int | None) -> int:
         seat = self.integer(value, path, **where)
         if not 0 <= seat < n:
-            raise self.fail("bad-value", f"{path} is {seat}, not a seat 0..{n - 1}", **where)
+            said = phrase(
+                N_("{path} is {seat}, not a seat 0..{last}"), path=path, seat=seat, last=n - 1
+            )
+            raise self.fail("bad-value", said, **where)
         return seat
 
     def card(self, value: object, path: str, **where: int | None) -> int:
@@ -117,20 +133,37 @@ class _Reader:
                 )
         elif not 0 <= card < DECK_SIZE:
             raise self.fail(
-                "bad-value", f"{path} is {card}, not a card id 0..{DECK_SIZE - 1}", **where
+                "bad-value",
+                phrase(
+                    N_("{path} is {card}, not a card id 0..{last}"),
+                    path=path,
+                    card=card,
+                    last=DECK_SIZE - 1,
+                ),
+                **where,
             )
         return card
 
     def string(self, value: object, path: str, **where: int | None) -> str:
         if type(value) is not str:
-            raise self.fail("wrong-type", f"{path} must be a string, found {_show(value)}", **where)
+            said = phrase(
+                N_("{path} must be a string, found {value}"), path=path, value=_show(value)
+            )
+            raise self.fail("wrong-type", said, **where)
         return value
 
     def hexbytes(self, value: object, size: int, path: str, **where: int | None) -> bytes:
         text = self.string(value, path, **where)
         if len(text) != 2 * size or not all(c in "0123456789abcdefABCDEF" for c in text):
             raise self.fail(
-                "bad-value", f"{path} must be {2 * size} hex digits, found {_show(text)}", **where
+                "bad-value",
+                phrase(
+                    N_("{path} must be {digits} hex digits, found {value}"),
+                    path=path,
+                    digits=2 * size,
+                    value=_show(text),
+                ),
+                **where,
             )
         return bytes.fromhex(text)
 
@@ -138,10 +171,18 @@ class _Reader:
         self, value: object, path: str, length: int | None = None, **where: int | None
     ) -> list[Any]:
         if type(value) is not list:
-            raise self.fail("wrong-type", f"{path} must be a list, found {_kind(value)}", **where)
+            said = phrase(N_("{path} must be a list, found {kind}"), path=path, kind=_kind(value))
+            raise self.fail("wrong-type", said, **where)
         if length is not None and len(value) != length:
             raise self.fail(
-                "wrong-length", f"{path} has {len(value)} entries, expected {length}", **where
+                "wrong-length",
+                phrase(
+                    N_("{path} has {got} entries, expected {length}"),
+                    path=path,
+                    got=len(value),
+                    length=length,
+                ),
+                **where,
             )
         return value
 
@@ -159,13 +200,15 @@ def parse_record(doc: object) -> GameRecord:
     top = rd.obj(doc, "the record")
     fmt = rd.get(top, "format", "the record")
     if fmt != FORMAT:
-        raise RecordError("format", f"format is {_show(fmt)}, expected {FORMAT!r}")
+        said = phrase(N_("format is {got}, expected {want}"), got=_show(fmt), want=repr(FORMAT))
+        raise RecordError("format", said)
     for key in _TOP_FIELDS:
         rd.get(top, key, "the record")
     protocol = top["protocol"]
     if protocol not in PROTOCOLS:
-        expected = " or ".join(map(repr, PROTOCOLS))
-        raise RecordError("protocol", f"protocol is {_show(protocol)}, expected {expected}")
+        expected = phrase(N_("{one} or {other}"), one=repr(PROTOCOLS[0]), other=repr(PROTOCOLS[1]))
+        said = phrase(N_("protocol is {got}, expected {want}"), got=_show(protocol), want=expected)
+        raise RecordError("protocol", said)
     private = protocol == PRIVATE_PROTOCOL
     game_id = rd.hexbytes(top["game_id"], GAME_ID_BYTES, "game_id")
 
@@ -177,12 +220,18 @@ def parse_record(doc: object) -> GameRecord:
         kind = rd.get(p, "kind", f"players[{seat}]", seat=seat)
         if kind not in PLAYER_KINDS:
             raise RecordError(
-                "bad-value", f"players[{seat}].kind is {_show(kind)}, not human or bot", seat=seat
+                "bad-value",
+                phrase(
+                    N_("{path} is {value}, not human or bot"),
+                    path=f"players[{seat}].kind",
+                    value=_show(kind),
+                ),
+                seat=seat,
             )
         players.append(PlayerEntry(name, kind))
     n = len(players)
     if not 3 <= n <= 6:
-        raise RecordError("players", f"{n} players: Wizard is played by 3 to 6")
+        raise RecordError("players", phrase(N_("{n} players: Wizard is played by 3 to 6"), n=n))
 
     try:
         rules = TableRules.from_wire(rd.obj(top["rules"], "rules"), n)
@@ -203,7 +252,8 @@ def parse_record(doc: object) -> GameRecord:
     )
     complete = top["complete"]
     if type(complete) is not bool:
-        raise RecordError("wrong-type", f"complete must be true or false, found {_show(complete)}")
+        said = phrase(N_("complete must be true or false, found {value}"), value=_show(complete))
+        raise RecordError("wrong-type", said)
     winners_raw = rd.array(top["winners"], "winners")
     winner_seats = tuple(rd.seat(w, n, f"winners[{i}]") for i, w in enumerate(winners_raw))
 
@@ -242,7 +292,12 @@ def parse_charges(raw: object, n: int) -> tuple[Charge, ...]:
             rd.get(d, key, at)
         why = d["why"]
         if why not in CHARGE_REASONS:
-            raise RecordError("wrong-type", f"{at}.why must be one of {list(CHARGE_REASONS)}")
+            said = phrase(
+                N_("{path} must be one of {values}"),
+                path=f"{at}.why",
+                values=str(list(CHARGE_REASONS)),
+            )
+            raise RecordError("wrong-type", said)
         out.append(
             Charge(
                 rd.integer(d["round"], f"{at}.round"),
@@ -326,7 +381,12 @@ def _parse_round(
     else:
         raise rd.fail(
             "bad-value",
-            f"{at}.trump_suit is {_show(suit_raw)}, not one of {', '.join(SUIT_NAMES)} or null",
+            phrase(
+                N_("{path} is {value}, not one of {suits} or null"),
+                path=f"{at}.trump_suit",
+                value=_show(suit_raw),
+                suits=", ".join(SUIT_NAMES),
+            ),
         )
 
     def ints(key: str) -> tuple[int, ...]:
@@ -470,7 +530,12 @@ def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Re
     if culprit is not None:
         culprit = rd.integer(culprit, f"{at}.culprit")
         if not -1 <= culprit < n:
-            raise rd.fail("bad-value", f"{at}.culprit is {culprit}: a seat, or -1 (the relay)")
+            said = phrase(
+                N_("{path} is {value}: a seat, or -1 (the relay)"),
+                path=f"{at}.culprit",
+                value=culprit,
+            )
+            raise rd.fail("bad-value", said)
     evidence = None
     if d.get("evidence") is not None:
         try:
@@ -481,9 +546,10 @@ def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Re
     for k, raw in enumerate(rd.array(d.get("actions", []), f"{at}.actions")):
         item = rd.array(raw, f"{at}.actions[{k}]")
         if len(item) != 3 or item[0] not in ("trump", "name_trump", "bid"):
-            raise rd.fail(
-                "bad-value", f"{at}.actions[{k}] is not [trump|name_trump|bid, seat, value]"
+            said = phrase(
+                N_("{path} is not [trump|name_trump|bid, seat, value]"), path=f"{at}.actions[{k}]"
             )
+            raise rd.fail("bad-value", said)
         actions.append(
             (
                 item[0],
@@ -520,7 +586,8 @@ def parse_round_part(
         None if played_raw is None else _parse_round(played_raw, number - 1, n, private, specials)
     )
     if any(d.round != number for d in redeals) or (played is not None and played.round != number):
-        raise RecordError("round-number", f"a part of round {number} holds another round")
+        said = phrase(N_("a part of round {round} holds another round"), round=number)
+        raise RecordError("round-number", said)
     return redeals, played
 
 
@@ -541,11 +608,20 @@ def _parse_failures(raw: object, n: int) -> tuple[VerificationFailure, ...]:
     return tuple(out)
 
 
-def _kind(value: object) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+def _kind(value: object) -> str | Phrase:
+    names = {dict: N_("an object"), list: N_("a list"), str: N_("a string"), bool: N_("a boolean")}
     if value is None:
         return "null"
-    return names.get(type(value), f"the number {value!r}" if type(value) in (int, float) else "?")
+    if type(value) in names:
+        return phrase(names[type(value)])
+    return (
+        phrase(N_("the number {value}"), value=repr(value)) if type(value) in (int, float) else "?"
+    )
+
+
+def _path(path: str) -> str | Phrase:
+    """A JSON path as it is; the document itself in words."""
+    return phrase(N_("the record")) if path == "the record" else path
 
 
 def _show(value: object) -> str:

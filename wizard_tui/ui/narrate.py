@@ -142,7 +142,9 @@ def bids_line(
 
 
 def chat_line(chat: ChatLine) -> Line:
-    text = clean(chat.text)
+    # A player's chat is kept short; the host's notes are ours, and a translated void
+    # reason can run past 200 characters (it is wrapped, never cut).
+    text = clean(chat.text, 200 if chat.seat is not None or chat.watcher else 600)
     if chat.watcher:
         who = _("{name} (watching)").format(name=clean(chat.name, 24))
         return ((f"<{who}> ", "text--muted"), (text, ""))
