@@ -211,3 +211,18 @@ def test_the_pass_keeps_a_sure_dragon_while_tricks_are_needed(level: str) -> Non
     assert view.tricks_won[0] == 0
     action = make_bot(_bot_level(level), random.Random(3)).decide(view)
     assert action == PassCard(0, card("3H"))
+
+
+def test_the_quick_trick_state_agrees_with_the_full_reading() -> None:
+    """``TrickState.would_take`` (the playouts' shortcut) says what ``winner_index`` says
+    of the trick with the card added, over random tricks of every kind of form."""
+    rng = random.Random(11)
+    forms = [model.WIZARD, model.DRAGON, model.JESTER, model.FAIRY, model.WITCH, model.BOMB]
+    forms += [s * 100 + v for s in range(4) for v in (4, 17, 30, 39, 52)]
+    for _ in range(5000):
+        trump = rng.randrange(-1, 4)
+        trick = [rng.choice(forms) for _ in range(rng.randrange(0, 5))]
+        card = rng.choice(forms)
+        whole = [*trick, card]
+        expected = model.winner_index(whole, trump) == len(trick) and not model.bombed(whole)
+        assert model.TrickState(trick, trump).would_take(card, trump) == expected, (trick, card)

@@ -221,28 +221,33 @@ def rollout_action(game: Game) -> Action:
         me = len(forms)
         n_after = game.players - 1 - me
         turned = game.turned_card
+        state = model.TrickState(forms, trump)
+        led = state.led
         best = legal[0]
         best_key: tuple[int, int] | None = None
         for card in legal:
-            outcomes = []  # (takes the trick so far, power) for each way to play the card
-            for choice in model.declaration_choices(card, turned) or (None,):
-                f = model.form_of(card, choice, turned)
-                trick = [*forms, f]
-                takes = model.winner_index(trick, trump) == me and not model.bombed(trick)
-                outcomes.append((takes, special_play.power(f, trump)))
-            strongest = max(p for _, p in outcomes)
-            if need > 0:
-                taking = [p for t, p in outcomes if t]
-                if taking:  # others to come: the strongest; last: the cheapest
-                    key = (2, max(taking)) if n_after else (2, -min(taking))
-                else:
-                    key = (1, -strongest)  # cannot take it: throw the weakest
+            c = model.copied_card(card, turned)
+            if c in model.DECLARING:
+                forms_of = _declared_forms(c, trump, led)
             else:
-                losing = [p for t, p in outcomes if not t]
-                if losing:  # shed the strongest card that loses; a Bomb only if nothing else
-                    key = (2, max(losing) if card != Special.BOMB else -1)
-                else:
-                    key = (1, strongest if not n_after else -strongest)
+                forms_of = (model.form_of(c, None, None),)
+            taking = losing = -1  # the best power of a way to play it that takes / loses
+            for f in forms_of:
+                p = _POWER[trump + 1][f] if f < model.SUITLESS else _SUITLESS_POWER[f]
+                if state.would_take(f, trump):
+                    if p > taking:
+                        taking = p
+                elif p > losing:
+                    losing = p
+            strongest = max(taking, losing)
+            if need > 0 and taking >= 0:  # others to come: the strongest; last: the cheapest
+                key = (2, taking) if n_after else (2, -taking)
+            elif need > 0:
+                key = (1, -strongest)  # cannot take it: throw the weakest
+            elif losing >= 0:  # shed the strongest card that loses; a Bomb only if nothing else
+                key = (2, losing if card != Special.BOMB else -1)
+            else:
+                key = (1, strongest if not n_after else -strongest)
             if best_key is None or key > best_key:
                 best, best_key = card, key
         return Play(seat, best)
@@ -276,6 +281,31 @@ def rollout_action(game: Game) -> Action:
         return SwapCard(seat, None, None)
     actions = game.legal_actions()
     return actions[0]
+
+
+def _declared_forms(card: int, trump: int, led: int) -> tuple[int, ...]:
+    """The ways worth weighing to declare a Juggler, a Cloud or a Shapeshifter: as the trump,
+    the led suit or another suit; as a Wizard or a Jester."""
+    if card == Special.SHAPESHIFTER:
+        return (model.WIZARD, model.JESTER)
+    other = next(s for s in range(4) if s != trump and s != led)
+    suits = dict.fromkeys(s for s in (trump, led, other) if s >= 0)
+    return tuple(model.form_of(card, s) for s in suits)
+
+
+def _power_table(trump: int) -> dict[int, int]:
+    return {
+        suit * 100 + v: special_play.power(suit * 100 + v, trump)
+        for suit in range(4)
+        for v in range(100)
+    }
+
+
+_POWER = tuple(_power_table(t) for t in range(-1, 4))
+_SUITLESS_POWER = {
+    f: special_play.power(f, -1)
+    for f in (model.WIZARD, model.DRAGON, model.JESTER, model.FAIRY, model.WITCH, model.BOMB)
+}
 
 
 def _raw_power(card: int, trump: int, turned: int | None) -> int:
