@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 from wizard_tui.bots import make_bot  # noqa: E402
 from wizard_tui.game import Game, GameConfig, Phase, SeatView, TableRules, seat_view  # noqa: E402
 from wizard_tui.game.actions import Bid, Deal  # noqa: E402
+from wizard_tui.game.special_engine import SpecialGame  # noqa: E402
 from wizard_tui.game.specials import SPECIALS, deck_cards  # noqa: E402
 
 ALL = frozenset(SPECIALS)
@@ -119,6 +120,7 @@ def playouts(seconds: float) -> None:
     t0 = time.perf_counter()
     while time.perf_counter() < t0 + seconds:
         game = Game(config)
+        assert isinstance(game, SpecialGame)
         rng.shuffle(deck)
         game.apply(Deal(tuple(deck)))
         while game.phase is not Phase.BID:
@@ -159,7 +161,7 @@ def main() -> None:
     if args.cmd == "plain":
         plain(args.views, args.repeats)
     elif args.cmd == "decisions":
-        levels = []
+        levels: list[str] = []
         for part in args.bots.split(","):
             if levels and "=" in part and ":" not in part:
                 levels[-1] += "," + part

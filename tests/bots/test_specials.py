@@ -5,7 +5,7 @@ one answer is plainly right."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pytest
 
@@ -13,6 +13,7 @@ from wizard_tui.bots import LEVELS, make_bot
 from wizard_tui.bots import special_model as model
 from wizard_tui.game import Game, GameConfig, Phase, SeatView, TableRules, seat_view
 from wizard_tui.game.actions import Bid, Deal, Declare, PassCard, Play
+from wizard_tui.game.special_engine import SpecialGame
 from wizard_tui.game.specials import SPECIALS, Declaration, Special, deck_cards
 
 from .helpers import card
@@ -89,6 +90,7 @@ def test_the_model_reads_every_trick_as_the_engine_does() -> None:
     checked = 0
     for g in range(3):
         game = Game(GameConfig(3, g, TableRules(specials=ALL)))
+        assert isinstance(game, SpecialGame)
         bots = [
             make_bot(level, random.Random(g * 10 + s))
             for s, level in enumerate(("normal", "random", "easy"))
@@ -130,7 +132,7 @@ DRG, FRY, JGL, SHP = (
 
 
 def _deck(
-    specials: frozenset[Special], dealer: int, hands: dict[int, Sequence[int]], turned: int
+    specials: frozenset[Special], dealer: int, hands: Mapping[int, Sequence[int]], turned: int
 ) -> tuple[int, ...]:
     """A deck dealing ``hands`` (every seat's, in order) with ``turned`` turned up."""
     n = len(hands)
@@ -145,7 +147,7 @@ def _game(
     specials: frozenset[Special],
     size: int,
     dealer: int,
-    hands: dict[int, Sequence[int]],
+    hands: Mapping[int, Sequence[int]],
     turned: int,
 ) -> Game:
     game = Game(GameConfig(3, dealer, TableRules(specials=specials, rounds=(size,))))

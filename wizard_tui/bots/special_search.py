@@ -45,6 +45,7 @@ from ..game import (
 )
 from ..game.actions import Action, AdjustBid, Deal, Declare, PassCard, SwapCard
 from ..game.cards import FIRST_JESTER, FIRST_WIZARD, RANKS_PER_SUIT
+from ..game.special_engine import SpecialGame
 from ..game.specials import Special, deck_cards
 from . import special_model as model
 from . import special_play
@@ -53,6 +54,7 @@ from .sampler import sample_hands
 from .special_knowledge import SpecialKnowledge, bits, read_special
 
 BID_WINDOW = 2
+MAX_MISSES = 32  # deals that fit no world before a decision stops sampling
 NOISE = 2.0  # a candidate replaces the heuristic's only if better by this many standard errors
 
 
@@ -122,7 +124,7 @@ def _deal_world(
     hands: list[int],
     dealer: int,
     size: int,
-) -> Game | None:
+) -> SpecialGame | None:
     """A world game dealt ``hands`` (masks of ``size`` cards each), trump as in the real
     round, in its bidding phase; None if no such deal exists."""
     n = k.players
@@ -140,6 +142,8 @@ def _deal_world(
     used = dealt | 1 << turned
     deck.extend(c for c in deck_cards(view.rules.specials) if not used >> c & 1)
     game = Game(_config(n, dealer, size, view.rules.specials))
+    if not isinstance(game, SpecialGame):  # the engine plays special cards in a SpecialGame
+        return None
     try:
         game.apply(Deal(tuple(deck)))
         if game.phase is Phase.CHOOSE_TRUMP:
@@ -153,7 +157,7 @@ def _deal_world(
     return game
 
 
-def play_world(view: SeatView, k: SpecialKnowledge, hands: list[int]) -> Game | None:
+def play_world(view: SeatView, k: SpecialKnowledge, hands: list[int]) -> SpecialGame | None:
     """A world standing where the real round stands in the play (or declare) phase, with
     ``hands`` as every seat's cards now; None when the deal does not fit (rare)."""
     n = k.players
@@ -197,14 +201,14 @@ def world_score(view: SeatView, game: Game, start_bid: int) -> int:
 # ------------------------------------------------------------------ the rollout policy
 
 
-def _trick_forms(game: Game) -> list[int]:
+def _trick_forms(game: SpecialGame) -> list[int]:
     index = len(game.tricks)
     chosen = {s: c for t, s, c in game.declarations if t == index}
     turned = game.turned_card
     return [model.form_of(card, chosen.get(seat), turned) for seat, card in game.trick]
 
 
-def rollout_action(game: Game) -> Action:
+def rollout_action(game: SpecialGame) -> Action:
     """A quick, sensible action for the seat on turn of a world game (every seat's
     policy in a playout): take a trick with the strongest card when tricks are needed and
     others are still to play, the cheapest when last; otherwise shed the strongest card
@@ -317,7 +321,7 @@ def _raw_power(card: int, trump: int, turned: int | None) -> int:
     return special_play.power(model.form_of(c, None, turned), trump)
 
 
-def roll_out(game: Game) -> None:
+def roll_out(game: SpecialGame) -> None:
     """Play the world's round to its end."""
     while game.phase is not Phase.GAME_OVER and game.phase is not Phase.DEAL:
         game.apply(rollout_action(game))
@@ -345,8 +349,8 @@ class SpecialSearch:
     def _enough(self, start: float, samples: int, tries: int) -> bool:
         if self.max_samples is not None and samples >= self.max_samples:
             return True
-        if tries >= 4 * max(self.min_samples, 8) and samples == 0:
-            return True  # no world fits: give up
+        if tries - samples >= MAX_MISSES:
+            return True  # worlds keep failing to fit: decide with what there is
         now = time.perf_counter()
         return samples >= 2 and now + (now - start) / max(samples, 1) > start + self.time_budget
 
@@ -382,7 +386,10 @@ class SpecialSearch:
         samples = tries = 0
         while not self._enough(start, samples, tries):
             tries += 1
-            hands = sample_special_hands(k, self.rng)
+            try:
+                hands = sample_special_hands(k, self.rng)
+            except ValueError:  # no deal fits what this seat saw (a void gone stale)
+                continue
             world = play_world(view, k, hands)
             if world is None:
                 continue
@@ -418,7 +425,10 @@ class SpecialSearch:
         restricted = view.rules.last_bid_rule.applies(view.round) and not view.rules.hidden_bids
         while not self._enough(start, samples, tries):
             tries += 1
-            hands = sample_special_hands(k, self.rng)
+            try:
+                hands = sample_special_hands(k, self.rng)
+            except ValueError:
+                continue
             world = _deal_world(view, k, hands, dealer, size)
             if world is None:
                 continue
