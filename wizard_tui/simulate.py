@@ -36,7 +36,7 @@ from typing import Any
 from netplay import fairdeal
 from netplay.signing import SigningKey
 
-from .arena import SeatTally, field_margins
+from .arena import Estimate, SeatTally, estimate, field_margins
 from .bid_seal import bid_seal, new_nonce
 from .bots import Bot, make_bot
 from .deal import deck_for_round
@@ -328,7 +328,38 @@ class SimulationReport:
             "records": None if self.config.records is None else str(self.config.records),
             "seats": seats,
             "levels": [t.summary() for t in self.by_level().values()],
+            "differences": [
+                {"levels": [a, b], "mean": est.mean, "ci95": list(est.interval or ()) or None}
+                for a, b, est in self.differences()
+            ],
         }
+
+    def differences(self) -> list[tuple[str, str, Estimate]]:
+        """Duplicate mode: for each pair of levels, the mean per deal set of the first's
+        margin minus the second's, with its 95% interval (the deals are common to both, so
+        this is sharper than comparing their two intervals)."""
+        levels = list(self.by_level().items())
+        if not self.config.duplicate or len(levels) < 2:
+            return []
+        levels.sort(key=lambda lt: -math.fsum(lt[1].margins))
+        out = []
+        for i, (a, ta) in enumerate(levels):
+            for b, tb in levels[i + 1 :]:
+                diffs = [x - y for x, y in zip(ta.margins, tb.margins, strict=True)]
+                out.append((a, b, estimate(diffs)))
+        return out
+
+    def _differences(self) -> list[str]:
+        rows = []
+        for a, b, est in self.differences():
+            ci = "-"
+            if est.interval is not None:
+                ci = f"[{est.interval[0]:+.1f}, {est.interval[1]:+.1f}]"
+            name = f"{_level_name(a)} - {_level_name(b)}"
+            rows.append(f"  {name}: {est.mean:+.1f} a deal set, 95% CI {ci}")
+        if not rows:
+            return []
+        return ["", "difference in vs field, deal set by deal set:", *rows]
 
     def table(self) -> str:
         """The human-readable report: one row per entry (and per level when levels repeat)."""
@@ -351,6 +382,8 @@ class SimulationReport:
         width = max(10, *(len(s["bot"]) for _, s in rows))
         lines = [head, "", _row_header(label, width, c.duplicate)]
         lines += [_row(key, s, width, c.duplicate) for key, s in rows]
+        if c.duplicate:
+            lines += self._differences()
         lines.append("")
         note = "95% CI: Student t interval of the mean score per game"
         if c.duplicate:

@@ -55,7 +55,10 @@ from .special_knowledge import SpecialKnowledge, bits, read_special
 
 BID_WINDOW = 2
 MAX_MISSES = 32  # deals that fit no world before a decision stops sampling
-NOISE = 2.0  # a candidate replaces the heuristic's only if better by this many standard errors
+# A candidate replaces the heuristic's choice only if better by this many standard errors of
+# the paired difference: cards, declarations and bids.
+CARD_NOISE = 1.0
+BID_NOISE = 1.0
 
 
 @cache
@@ -209,10 +212,11 @@ def _trick_forms(game: SpecialGame) -> list[int]:
 
 
 def rollout_action(game: SpecialGame) -> Action:
-    """A quick, sensible action for the seat on turn of a world game (every seat's
-    policy in a playout): take a trick with the strongest card when tricks are needed and
-    others are still to play, the cheapest when last; otherwise shed the strongest card
-    that loses."""
+    """A quick, sensible action for the seat on turn of a world game (every seat's policy
+    in a playout). The world's hands are all known, so when tricks are needed it plays the
+    cheapest card that takes the trick and that no card of the seats still to play could
+    beat (the strongest taker if none is safe, the weakest card if none takes); when not, it
+    sheds the strongest card that loses, a Bomb only if nothing else loses."""
     seat, phase = game.turn, game.phase
     trump = game.trump
     if phase is Phase.PLAY:
@@ -227,34 +231,48 @@ def rollout_action(game: SpecialGame) -> Action:
         turned = game.turned_card
         state = model.TrickState(forms, trump)
         led = state.led
-        best = legal[0]
-        best_key: tuple[int, int] | None = None
+        # Per card: the strongest way to play it that takes the trick so far (its power and
+        # form) and the strongest that does not.
+        takers: list[tuple[int, int, int]] = []  # (power, card, form)
+        losers: list[tuple[int, int]] = []  # (power, card)
         for card in legal:
             c = model.copied_card(card, turned)
             if c in model.DECLARING:
                 forms_of = _declared_forms(c, trump, led)
             else:
                 forms_of = (model.form_of(c, None, None),)
-            taking = losing = -1  # the best power of a way to play it that takes / loses
+            take: tuple[int, int, int] | None = None
+            lose = -1
             for f in forms_of:
                 p = _POWER[trump + 1][f] if f < model.SUITLESS else _SUITLESS_POWER[f]
                 if state.would_take(f, trump):
-                    if p > taking:
-                        taking = p
-                elif p > losing:
-                    losing = p
-            strongest = max(taking, losing)
-            if need > 0 and taking >= 0:  # others to come: the strongest; last: the cheapest
-                key = (2, taking) if n_after else (2, -taking)
-            elif need > 0:
-                key = (1, -strongest)  # cannot take it: throw the weakest
-            elif losing >= 0:  # shed the strongest card that loses; a Bomb only if nothing else
-                key = (2, losing if card != Special.BOMB else -1)
-            else:
-                key = (1, strongest if not n_after else -strongest)
-            if best_key is None or key > best_key:
-                best, best_key = card, key
-        return Play(seat, best)
+                    if take is None or p > take[0]:
+                        take = (p, card, f)
+                elif p > lose:
+                    lose = p
+            if take is not None:
+                takers.append(take)
+            if lose >= 0:
+                losers.append((lose if card != Special.BOMB else -1, card))
+        takers.sort()
+        later = [s % game.players for s in range(seat + 1, seat + 1 + n_after)]
+        if need > 0:
+            if takers:
+                if not n_after:
+                    return Play(seat, takers[0][1])  # last: the cheapest card that takes it
+                # The world's hands are known here: the cheapest card nobody after can beat.
+                for _power, card, f in takers:
+                    if _holds(game, [*forms, f], later, trump, turned):
+                        return Play(seat, card)
+                return Play(seat, takers[-1][1])
+            return Play(seat, min(losers)[1])  # cannot take it: throw the weakest
+        if losers:  # shed the strongest card that loses; a Bomb only if nothing else
+            return Play(seat, max(losers)[1])
+        if not n_after or not me:
+            # Last (the trick is ours anyway: spend the strongest) or leading (the weakest).
+            return Play(seat, takers[-1][1] if me else takers[0][1])
+        beaten = [t for t in takers if not _holds(game, [*forms, t[2]], later, trump, turned)]
+        return Play(seat, (beaten[-1] if beaten else takers[0])[1])
     if phase is Phase.DECLARE:
         choices = game.legal_choices()
         forms = _trick_forms(game)[:-1]
@@ -285,6 +303,21 @@ def rollout_action(game: SpecialGame) -> Action:
         return SwapCard(seat, None, None)
     actions = game.legal_actions()
     return actions[0]
+
+
+def _holds(
+    game: SpecialGame, forms: list[int], later: list[int], trump: int, turned: int | None
+) -> bool:
+    """Whether the last of ``forms`` keeps the trick against every card the seats still to
+    play hold in this world (each at its strongest, a Bomb as a loss)."""
+    state = model.TrickState(forms, trump)
+    led = state.led
+    for seat in later:
+        for card in game.held_cards(seat):
+            for g in model.threat_forms(card, trump, led, turned):
+                if g == model.BOMB or state.would_take(g, trump):
+                    return False
+    return True
 
 
 def _declared_forms(card: int, trump: int, led: int) -> tuple[int, ...]:
@@ -454,7 +487,7 @@ class SpecialSearch:
                 scores[i].append(s)
             samples += 1
         self.samples = samples
-        best = _pick(scores, candidates.index(guess))
+        best = _pick(scores, candidates.index(guess), BID_NOISE)
         return candidates[best] if best is not None else guess
 
 
@@ -497,9 +530,9 @@ def _representative(card: int, candidates: list[int], k: SpecialKnowledge) -> in
     return max(below) if below else candidates[0]
 
 
-def _pick(scores: list[list[int]], base: int) -> int | None:
+def _pick(scores: list[list[int]], base: int, noise: float = CARD_NOISE) -> int | None:
     """The candidate to play: the best mean, unless the heuristic's (``base``) is within
-    ``NOISE`` standard errors of the paired difference; None without samples."""
+    ``noise`` standard errors of the paired difference; None without samples."""
     if not scores or not scores[0]:
         return None
     m = len(scores[0])
@@ -510,7 +543,7 @@ def _pick(scores: list[list[int]], base: int) -> int | None:
     diffs = [x - y for x, y in zip(scores[best], scores[base], strict=True)]
     d = sum(diffs) / m
     var = sum((x - d) ** 2 for x in diffs) / (m - 1)
-    if d > NOISE * math.sqrt(var / m):
+    if d > noise * math.sqrt(var / m):
         return best
     return base
 
