@@ -11,6 +11,8 @@ import pytest
 
 from wizard_tui.bots import LEVELS, make_bot
 from wizard_tui.bots import special_model as model
+from wizard_tui.bots.special_knowledge import bits, mask, read_special
+from wizard_tui.bots.special_search import play_world, sample_special_hands
 from wizard_tui.game import Game, GameConfig, Phase, SeatView, TableRules, seat_view
 from wizard_tui.game.actions import Bid, Deal, Declare, PassCard, Play
 from wizard_tui.game.special_engine import SpecialGame
@@ -228,3 +230,60 @@ def test_the_quick_trick_state_agrees_with_the_full_reading() -> None:
         whole = [*trick, card]
         expected = model.winner_index(whole, trump) == len(trick) and not model.bombed(whole)
         assert model.TrickState(trick, trump).would_take(card, trump) == expected, (trick, card)
+
+
+# ------------------------------------------------------------- hard's worlds
+
+
+def test_sampled_hands_deal_the_unseen_cards_of_the_real_deck(
+    positions: dict[Phase, list[tuple[Game, SeatView]]],
+) -> None:
+    """Every other seat gets exactly as many cards as it holds, all of them cards of this
+    table's deck that the seat has not seen, never the Werewolf; the card this seat passed
+    last goes to its left neighbour while it is unseen."""
+    rng = random.Random(3)
+    deck = set(deck_cards(ALL))
+    pinned = 0
+    for phase in (Phase.PLAY, Phase.BID, Phase.DECLARE):
+        for game, view in _sample(positions[phase], 40, seed=1):
+            k = read_special(view)
+            hands = sample_special_hands(k, rng)
+            assert hands[view.seat] == k.hand
+            seen = 0
+            for seat, hand in enumerate(hands):
+                if seat == view.seat:
+                    continue
+                assert hand.bit_count() == len(game.hand(seat))
+                assert not hand & ~k.unseen
+                assert not hand >> Special.WEREWOLF & 1
+                assert all(c in deck for c in bits(hand))
+                assert not hand & seen
+                seen |= hand
+            if view.last_pass is not None and k.unseen >> view.last_pass[0] & 1:
+                assert hands[(view.seat + 1) % 3] >> view.last_pass[0] & 1
+                pinned += 1
+    assert pinned  # the games passed cards that stayed unseen
+
+
+def test_a_world_stands_where_the_real_round_stands(
+    positions: dict[Phase, list[tuple[Game, SeatView]]],
+) -> None:
+    """Dealt the real hands, a world (the engine's game hard searches) has the real trick in
+    progress, the seat on turn, its legal cards and choices, and the real trump."""
+    built = 0
+    for phase in (Phase.PLAY, Phase.DECLARE):
+        for game, view in _sample(positions[phase], 60, seed=2):
+            if view.turned_card != view.trump_card:
+                continue  # a Werewolf's swap: the world turns up a stand-in (documented)
+            k = read_special(view)
+            real = [mask(game.hand(s)) for s in range(3)]
+            world = play_world(view, k, real)
+            assert world is not None
+            built += 1
+            assert world.trick == view.trick
+            assert world.phase is view.phase and world.turn == view.seat
+            assert world.trump_suit == view.trump_suit
+            assert sorted(world.legal_plays()) == sorted(view.legal_cards)
+            assert world.legal_choices() == view.legal_choices
+            assert len(world.hand(view.seat)) == len(view.hand)
+    assert built > 30
