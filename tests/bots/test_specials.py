@@ -287,3 +287,26 @@ def test_a_world_stands_where_the_real_round_stands(
             assert world.legal_choices() == view.legal_choices
             assert len(world.hand(view.seat)) == len(view.hand)
     assert built > 30
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_forehead_rounds_with_special_cards(level: str) -> None:
+    """One-card rounds on the forehead with every card but the Werewolf (which the rules
+    keep out of them): every decision legal, every game finished."""
+    specials = ALL - {Special.WEREWOLF}
+    rng = random.Random(4)
+    for g in range(4):
+        rules = TableRules(forehead=True, rounds=(1, 1, 2), specials=specials)
+        game = Game(GameConfig(3, g % 3, rules))
+        bots = [make_bot(_bot_level(level), random.Random(g * 3 + s)) for s in range(3)]
+        deck = list(deck_cards(specials))
+        while game.phase is not Phase.GAME_OVER:
+            if game.phase is Phase.DEAL:
+                rng.shuffle(deck)
+                game.apply(Deal(tuple(deck)))
+                continue
+            view = seat_view(game, game.turn)
+            action = bots[game.turn].decide(view)
+            assert action in game.legal_actions() or view.forehead
+            game.apply(action)
+        assert len(game.results) == 3
