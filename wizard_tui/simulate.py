@@ -60,6 +60,7 @@ from .game import (
 )
 from .game.actions import AdjustBid, Declare, NameTrump, PassCard, SwapCard
 from .game.specials import Special, deck_cards
+from .i18n import _
 from .private_deal import PrivateRound, round_setup, veiled_round
 from .record import PRIVATE_PROTOCOL, GameRecord, GameRecorder, PlayerEntry, write_record
 
@@ -356,10 +357,15 @@ class SimulationReport:
             if est.interval is not None:
                 ci = f"[{est.interval[0]:+.1f}, {est.interval[1]:+.1f}]"
             name = f"{_level_name(a)} - {_level_name(b)}"
-            rows.append(f"  {name}: {est.mean:+.1f} a deal set, 95% CI {ci}")
+            rows.append(
+                "  "
+                + _("{pair}: {mean} a deal set, 95% CI {ci}").format(
+                    pair=name, mean=f"{est.mean:+.1f}", ci=ci
+                )
+            )
         if not rows:
             return []
-        return ["", "difference in vs field, deal set by deal set:", *rows]
+        return ["", _("difference in vs field, deal set by deal set:"), *rows]
 
     def table(self) -> str:
         """The human-readable report: one row per entry (and per level when levels repeat)."""
@@ -371,7 +377,11 @@ class SimulationReport:
             + f", {c.players} players, restrict last bid: {c.restrict_last_bid.value}, "
             + ("hidden bids (the restriction ignored), " if c.hidden_bids else "")
             + (f"length: {c.length}, " if c.length != Length.FULL else "")
-            + (f"specials: {_specials_text(c.specials)}, " if c.specials else "")
+            + (
+                _("specials: {cards}").format(cards=_specials_text(c.specials)) + ", "
+                if c.specials
+                else ""
+            )
             + f"{self.seconds:.2f} s ({rate:.{0 if rate >= 10 else 2}f} games/s)"
         )
         label = "entry" if c.duplicate else "seat"
