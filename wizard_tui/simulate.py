@@ -38,7 +38,7 @@ from rich.cells import cell_len
 from netplay import fairdeal
 from netplay.signing import SigningKey
 
-from .arena import SeatTally, field_margins
+from .arena import Estimate, SeatTally, estimate, field_margins
 from .bid_seal import bid_seal, new_nonce
 from .bots import Bot, make_bot
 from .deal import deck_for_round
@@ -60,6 +60,8 @@ from .game import (
     seat_view,
     winners,
 )
+from .game.actions import AdjustBid, Declare, NameTrump, PassCard, SwapCard
+from .game.specials import Special, deck_cards
 from .i18n import N_, _, ngettext
 from .private_deal import PrivateRound, round_setup, veiled_round
 from .record import PRIVATE_PROTOCOL, GameRecord, GameRecorder, PlayerEntry, write_record
@@ -135,6 +137,9 @@ def play_game(
     if deal not in DEALS:
         raise SimulationError(f"unknown deal {deal!r}: one of {', '.join(DEALS)}")
     private = deal == "private"
+    specials = rules.specials if isinstance(rules, TableRules) else frozenset()
+    if private and specials:
+        raise SimulationError("the private deal cannot deal special cards yet: use commit-reveal")
     if private:
         signing_keys = signing_keys or [SigningKey.generate() for _ in range(n)]
         if len(signing_keys) != n:
@@ -172,7 +177,7 @@ def play_game(
         else:
             # Commit first, then deal from the seeds: the order of the real protocol.
             commitments = [fairdeal.commitment(gid, r, s, seed) for s, seed in enumerate(seeds)]
-            game.deal(deck_for_round(gid, r, seeds))
+            game.deal(round_deck(gid, r, seeds, specials))
         while game.phase is not Phase.DEAL and game.phase is not Phase.GAME_OVER:
             seat = game.turn
             view = seat_view(game, seat)
@@ -195,6 +200,19 @@ def play_game(
     return GamePlayed(recorder.record(), tuple(decisions), tuple(seconds))
 
 
+def round_deck(
+    game_id: bytes, r: int, seeds: Sequence[bytes], specials: frozenset[Special]
+) -> tuple[int, ...]:
+    """Round ``r``'s deck from the seats' seeds: ``deck_for_round``'s for the plain deck;
+    with special cards, the shuffle of the table's N = 60 + k cards, item i standing for card
+    ``deck_cards(specials)[i]`` (docs/fairness.md)."""
+    if not specials:
+        return deck_for_round(game_id, r, seeds)
+    cards = deck_cards(specials)
+    combined = fairdeal.combined_seed(game_id, r, seeds)
+    return tuple(cards[i] for i in fairdeal.shuffle_order(combined, len(cards)))
+
+
 def _seal_bids(
     recorder: GameRecorder,
     game_id: bytes,
@@ -210,6 +228,9 @@ def _seal_bids(
     recorder.add_bid_seals(r, seals, nonces)
 
 
+_SPECIAL_ACTIONS = (NameTrump, Declare, AdjustBid, PassCard, SwapCard)
+
+
 def _apply(game: Game, seat: int, bot: Bot, action: object) -> None:
     # The engine's own methods, not ``apply``: no event list per decision. (``type(x) is``
     # rather than isinstance: a subclass of an action is not one.)
@@ -220,6 +241,8 @@ def _apply(game: Game, seat: int, bot: Bot, action: object) -> None:
             game.bid(action.seat, action.bid)
         elif type(action) is ChooseTrump:
             game.choose_trump(action.seat, action.suit)
+        elif type(action) in _SPECIAL_ACTIONS:
+            game.apply(action)  # type: ignore[arg-type]
         else:
             raise SimulationError(f"bot {bot.level!r} at seat {seat} returned {action!r}")
     except IllegalAction as exc:
@@ -245,6 +268,7 @@ class SimulationConfig:
     duplicate: bool = False
     records: Path | None = None  # write one record per game into this directory
     deal: str = "commit-reveal"  # or "private": docs/private-deal.md
+    specials: frozenset[Special] = frozenset()  # the special cards in the deck
 
     def table_rules(self) -> TableRules:
         """The rules every game of the match is played by."""
@@ -253,6 +277,7 @@ class SimulationConfig:
             self.hidden_bids,
             self.forehead,
             length_rounds(self.length, self.players),
+            self.specials,
         )
 
     def levels(self) -> tuple[str, ...]:
@@ -306,7 +331,43 @@ class SimulationReport:
             "records": None if self.config.records is None else str(self.config.records),
             "seats": seats,
             "levels": [t.summary() for t in self.by_level().values()],
+            "differences": [
+                {"levels": [a, b], "mean": est.mean, "ci95": list(est.interval or ()) or None}
+                for a, b, est in self.differences()
+            ],
         }
+
+    def differences(self) -> list[tuple[str, str, Estimate]]:
+        """Duplicate mode: for each pair of levels, the mean per deal set of the first's
+        margin minus the second's, with its 95% interval (the deals are common to both, so
+        this is sharper than comparing their two intervals)."""
+        levels = list(self.by_level().items())
+        if not self.config.duplicate or len(levels) < 2:
+            return []
+        levels.sort(key=lambda lt: -math.fsum(lt[1].margins))
+        out = []
+        for i, (a, ta) in enumerate(levels):
+            for b, tb in levels[i + 1 :]:
+                diffs = [x - y for x, y in zip(ta.margins, tb.margins, strict=True)]
+                out.append((a, b, estimate(diffs)))
+        return out
+
+    def _differences(self) -> list[str]:
+        rows = []
+        for a, b, est in self.differences():
+            ci = "-"
+            if est.interval is not None:
+                ci = f"[{est.interval[0]:+.1f}, {est.interval[1]:+.1f}]"
+            name = f"{_level_name(a)} - {_level_name(b)}"
+            rows.append(
+                "  "
+                + _("{pair}: {mean} a deal set, 95% CI {ci}").format(
+                    pair=name, mean=f"{est.mean:+.1f}", ci=ci
+                )
+            )
+        if not rows:
+            return []
+        return ["", _("difference in vs field, deal set by deal set:"), *rows]
 
     def table(self) -> str:
         """The human-readable report: one row per entry (and per level when levels repeat),
@@ -328,6 +389,8 @@ class SimulationReport:
             parts.append(_("hidden bids (the restriction ignored)"))
         if c.length != Length.FULL:
             parts.append(_("length: {length}").format(length=c.length))
+        if c.specials:
+            parts.append(_("specials: {cards}").format(cards=_specials_text(c.specials)))
         seconds = f"{self.seconds:.2f}"
         parts.append(
             _("{seconds} s ({rate} games/s)").format(
@@ -349,6 +412,8 @@ class SimulationReport:
         ]
         lines = [head, "", _line(header, widths)]
         lines += [_line(row, widths) for row in cells]
+        if c.duplicate:
+            lines += self._differences()
         lines.append("")
         if c.duplicate:
             lines.append(
@@ -364,6 +429,12 @@ class SimulationReport:
             said = ngettext("{n} record written to {dir}", "{n} records written to {dir}", k)
             lines.append(said.format(n=k, dir=c.records))
         return "\n".join(lines)
+
+
+def _specials_text(specials: frozenset[Special]) -> str:
+    if len(specials) == len(Special):
+        return "all"
+    return ",".join(card.wire_name for card in sorted(specials))
 
 
 # The report's columns: each header, the least width of its column, and whether it is
@@ -438,6 +509,13 @@ def run_simulation(
     levels = config.levels()
     n = config.players
     rounds_for(n)  # a clear error for an impossible table before anything is played
+    rules = config.table_rules()
+    try:
+        rules.check(n)
+    except ValueError as exc:
+        raise SimulationError(str(exc)) from None
+    if config.specials and config.deal == "private":
+        raise SimulationError("the private deal cannot deal special cards yet: use commit-reveal")
     for level in set(levels):
         make_bot(level)  # unknown levels fail now, not mid-run
     if config.records is not None:
