@@ -15,7 +15,6 @@ from collections.abc import Sequence
 
 import pytest
 
-from wizard_tui import i18n
 from wizard_tui.game import Phase, Suit, TableRules, dealer_of
 from wizard_tui.game.specials import SPECIALS, Declaration, Special, deck_cards
 from wizard_tui.ui import WizardApp
@@ -26,8 +25,8 @@ from wizard_tui.ui.widgets import trick as trick_module
 from wizard_tui.ui.widgets.decisions import (
     AdjustBidPanel,
     BidPanel,
-    DeclarePanel,
     DecisionPanel,
+    DeclarePanel,
     NameTrumpPanel,
     SwapPanel,
 )
@@ -36,7 +35,6 @@ from wizard_tui.ui.widgets.trick import TrickView
 
 from .helpers import card, screen_styles, screen_text, until
 from .sessions import LocalSession
-from .test_ui_languages import problems
 
 PLAYERS = 3
 FIRST_DEALER = 2  # round 1: seat 2 deals, we (seat 0) bid first and lead
@@ -139,7 +137,11 @@ async def test_every_special_card_drawn_by_its_letters_and_style(ascii_only: boo
     in the special cards' style (not the Jester's: their ids lie past the Jesters'), and
     nothing above U+007F under --ascii."""
     nine = [card.short_name for card in SPECIALS]
-    hands = {0: [*nine, "C2"], 1: [f"C{r}" for r in range(3, 13)], 2: [f"D{r}" for r in range(1, 11)]}
+    hands = {
+        0: [*nine, "C2"],
+        1: [f"C{r}" for r in range(3, 13)],
+        2: [f"D{r}" for r in range(1, 11)],
+    }
     session = session_for(SPECIALS, hands, trump="S5", round_number=10)
     app = WizardApp(session, name="Ann", ascii=ascii_only)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -147,17 +149,20 @@ async def test_every_special_card_drawn_by_its_letters_and_style(ascii_only: boo
         await until(pilot, lambda: len(hand.cards) >= 9 and not hand.cards.count(63))
         text = screen_text(app)
         # The Werewolf went to the trump card's place: the other eight are in the hand.
+        drawn = widget_text(app, HandView)
         for name in nine:
-            assert name in text, name
-        hand_row = next(row for row in text.splitlines() if "DRG" in row)
-        assert "WLF" not in hand_row and "WLF" in text
+            assert name in drawn, name
+        assert int(Special.WEREWOLF) not in hand.cards
+        # ... where its holder is asked to name trump (us: the panel is open).
+        assert "WLF" in next(row for row in drawn.splitlines() if "the Werewolf" in row)
         styles = screen_styles(app)
-        row = next(i for i, cells in enumerate(styles) if "DRG" in "".join(c for c, _s in cells))
+        # (the hand's row: the last one; the log's first line names the cards too)
+        row = max(i for i, cells in enumerate(styles) if "DRG" in "".join(c for c, _s in cells))
         cells = styles[row]
         line = "".join(c for c, _s in cells)
         drg = cells[line.index("DRG")][1]
-        special_style = table(app).style("card--special")
-        jester_style = table(app).style("card--jester")
+        special_style = hand.style("card--special")
+        jester_style = hand.style("card--jester")
         assert special_style != jester_style
         assert drg.bold and drg.italic  # never colour alone
         if ascii_only:
