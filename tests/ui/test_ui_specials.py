@@ -31,6 +31,7 @@ from wizard_tui.ui.widgets.decisions import (
     SwapPanel,
 )
 from wizard_tui.ui.widgets.hand import HandView
+from wizard_tui.ui.widgets.status import PromptLine
 from wizard_tui.ui.widgets.trick import TrickView
 
 from .helpers import card, screen_styles, screen_text, until
@@ -272,7 +273,7 @@ async def test_juggler_pass_with_the_hand_cursor() -> None:
         await until(pilot, lambda: panel_of(app, DeclarePanel) is not None)
         await pilot.press("c")
         await until(pilot, lambda: session.view.phase is Phase.PASS and session.view.my_turn)
-        await until(pilot, lambda: "pass a card" in table(app)._prompt.text)
+        await until(pilot, lambda: "pass a card" in app.screen.query_one(PromptLine).text)
         await pilot.press("enter")  # the one card left: the 13 of clubs
         await until(pilot, lambda: ("pass_card", card("C13")) in session.sent)
         await until(pilot, lambda: "You passed 13♣ and received" in log_text(app))

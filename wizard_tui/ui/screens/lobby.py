@@ -140,17 +140,14 @@ class LobbyView(CardWidget):
         if rounds is None:  # (a length from the command line that this table cannot deal)
             length.stylize(self.style("text--error"))
         words = [Text(w) for w in flag_words(u.hidden_bids, u.forehead)]
+        chosen = lobby_specials(u)
+        if chosen:  # "Special cards DRG FRY BMB", the cards in their own style
+            cards = " ".join(card.short_name for card in chosen)
+            said = _("Special cards {cards}").format(cards="{cards}")
+            before, _sep, after = said.partition("{cards}")
+            words.append(Text.assemble(before, (cards, self.style("card--special")), after))
         out.append(_("House rules:") + " ", accent)
         self._wrapped(out, [*(words or [Text(_("none"))]), length], "  ")
-        chosen = lobby_specials(u)
-        if chosen or u.is_host:
-            out.append(_("Special cards:") + " ", accent)
-            if chosen:
-                shown = " ".join(card.short_name for card in chosen)
-                out.append(shown, self.style("card--special"))
-                out.append("\n")
-            else:
-                out.append(_("none") + "\n")
         if u.is_host:
             keys = (  # (? says more of each)
                 ("h", _("hidden")),

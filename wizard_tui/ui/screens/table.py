@@ -147,6 +147,7 @@ class TableScreen(Screen, inherit_bindings=False):
         Binding("l", "nudge(1)", show=False),
         Binding("enter,space,x,escape", "go_on", N_("Go on"), key_display="⏎"),
         Binding("enter,space", "play", N_("Play"), key_display="⏎"),
+        Binding("enter,space", "pass_card", N_("Pass"), key_display="⏎"),  # the Juggler
         Binding("enter,space", "submit", N_("Choose"), key_display="⏎"),
         Binding("x,escape", "aside", N_("Hide"), key_display="x"),
         Binding("b", "decide", N_("Decide")),
@@ -170,7 +171,7 @@ class TableScreen(Screen, inherit_bindings=False):
         (160, "-wider"),
     ]
 
-    _GATED = ("move", "play", "decide", "last_trick", "step", "chat", "go_on")
+    _GATED = ("move", "play", "pass_card", "decide", "last_trick", "step", "chat", "go_on")
 
     def __init__(self) -> None:
         super().__init__()
@@ -586,7 +587,7 @@ class TableScreen(Screen, inherit_bindings=False):
         view = self.view
         if action == "go_on":
             return self._summary.is_open
-        if self._summary.is_open and action in ("play", "decide", "move", "nudge"):
+        if self._summary.is_open and action in ("play", "pass_card", "decide", "move", "nudge"):
             return False  # Enter goes on from the summary first
         panel = self.open_panel
         lettered = isinstance(panel, TrumpPanel | LetterPanel)
@@ -608,7 +609,7 @@ class TableScreen(Screen, inherit_bindings=False):
             if isinstance(panel, LetterPanel):
                 return not parameters or panel.accepts(Suit(int(str(parameters[0]))).letter.lower())
             return isinstance(panel, TrumpPanel)
-        if panel is not None and action in ("move", "play", "decide"):
+        if panel is not None and action in ("move", "play", "pass_card", "decide"):
             return False  # the panel has the arrows and Enter
         if lettered and action in ("chat", "scores"):
             return False  # c and s name clubs and spades
@@ -619,9 +620,9 @@ class TableScreen(Screen, inherit_bindings=False):
         if action == "play":
             # Enabled for the whole play phase, so the footer stays still as turns pass;
             # out of turn, the key says whose turn it is. (The Juggler's pass too.)
-            return view is not None and (
-                view.phase is Phase.PLAY or (view.phase is Phase.PASS and view.my_turn)
-            )
+            return view is not None and view.phase is Phase.PLAY
+        if action == "pass_card":  # the Juggler's pass: the hand's Enter, named "Pass"
+            return view is not None and view.phase is Phase.PASS and view.my_turn
         if action == "decide":
             return bool(mine and view is not None and view.phase in PANELS)
         if action == "last_trick":
@@ -677,6 +678,11 @@ class TableScreen(Screen, inherit_bindings=False):
 
     def action_play(self) -> None:
         self._play(self._hand.selected)
+
+    def action_pass_card(self) -> None:
+        view = self.view
+        if view is not None and view.phase is Phase.PASS:
+            self._pass(self._hand.selected, view)
 
     def _play(self, card: int | None) -> None:
         view = self.view

@@ -98,6 +98,8 @@ class TrickView(LinesWidget):
             if t.led is not None and cell_len(full) + 5 + cell_len(suit_name(t.led)) > width:
                 # narrow: the led suit keeps its room
                 full = _("Trick {n}/{of}").format(n=t.number, of=t.of)
+            elif t.led is None and t.plays and cell_len(full) + 3 + cell_len(_("no suit")) > width:
+                full = _("Trick {n}/{of}").format(n=t.number, of=t.of)  # (as narrow: "no suit")
             title = Text(full, accent)
             if t.led is not None:
                 # "Trick 2 of 5 · ♥ hearts": the led suit, by shape and name, once.
