@@ -788,7 +788,7 @@ class ViewReader:
             _opt_int(d["forbidden_bid"], 0, 20, "forbidden bid"),
         )
         if not rules.specials:
-            _expect(_SPECIAL_KEYS.isdisjoint(d), "special cards' keys in a game without them")
+            _expect(SPECIAL_VIEW_KEYS.isdisjoint(d), "special cards' keys in a game without them")
             return view
         return _with_specials(view, d, players, max_card, self._watching)
 
@@ -823,7 +823,7 @@ class ViewReader:
         return self._tricks
 
 
-_SPECIAL_KEYS = frozenset({"turned_card", "declared", "legal_choices", "swap_takes", "last_pass"})
+SPECIAL_VIEW_KEYS = frozenset({"turned_card", "declared", "legal_choices", "swap_takes", "last_pass"})
 
 
 def _with_specials(
