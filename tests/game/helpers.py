@@ -139,6 +139,11 @@ def visible_cards(view: SeatView) -> set[int]:
         cards.add(view.trump_card)
     cards.update(card for _, card in view.trick)
     cards.update(card for trick in view.tricks for card in trick.cards)
+    if view.turned_card is not None:  # special cards: the card a Werewolf took is public
+        cards.add(view.turned_card)
+    cards.update(view.swap_takes)
+    if view.last_pass is not None:
+        cards.update(view.last_pass)
     return cards
 
 

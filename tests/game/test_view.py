@@ -40,6 +40,8 @@ FIELDS_WITHOUT_CARDS = {
     "trick_winner",
     "legal_bids",
     "forbidden_bid",
+    "declared",  # (trick, seat, choice): the choices are suits or Wizard/Jester
+    "legal_choices",
 }
 FIELDS_WITH_CARDS = {
     "hand",
@@ -49,6 +51,9 @@ FIELDS_WITH_CARDS = {
     "tricks",
     "legal_cards",
     "history",
+    "turned_card",
+    "swap_takes",
+    "last_pass",  # this seat's own pass only
 }
 
 

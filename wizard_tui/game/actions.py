@@ -32,7 +32,8 @@ class Play(Value):
     card: int
 
 
-Action = Deal | ChooseTrump | Bid | Play
+# The plain game's actions; ``Action`` (below) adds the special cards' ones.
+PlainAction = Deal | ChooseTrump | Bid | Play
 
 
 class RoundDealt(Value):
@@ -79,11 +80,12 @@ class GameOver(Value):
     winners: tuple[int, ...]
 
 
-Event = RoundDealt | TrumpChosen | BidMade | CardPlayed | TrickWon | RoundScored | GameOver
+PlainEvent = RoundDealt | TrumpChosen | BidMade | CardPlayed | TrickWon | RoundScored | GameOver
 
 
 # The special cards' actions and events (docs/rules.md, "Special cards"). A game without
-# special cards refuses these actions (``wrong_phase``: it never enters their phases).
+# special cards refuses these actions (``wrong_phase``: it never enters their phases), and
+# never emits these events.
 
 
 class NameTrump(Value):
@@ -176,3 +178,8 @@ class TrickBombed(Value):
 
 
 SpecialEvent = TrumpNamed | Declared | BidAdjusted | CardsPassed | CardSwapped | TrickBombed
+
+
+# Every action ``Game.apply`` takes, and every event it returns.
+Action = PlainAction | SpecialAction
+Event = PlainEvent | SpecialEvent

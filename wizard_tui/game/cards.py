@@ -15,6 +15,21 @@ FIRST_WIZARD = 52
 FIRST_JESTER = 56
 RANKS_PER_SUIT = 13
 
+# The special cards' names (docs/rules.md, "Special cards"; ``specials.Special`` names the
+# cards themselves): card id 60 + i is ``SPECIAL_NAMES[i]``, short and long.
+SPECIAL_NAMES = (
+    ("DRG", "Dragon"),
+    ("FRY", "Fairy"),
+    ("BMB", "Bomb"),
+    ("WLF", "Werewolf"),
+    ("JGL", "Juggler"),
+    ("CLD", "Cloud"),
+    ("SHP", "Shapeshifter"),
+    ("WCH", "Witch"),
+    ("VMP", "Vampire"),
+)
+ALL_CARDS = DECK_SIZE + len(SPECIAL_NAMES)  # card ids 0..68 name a card of some game
+
 
 class Suit(IntEnum):
     CLUBS = 0
@@ -52,7 +67,12 @@ def is_wizard(card: int) -> bool:
 
 
 def is_jester(card: int) -> bool:
-    return card >= FIRST_JESTER
+    return FIRST_JESTER <= card < DECK_SIZE  # the special cards (60 and up) are not Jesters
+
+
+def is_special_card(card: int) -> bool:
+    """One of the anniversary special cards (ids 60..68; ``specials.Special``)."""
+    return DECK_SIZE <= card < ALL_CARDS
 
 
 def is_suit_card(card: int) -> bool:
@@ -81,13 +101,22 @@ def check_card(card: object) -> int:
     return card
 
 
+def _check_any_card(card: object) -> int:
+    if type(card) is not int or not 0 <= card < ALL_CARDS:
+        raise ValueError(f"not a card id (0..{ALL_CARDS - 1}): {card!r}")
+    return card
+
+
 def card_name(card: int, *, ascii_only: bool = False) -> str:
-    """Short name: ``13S`` / ``13♠``, ``W`` for a Wizard, ``J`` for a Jester.
+    """Short name: ``13S`` / ``13♠``, ``W`` for a Wizard, ``J`` for a Jester, three
+    letters for a special card (``DRG``, ...; the same in ``ascii_only``).
 
     Ranks are shown as numbers (Wizard decks number 1..13), which keeps every
     card name at most three cells wide.
     """
-    check_card(card)
+    _check_any_card(card)
+    if card >= DECK_SIZE:
+        return SPECIAL_NAMES[card - DECK_SIZE][0]
     if is_wizard(card):
         return "W"
     if is_jester(card):
@@ -98,8 +127,10 @@ def card_name(card: int, *, ascii_only: bool = False) -> str:
 
 
 def long_card_name(card: int) -> str:
-    """``13 of spades``, ``Wizard``, ``Jester``."""
-    check_card(card)
+    """``13 of spades``, ``Wizard``, ``Jester``, ``Dragon``..."""
+    _check_any_card(card)
+    if card >= DECK_SIZE:
+        return SPECIAL_NAMES[card - DECK_SIZE][1]
     if is_wizard(card):
         return "Wizard"
     if is_jester(card):
@@ -122,7 +153,10 @@ def parse_card(text: str) -> int:
 
 
 def sort_key(card: int) -> tuple[int, int]:
-    """Hand order: Wizards first, then suits clubs..spades high to low, Jesters last."""
+    """Hand order: Wizards first, then suits clubs..spades high to low, Jesters, then the
+    special cards in id order."""
+    if card >= DECK_SIZE:
+        return (6, card)
     if is_wizard(card):
         return (0, card)
     if is_jester(card):
@@ -132,12 +166,15 @@ def sort_key(card: int) -> tuple[int, int]:
 
 def hand_order(trump: Suit | None) -> Callable[[int], tuple[int, int]]:
     """Hand order with trump: Wizards first, then the trump suit, then the other suits
-    (clubs..spades), high to low, Jesters last. Without trump: ``sort_key``."""
+    (clubs..spades), high to low, Jesters, then the special cards. Without trump:
+    ``sort_key``."""
     if trump is None:
         return sort_key
     first = int(trump)
 
     def key(card: int) -> tuple[int, int]:
+        if card >= DECK_SIZE:
+            return (7, card)
         if is_wizard(card):
             return (0, card)
         if is_jester(card):

@@ -22,20 +22,26 @@ from typing import NamedTuple, cast
 
 from .actions import (
     Action,
+    AdjustBid,
     Bid,
     BidMade,
     CardPlayed,
     ChooseTrump,
     Deal,
+    Declare,
     Event,
     GameOver,
+    NameTrump,
+    PassCard,
     Play,
     RoundDealt,
     RoundScored,
+    SwapCard,
     TrickWon,
     TrumpChosen,
 )
 from .cards import DECK_SIZE, FIRST_JESTER, FIRST_WIZARD, RANKS_PER_SUIT, Suit, card_name, is_wizard
+from .codec import PlayerAction
 from .errors import IllegalAction, Reason
 from .forehead import BLIND_CARD, is_forehead_round
 from .rules import (
@@ -225,8 +231,13 @@ def cards_of(mask: int) -> tuple[int, ...]:
         + _C1[mask >> 13 & _SUIT_PART]
         + _C2[mask >> 26 & _SUIT_PART]
         + _C3[mask >> 39 & _SUIT_PART]
-        + _C4[mask >> 52]
+        + (_C4[mask >> 52] if mask >> 60 == 0 else _C4[mask >> 52 & 255] + _specials_of(mask))
     )
+
+
+def _specials_of(mask: int) -> tuple[int, ...]:
+    """The special cards' ids (60 and up) in a mask, lowest first."""
+    return tuple(card for card in range(DECK_SIZE, mask.bit_length()) if mask >> card & 1)
 
 
 def _join(parts: Sequence[int]) -> int:
@@ -249,7 +260,9 @@ class Trick(NamedTuple):
 
     leader: int
     cards: tuple[int, ...]  # in play order, the first led by ``leader``
-    winner: int
+    winner: int  # a bombed trick's: the seat that leads next, which takes nothing
+    # A Bomb was in it (docs/rules.md, "Special cards"): nobody takes it, nobody counts it.
+    bombed: bool = False
 
     @property
     def plays(self) -> tuple[tuple[int, int], ...]:
@@ -271,6 +284,41 @@ class RoundResult(Value):
     tricks_won: tuple[int, ...]
     points: tuple[int, ...]
     totals: tuple[int, ...]
+    # With special cards (docs/rules.md, "Special cards"): the card turned up at the deal
+    # (``trump_card`` is the Werewolf if one took it), and every seat action of the round in
+    # order, which with the round's deck replays it exactly. None and () in a plain game.
+    turned_card: int | None
+    actions: tuple[PlayerAction, ...]
+
+    def __init__(
+        self,
+        round: int,
+        dealer: int,
+        hands: tuple[tuple[int, ...], ...],
+        trump_card: int | None,
+        trump_suit: Suit | None,
+        bids: tuple[int, ...],
+        tricks: tuple[Trick, ...],
+        tricks_won: tuple[int, ...],
+        points: tuple[int, ...],
+        totals: tuple[int, ...],
+        turned_card: int | None = None,
+        actions: tuple[PlayerAction, ...] = (),
+    ) -> None:
+        super().__init__(
+            round,
+            dealer,
+            hands,
+            trump_card,
+            trump_suit,
+            bids,
+            tricks,
+            tricks_won,
+            points,
+            totals,
+            turned_card,
+            actions,
+        )
 
 
 # What ``Game._finish_round`` stores for a round, the fields of its ``RoundResult`` but the
@@ -367,6 +415,16 @@ class Game:
         "trump_card",
         "turn",
     )
+
+    def __new__(cls, config: GameConfig | None = None) -> Game:
+        """``Game(config)`` with special cards in the rules is a ``SpecialGame``, the engine
+        that plays them (``special_engine.py``); without, the plain ``Game`` as ever.
+        (``config`` is None when unpickling or copying: the class is then given.)"""
+        if cls is Game and config is not None and config.rules.specials:
+            from .special_engine import SpecialGame  # imports this module
+
+            return _new_game(SpecialGame)
+        return _new_game(cls)
 
     def __init__(self, config: GameConfig) -> None:
         if not _C4:  # the first game: the hand tables are built on first use
@@ -670,6 +728,9 @@ class Game:
             self._choose_trump(action.seat, action.suit, events)
         elif type(action) is Deal:
             self._deal(action.deck, events)
+        elif type(action) in _SPECIAL_ACTION_PHASE:
+            # A special card's action: a plain game never is in its phase.
+            self._check_turn(_SPECIAL_ACTION_PHASE[type(action)], -1)
         else:
             raise IllegalAction(Reason.UNKNOWN_ACTION, f"not an action: {action!r}")
         return events
@@ -947,6 +1008,11 @@ _PHASE_VERB = {
     Phase.BID: "bid",
     Phase.PLAY: "play a card",
     Phase.GAME_OVER: "act",
+    Phase.NAME_TRUMP: "name trump",
+    Phase.DECLARE: "declare a card",
+    Phase.ADJUST_BID: "change your bid",
+    Phase.PASS: "pass a card",
+    Phase.SWAP: "swap a card",
 }
 _PHASE_WAITING = {
     Phase.DEAL: "the next round has not been dealt",
@@ -954,4 +1020,16 @@ _PHASE_WAITING = {
     Phase.BID: "bidding is in progress",
     Phase.PLAY: "the cards are being played",
     Phase.GAME_OVER: "the game is over",
+    Phase.NAME_TRUMP: "the Werewolf's holder is naming trump",
+    Phase.DECLARE: "a card just played is being declared",
+    Phase.ADJUST_BID: "the Cloud's taker is changing its bid",
+    Phase.PASS: "the cards are being passed",
+    Phase.SWAP: "the Witch's player is swapping",
+}
+_SPECIAL_ACTION_PHASE: dict[type, Phase] = {
+    NameTrump: Phase.NAME_TRUMP,
+    Declare: Phase.DECLARE,
+    AdjustBid: Phase.ADJUST_BID,
+    PassCard: Phase.PASS,
+    SwapCard: Phase.SWAP,
 }

@@ -22,6 +22,9 @@ class Reason(StrEnum):
     MUST_FOLLOW_SUIT = "must_follow_suit"
     UNKNOWN_ACTION = "unknown_action"
     MUST_PLAY_BLIND = "must_play_blind"  # a forehead round: a player names no card of its own
+    # The special cards (docs/rules.md, "Special cards"):
+    NOT_A_CHOICE = "not_a_choice"  # a declaration, new bid or swap the engine does not offer
+    NOT_IN_TRICK = "not_in_trick"  # the Witch's player takes a card not in the trick (or it)
 
 
 class IllegalAction(Exception):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import IntEnum
 
-from .cards import DECK_SIZE
+from .cards import DECK_SIZE, SPECIAL_NAMES
 
 
 class Special(IntEnum):
@@ -35,7 +35,7 @@ class Special(IntEnum):
     @property
     def short_name(self) -> str:
         """Three letters, as wide as the widest plain card name (``13S``)."""
-        return _SHORT[self]
+        return SPECIAL_NAMES[self - DECK_SIZE][0]
 
     @classmethod
     def parse(cls, text: str) -> Special:
@@ -46,17 +46,6 @@ class Special(IntEnum):
         raise ValueError(f"not a special card: {text!r}")
 
 
-_SHORT = {
-    Special.DRAGON: "DRG",
-    Special.FAIRY: "FRY",
-    Special.BOMB: "BMB",
-    Special.WEREWOLF: "WLF",
-    Special.JUGGLER: "JGL",
-    Special.CLOUD: "CLD",
-    Special.SHAPESHIFTER: "SHP",
-    Special.WITCH: "WCH",
-    Special.VAMPIRE: "VMP",
-}
 
 SPECIALS = tuple(Special)
 FIRST_SPECIAL = int(Special.DRAGON)

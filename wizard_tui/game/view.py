@@ -8,12 +8,13 @@ the round is scored and its seeds are public).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 
 from .cards import Suit
 from .engine import Game, Phase, RoundResult, Trick, cards_of
 from .forehead import BLIND_CARD, foreheads_of, is_forehead_round
 from .rules import RestrictLastBid
+from .special_engine import SpecialGame
 from .table_rules import TableRules
 
 _ROUND_PHASES = (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
@@ -49,6 +50,17 @@ class SeatView:
     legal_cards: tuple[int, ...]
     legal_bids: tuple[int, ...]  # empty unless this seat is to bid
     forbidden_bid: int | None  # the bid the restricted last bid rules out, for this seat
+    # The special cards (docs/rules.md, "Special cards"); the defaults in a plain game.
+    turned_card: int | None = None  # the card turned up at the deal (None: a plain game)
+    # (trick index from 0, seat, choice) of every declaration this round.
+    declared: tuple[tuple[int, int, int], ...] = ()
+    # For this seat on turn: in name_trump the suits 0..3 and -1 (no trump), in declare the
+    # ``Declaration`` values, in adjust_bid the allowed new bids. (In pass, ``legal_cards``
+    # holds the cards it may pass; in swap, the hand cards it may give.)
+    legal_choices: tuple[int, ...] = ()
+    swap_takes: tuple[int, ...] = ()  # in swap, for this seat: the trick cards it may take
+    # (the card this seat passed, the card it received) at the round's latest pass.
+    last_pass: tuple[int, int] | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -91,9 +103,16 @@ def _positional_maker() -> Callable[..., SeatView]:
     every action and every client checks one per message (docs/performance.md, latency)."""
     names = [f.name for f in fields(SeatView)]
     setters = {f"_set_{name}": SeatView.__dict__[name].__set__ for name in names}
+    # The fields with a default (the special cards') keep it: a plain view passes none.
+    defaults = {
+        f"_default_{f.name}": f.default for f in fields(SeatView) if f.default is not MISSING
+    }
+    params = [
+        name if f"_default_{name}" not in defaults else f"{name}=_default_{name}" for name in names
+    ]
     body = "".join(f"\n    _set_{name}(view, {name})" for name in names)
-    namespace = {"_new": object.__new__, "SeatView": SeatView, **setters}
-    header = f"def new_seat_view({', '.join(names)}):\n    view = _new(SeatView)"
+    namespace = {"_new": object.__new__, "SeatView": SeatView, **setters, **defaults}
+    header = f"def new_seat_view({', '.join(params)}):\n    view = _new(SeatView)"
     exec(f"{header}{body}\n    return view", namespace)
     made: Callable[..., SeatView] = namespace["new_seat_view"]
     return made
@@ -105,6 +124,8 @@ new_seat_view = _positional_maker()
 def seat_view(game: Game, seat: int) -> SeatView:
     if type(seat) is not int or not 0 <= seat < game.players:
         raise ValueError(f"there is no seat {seat}")
+    if type(game) is not Game and isinstance(game, SpecialGame):
+        return _special_seat_view(game, seat)
     turn, bids = game.turn, game.bids
     bidding = game.phase is Phase.BID
     if bidding and game.config.rules.hidden_bids:
@@ -150,4 +171,61 @@ def seat_view(game: Game, seat: int) -> SeatView:
         legal,  # legal_cards
         tuple(game.legal_bids()) if mine and bidding else (),  # legal_bids
         game.forbidden_bid() if mine else None,
+    )
+
+
+def _special_seat_view(game: SpecialGame, seat: int) -> SeatView:
+    """``seat_view`` of a game with special cards: the plain view's fields, filled the same
+    way, and the special cards' own."""
+    turn, bids = game.turn, game.bids
+    phase = game.phase
+    bidding = phase is Phase.BID
+    if bidding and game.config.rules.hidden_bids:  # as in ``seat_view``
+        if bids[seat] is None:
+            turn = seat
+        bids = tuple(bid if s == seat else None for s, bid in enumerate(bids))
+    mine = turn == seat
+    forehead = is_forehead_round(game.config.rules, game.hand_size) and phase in _ROUND_PHASES
+    legal: tuple[int, ...] = ()
+    if forehead:
+        hand: tuple[int, ...] = ()
+        if mine and phase is Phase.PLAY:
+            legal = (BLIND_CARD,)
+    else:
+        hand = game.held_cards(seat)
+        if mine and phase is Phase.PLAY:
+            legal = game.legal_plays()
+        elif mine and phase in (Phase.PASS, Phase.SWAP):
+            legal = game.hand(seat)
+    return new_seat_view(
+        seat,
+        game.players,
+        game.num_rounds,
+        game.config.rules,
+        game.round,
+        game.hand_size,
+        game.dealer,
+        phase,
+        turn,
+        hand,
+        foreheads_of(game, seat, forehead),
+        game.trump_card,
+        game.trump_suit,
+        bids,
+        tuple(game.tricks_won),
+        tuple(game.totals),
+        game.trick_leader,
+        game.trick,
+        game.led_suit,
+        game.trick_winner,
+        game.tricks,
+        game.results,
+        legal,
+        tuple(game.legal_bids()) if mine and bidding else (),
+        game.forbidden_bid() if mine else None,
+        game.turned_card,
+        game.declarations,
+        game.legal_choices() if mine else (),
+        game.swap_takes() if mine else (),
+        game.last_pass(seat),
     )
