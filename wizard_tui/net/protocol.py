@@ -243,7 +243,11 @@ def special_msg(action: PlayerAction, round_number: int) -> dict[str, Any]:
     """The message of a special card's decision (``name_trump``, ``declare``, ``adjust_bid``,
     ``pass_card``, ``swap``): the action codec's kind and seat, and its value by name."""
     kind, seat, value = action_to_wire(action)
-    msg: dict[str, Any] = {"t": kind, "seat": seat, "round": round_number}
+    if type(value) is list:  # a swap's [give, take]: plain ints (not a ``Special``)
+        value = [None if v is None else int(v) for v in value]
+    elif value is not None:
+        value = int(value)
+    msg: dict[str, Any] = {"t": kind, "seat": int(seat), "round": round_number}
     if kind == "name_trump":
         msg["suit"] = value
     elif kind == "declare":
@@ -542,7 +546,12 @@ def event_wire(event: Event | SpecialEvent) -> list[Any]:
         return ["trump", event.seat, int(event.suit)]
     if isinstance(event, RoundDealt):
         suit = None if event.trump_suit is None else int(event.trump_suit)
-        return ["dealt", event.round, event.dealer, event.trump_card, suit]
+        wire = ["dealt", event.round, event.dealer, event.trump_card, suit]
+        if event.dealer_chooses_trump != _wizard_turned(event.trump_card):
+            # With special cards the dealer may name trump for another card, or not for a
+            # Wizard (a Werewolf's holder does): said outright (a plain game never needs it).
+            wire.append(event.dealer_chooses_trump)
+        return wire
     if isinstance(event, RoundScored):
         return [
             "scored",
@@ -574,6 +583,10 @@ def _special_event_wire(event: Any) -> list[Any]:
         first = event.plays[0][0] if event.plays else event.leader
         return ["bombed", event.trick, first, event.leader, [c for _, c in event.plays]]
     raise TypeError(f"not an event: {event!r}")
+
+
+def _wizard_turned(card: int | None) -> bool:
+    return card is not None and 52 <= card < 56
 
 
 def _suit_or_nil(suit: Suit | None) -> int | None:
@@ -823,7 +836,9 @@ class ViewReader:
         return self._tricks
 
 
-SPECIAL_VIEW_KEYS = frozenset({"turned_card", "declared", "legal_choices", "swap_takes", "last_pass"})
+SPECIAL_VIEW_KEYS = frozenset(
+    {"turned_card", "declared", "legal_choices", "swap_takes", "last_pass"}
+)
 
 
 def _with_specials(
@@ -985,7 +1000,7 @@ def event_from_wire(e: Any, players: int) -> Event | SpecialEvent | None:
                 _int(args[1], 0, players - 1, "dealer"),
                 _opt_int(args[2], 0, MAX_CARD_ID, "trump card"),
                 None if suit is None else Suit(suit),
-                args[2] is not None and 52 <= args[2] < 56,
+                args[4] if len(args) > 4 and type(args[4]) is bool else _wizard_turned(args[2]),
             )
         if kind == "scored":
             return RoundScored(
