@@ -128,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
             _("--bots must be between 0 and --players ({players})").format(players=args.players)
         )
     options.check_length(args)
+    options.check_specials(args)
     bind = args.bind if args.bind is not None else "0.0.0.0"
     port = chosen_port(args)
     if not 0 <= port < 65536:
