@@ -505,8 +505,8 @@ def _parse_specials(names: tuple[str, ...]) -> list[Special]:
 
 
 def lobby_specials_names(update: LobbyUpdate) -> tuple[str, ...]:
-    """The lobby's special cards, wire names in card order (none from an older host)."""
-    return tuple(str(name) for name in getattr(update, "specials", ()))
+    """The lobby's special cards, wire names in card order."""
+    return tuple(str(name) for name in update.specials)
 
 
 def lobby_specials(update: LobbyUpdate) -> list[Special]:

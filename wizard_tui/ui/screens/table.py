@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 
-from ...game import BLIND_CARD, GameOver, Phase, RoundScored, SeatView, Suit, TrickWon
+from ...game import BLIND_CARD, GameOver, Phase, RoundScored, SeatView, Suit, TrickWon, left_of
 from ...game.actions import TrickBombed
 from ...game.specials import Special
 from ...i18n import N_, _
@@ -420,7 +420,7 @@ class TableScreen(Screen, inherit_bindings=False):
             prompt.say(said, urgent=True)
         elif mine and view.phase is Phase.PASS:
             said = _("Juggler: pass a card to {name} ({arrows} choose, Enter passes)")
-            left = self._seat_name((view.seat + 1) % view.players)
+            left = self._seat_name(left_of(view.seat, view.players))
             prompt.say(said.format(name=left, arrows=g.arrows), urgent=True)
         elif mine and view.phase in SPECIAL_PROMPTS:
             said = _(SPECIAL_PROMPTS[view.phase])

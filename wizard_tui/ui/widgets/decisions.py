@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from ...game import SUITS, SeatView, Suit
+from ...game import SUITS, SeatView, Suit, hand_order
 from ...game.specials import FORM_DECLARATIONS, SUIT_DECLARATIONS, Declaration
 from ...i18n import _
 from ..glyphs import UNICODE, Glyphs, clean
@@ -427,7 +427,7 @@ class SwapPanel(DecisionPanel):
         self.query_one("#take-label", Static).update(_("Take:"))
         self.query_one("#give-label", Static).update(_("Give:"))
         self.takes = (None, *view.swap_takes)
-        self.gives = tuple(sorted(view.legal_cards))
+        self.gives = tuple(sorted(view.legal_cards, key=hand_order(view.trump_suit)))  # as held
         keep = Choice(_("keep my hand"))
         cards = tuple(Choice(g.card(c), True, card_class(c)) for c in view.swap_takes)
         self.query_one("#takes", ChoiceStrip).offer((keep, *cards), 0)

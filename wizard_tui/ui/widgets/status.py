@@ -54,9 +54,14 @@ class StatusLine(LinesWidget):
         out.append_text(self.card_text(card))
         if is_special(card) or view.phase is Phase.NAME_TRUMP:
             # A special card turned up, or the Werewolf laid in its place (docs/rules.md).
-            if suit is not None:
+            if suit is not None and compact:  # "Trump WLF ♥": the symbol or letter only
+                out.append(" ")
+                out.append(self.glyphs.suit_short(suit), self.style(f"card--{suit.label}"))
+            elif suit is not None:
                 out.append(", ")
                 out.append_text(self.suit_text(suit))
+            elif compact:
+                pass  # (the words beside the trump card say who names it)
             elif view.phase in (Phase.CHOOSE_TRUMP, Phase.NAME_TRUMP):
                 out.append(": " + _("to be named"))
             else:

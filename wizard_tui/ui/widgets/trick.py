@@ -92,6 +92,8 @@ class TrickView(LinesWidget):
             title = _("Trick {n} of {of}: {name}").format(n=t.number, of=t.of, name=name)
             if cell_len(title) > width:  # narrow: "Trick 2/5: Ann" keeps the name whole
                 title = _("Trick {n}/{of}: {name}").format(n=t.number, of=t.of, name=name)
+            if t.bombed and cell_len(title) > width:  # (the Bomb is in the trick below)
+                title = _("Trick {n}/{of}: {name}").format(n=t.number, of=t.of, name=_("nobody"))
             return Text(fit(title, width, g.more).rstrip(), accent)
         if t.phase in (Phase.PLAY, Phase.DECLARE):
             full = _("Trick {n} of {of}").format(n=t.number, of=t.of)
