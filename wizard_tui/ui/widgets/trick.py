@@ -115,7 +115,7 @@ class TrickView(LinesWidget):
             {
                 Phase.BID: _("Bidding"),
                 Phase.CHOOSE_TRUMP: _("The dealer names trump"),
-                Phase.NAME_TRUMP: _("The Werewolf names trump"),
+                Phase.NAME_TRUMP: _("Werewolf names trump"),
                 Phase.DEAL: _("Between rounds"),
                 Phase.GAME_OVER: _("Game over"),
             }.get(t.phase, ""),
