@@ -18,6 +18,7 @@ import pytest
 from wizard_tui import i18n
 from wizard_tui.game import Phase, Suit, TableRules, dealer_of
 from wizard_tui.game.specials import SPECIALS, Declaration, Special, deck_cards
+from wizard_tui.session import LinkChanged, LobbyUpdate, SeatInfo
 from wizard_tui.ui import WizardApp
 from wizard_tui.ui.screens.overlays import HelpScreen
 from wizard_tui.ui.screens.specials_pick import SpecialsScreen
@@ -36,7 +37,7 @@ from wizard_tui.ui.widgets.status import PromptLine
 from wizard_tui.ui.widgets.trick import TrickView
 
 from .helpers import card, screen_styles, screen_text, until
-from .sessions import LocalSession
+from .sessions import LocalSession, StaticSession
 from .test_ui_languages import problems
 
 PLAYERS = 3
@@ -465,3 +466,41 @@ async def test_special_screens_fit_in_every_language(language: str) -> None:
     finally:
         i18n.setup("en")
     assert {s: f for s, f in found.items() if f} == {}
+
+
+def _lobby_with(specials: tuple[str, ...], is_host: bool) -> list:
+    seats = (SeatInfo("Ann", "human"), SeatInfo("Bob", "human"), SeatInfo("Cid", "bot"))
+    return [
+        LinkChanged("connected"),
+        LobbyUpdate(
+            seats=(*seats, None, None, None),
+            my_seat=0 if is_host else 1,
+            addresses=("192.168.1.23",),
+            port=4242,
+            is_host=is_host,
+            can_start=is_host,
+            bot_level="normal",
+            restrict_last_bid="never",
+            specials=specials,
+        ),
+    ]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)], ids=["80x24", "60x20"])
+async def test_lobby_shows_the_special_cards_in_force_to_everyone(size: tuple[int, int]) -> None:
+    """A guest's lobby names them; the host's picker marks those in force, uncut."""
+    guest = WizardApp(StaticSession(_lobby_with(("dragon", "fairy", "bomb"), False)), name="Bob")
+    async with guest.run_test(size=size) as pilot:
+        await until(pilot, lambda: guest.lobby is not None)
+        await pilot.pause()
+        assert "Special cards DRG FRY BMB" in screen_text(guest)
+        assert problems(guest) == []
+    host = WizardApp(StaticSession(_lobby_with(("bomb",), True)), name="Ann")
+    async with host.run_test(size=size) as pilot:
+        await until(pilot, lambda: host.lobby is not None)
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(host.screen, SpecialsScreen))
+        await pilot.pause()
+        rows = screen_text(host)
+        assert "[x] BMB" in rows and "[ ] DRG FRY" in rows
+        assert problems(host) == []
