@@ -20,7 +20,7 @@ from wizard_tui.game import Phase, Suit, TableRules, dealer_of
 from wizard_tui.game.specials import SPECIALS, Declaration, Special, deck_cards
 from wizard_tui.session import LinkChanged, LobbyUpdate, SeatInfo
 from wizard_tui.ui import WizardApp
-from wizard_tui.ui.screens.overlays import HelpScreen
+from wizard_tui.ui.screens.overlays import HelpScreen, LastTrickScreen
 from wizard_tui.ui.screens.specials_pick import SpecialsScreen
 from wizard_tui.ui.screens.table import TableScreen
 from wizard_tui.ui.widgets import trick as trick_module
@@ -316,6 +316,10 @@ async def test_bombed_trick_taken_by_nobody() -> None:
         await until(pilot, lambda: "nobody (Bomb)" in widget_text(app, TrickView))
         assert "leads next" in widget_text(app, TrickView)
         await until(pilot, lambda: "Bomb: nobody takes it; Cid leads." in log_text(app))
+        # The last trick (t) says so too, the round over.
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, LastTrickScreen))
+        await until(pilot, lambda: "nobody (Bomb)" in widget_text(app, TrickView))
 
 
 async def test_vampire_copy_shown_beside_the_trump_card() -> None:

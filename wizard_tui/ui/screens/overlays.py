@@ -15,7 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from ...game import Phase, SeatView
+from ...game import DECK_SIZE, Phase, SeatView
 from ...game.specials import Special
 from ...i18n import N_, _
 from ...session import TableUpdate
@@ -23,7 +23,7 @@ from ..house_rules import table_rules_lines
 from ..specials import EFFECTS, special_name
 from ..widgets.fulllog import FullLog
 from ..widgets.scorepad import ScorePad
-from ..widgets.trick import TrickState, TrickView
+from ..widgets.trick import TrickState, TrickView, trick_declarations
 from .common import last_trick, scorepad_data
 
 if TYPE_CHECKING:
@@ -123,6 +123,8 @@ class LastTrickScreen(ModalScreen[None]):
             return
         number, trick = found
         of = view.hand_size if view.tricks else len(view.history[-1].tricks)
+        # This round's declarations (the view keeps this round's only).
+        declared = trick_declarations(view.declared, number - 1) if view.tricks else ()
         self.query_one(TrickView).state = TrickState(
             players=view.players,
             phase=Phase.PLAY,
@@ -134,6 +136,8 @@ class LastTrickScreen(ModalScreen[None]):
             turn=-1,
             names=tuple(s.name for s in self.update.seats),
             done=True,
+            declared=declared,
+            bombed=trick.bombed,
         )
 
     def action_close(self) -> None:
@@ -255,7 +259,10 @@ def specials_help_text(specials: Iterable[Special], arrows: str = "") -> Text:
     """``Special cards``: each one in the deck (``DRG Dragon: ...``), then their keys."""
     out = Text()
     out.append(_("Special cards") + "\n", "bold")
-    for card in sorted(specials):
+    chosen = sorted(specials)
+    said = _("{n} cards: a trump card is turned up even in the last round.")
+    out.append("  " + said.format(n=DECK_SIZE + len(chosen)) + "\n")
+    for card in chosen:
         out.append(f"  {card.short_name} ", "bold")
         out.append(f"{special_name(card)}: {_(EFFECTS[card])}\n")
     _key_lines(out, SPECIAL_KEYS, arrows)
