@@ -85,14 +85,22 @@ async def test_a_passed_card_reaches_only_its_new_holder(
     """Every view any client was sent (in a ``state`` or a ``snapshot``) shows exactly the
     cards its seat held at that point of the game (replayed from the host's game, with the
     engine's own hands, not its views) and only its own latest pass; each pass shows its
-    receiver the card; and a pass's event names nothing but its trick."""
+    receiver the card; a pass's event names nothing but its trick; and a watcher's views
+    show no pass at all."""
     fix_the_deals(monkeypatch, 8)
     options = special_options(tmp_path, players=3, bots=0, level="easy")
     async with asyncio.timeout(90), running_host(options, rng=random.Random(8)) as host:
+        watcher = CapturingSession(LOOPBACK, options.port, name="w", limits=LIMITS, watch=True)
+        await watcher.connect()
         sessions = await seeded_sessions(options.port, 3, 8, cls=CapturingSession)
         codes = await play_bots(sessions, "easy", seed=8)
         await host.finished.wait()
+        await watcher.close()
     assert codes == [0, 0, 0]
+    # The watcher's public views hold no hand, no choice and no pass.
+    public = [v for m in watcher.received for v in every_view(m)]
+    assert len(public) > 50
+    assert all(v["hand"] == [] and v["last_pass"] is None for v in public if v["round"])
     live = host.table.game  # type: ignore[union-attr]
     n = live.players
     # What each seat really held, and its latest pass, at each position of the game.
