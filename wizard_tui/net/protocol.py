@@ -8,7 +8,7 @@ spelling. Values are plain msgpack types: ints, strs, bins, lists, maps with str
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 
@@ -54,6 +54,7 @@ from ..game.actions import (
 )
 from ..game.codec import PlayerAction, action_from_wire, action_to_wire, actions_to_wire
 from ..game.forehead import BLIND_CARD, is_forehead_round
+from ..game.special_engine import SpecialGame
 from ..game.specials import ALL_CARD_IDS, SPECIALS, Declaration, deck_cards
 from ..game.view import new_seat_view
 from ..session import SeatInfo
@@ -397,9 +398,10 @@ def public_view_wire(game: Game) -> dict[str, Any]:
 def _public_specials(game: Game) -> dict[str, Any]:
     """A public view's special-card keys: the turned card and the declarations, and no
     seat's choices or pass."""
+    special = cast(SpecialGame, game)  # (a game whose rules have special cards is one)
     return {
-        "turned_card": game.turned_card,
-        "declared": [list(d) for d in game.declarations],
+        "turned_card": special.turned_card,
+        "declared": [list(d) for d in special.declarations],
         "legal_choices": [],
         "swap_takes": [],
         "last_pass": None,
