@@ -41,12 +41,16 @@ def _msg(view: Any) -> dict[str, Any]:
 
 
 class SpecialPlayers(Players):
-    """The two people: they answer the deal and make the first legal move in every phase."""
+    """The two people: they answer the deal and make the first legal move in every phase
+    (but those in ``idle``, who only deal)."""
+
+    idle: tuple[Session, ...] = ()
 
     def on_turn(self) -> Session | None:
         table = self.host.table
         assert table is not None
-        return next((s for s in self.sessions if s.seat == table.game.turn), None)
+        movers = [s for s in self.sessions if s not in self.idle]
+        return next((s for s in movers if s.seat == table.game.turn), None)
 
     def move(self) -> bool:
         table = self.host.table
@@ -221,3 +225,55 @@ def test_the_client_sends_one_intent_per_special_decision(phase: Phase) -> None:
     other = next(ph for ph in SPECIAL_PHASES if ph is not phase)
     session.act(first_legal_move(_view_in(other)))
     assert len(sent) == 1
+
+
+@pytest.mark.parametrize("phase", SPECIAL_PHASES)
+def test_the_away_player_answers_every_special_decision(phase: Phase) -> None:
+    from wizard_tui.net.away_player import AwayPlayer
+
+    view = _view_in(phase, seed=1)
+    action = AwayPlayer("easy").move(view, 0)
+    assert action is not None and action in _legal_here(phase, seed=1)
+
+
+def _legal_here(phase: Phase, seed: int) -> list[Any]:
+    """The legal actions of the game ``_view_in`` stops in."""
+    import random
+
+    from wizard_tui.game import Deal, Game, GameConfig
+    from wizard_tui.game.specials import deck_cards
+
+    rng = random.Random(seed)
+    game = Game(GameConfig(3, 0, RULES))
+    cards = list(deck_cards(RULES.specials))
+    while game.phase is not phase:
+        if game.phase is Phase.DEAL:
+            rng.shuffle(cards)
+            game.apply(Deal(tuple(cards)))
+        else:
+            game.apply(rng.choice(game.legal_actions()))
+    return list(game.legal_actions())
+
+
+def test_a_stand_in_answers_an_away_seat_s_special_decisions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host's table hands Bob's seat to a bot (as a turn time would): its stand-in
+    answers every decision of his, the special ones included, to the game's end."""
+    monkeypatch.setattr(os, "fsync", lambda fd: None)
+    host, runtime, _server, players = _special_table(tmp_path)
+    alice, bob = players.sessions
+    host.on_message(alice, {"t": "claim_host", "key": host.host_key})
+    assert bob.seat is not None
+    host.on_message(alice, {"t": "hand_to_bot", "seat": bob.seat})
+    players.idle = (bob,)  # Bob's program deals, but he never presses a key again
+    table = host.table
+    assert table is not None
+    _until(host, runtime, players, lambda: table.finished)
+    entries = read_journal(next((tmp_path / "games").glob("*.journal"))).entries
+    standing_in = {
+        e["a"] for e in entries if e["t"] == "action" and e["seat"] == bob.seat and e["round"] > 1
+    }
+    bys = {e["by"] for e in entries if e["t"] == "action" and e["seat"] == bob.seat}
+    assert bys == {"stand_in"}
+    assert standing_in & set(p.SPECIAL_INTENTS), standing_in
