@@ -152,7 +152,7 @@ def test_a_private_host_refuses_special_cards_in_words(tmp_path: Path) -> None:
     host.on_message(alice, {"t": "claim_host", "key": host.host_key})
     start = len(server.sent)
     settings = {"t": "lobby_settings", "seats": 3, "bot_level": "easy"}
-    settings |= {"restrict_last_bid": "never", "specials": ["juggler"]}
+    settings |= {"restrict_last_bid": "never", "specials": "juggler"}
     host.on_message(alice, settings)
     runtime.advance()
     refused = [m for _sid, m, _n in server.sent[start:] if m["t"] == "refused"]
@@ -167,11 +167,11 @@ def test_the_lobby_sets_and_shows_special_cards(tmp_path: Path) -> None:
     host.on_message(alice, {"t": "claim_host", "key": host.host_key})
     base = {"t": "lobby_settings", "seats": 3, "bot_level": "easy", "restrict_last_bid": "never"}
     start = len(server.sent)
-    host.on_message(alice, {**base, "specials": ["dragon"]})  # without the Fairy
-    host.on_message(alice, {**base, "specials": ["wizard"]})  # no such card
+    host.on_message(alice, {**base, "specials": "dragon"})  # without the Fairy
+    host.on_message(alice, {**base, "specials": "juggler,wizard"})  # no such card
     runtime.advance()
     assert _refusals(server, start) == ["not_ready", "not_ready"]
-    host.on_message(alice, {**base, "specials": ["vampire", "fairy", "dragon"]})
+    host.on_message(alice, {**base, "specials": "vampire,fairy,dragon"})
     runtime.advance()
     lobby = [m for _sid, m, _n in server.sent if m["t"] == "lobby"][-1]
     assert lobby["settings"]["specials"] == ["dragon", "fairy", "vampire"]
@@ -179,7 +179,7 @@ def test_the_lobby_sets_and_shows_special_cards(tmp_path: Path) -> None:
     runtime.advance()
     lobby = [m for _sid, m, _n in server.sent if m["t"] == "lobby"][-1]
     assert lobby["settings"]["specials"] == ["dragon", "fairy", "vampire"]
-    host.on_message(alice, {**base, "specials": []})
+    host.on_message(alice, {**base, "specials": "none"})
     runtime.advance()
     assert not host.options.rules.specials
 

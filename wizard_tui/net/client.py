@@ -477,7 +477,7 @@ class NetworkSession:
         specials: Sequence[str] | None = None,
     ) -> None:
         """Change the table (the host's lobby only); a house rule left None stays as is.
-        ``specials``: the special cards' wire names (``dragon``, ...; empty for none)."""
+        ``specials``: the special cards' wire names (``dragon``, ...; none: empty)."""
         msg: dict[str, Any] = {
             "t": "lobby_settings",
             "seats": seats,
@@ -488,7 +488,7 @@ class NetworkSession:
             ("hidden_bids", hidden_bids),
             ("forehead", forehead),
             ("length", length),
-            ("specials", None if specials is None else list(specials)),
+            ("specials", None if specials is None else ",".join(specials) or "none"),
         ):
             if value is not None:
                 msg[key] = value
