@@ -230,6 +230,9 @@ async def _run_headless(
             print(
                 _("  deal:               {deal}").format(deal=host_options.deal)
             )  # (resumed: the journal's)
+            if host_options.rules.specials:
+                names = ", ".join(c.wire_name for c in sorted(host_options.rules.specials))
+                print(_("  special cards:      {names}").format(names=names))
             if host_options.turn_time is not None:
                 print(
                     _("  turn time:          {turn_time:g} s, then a bot plays").format(

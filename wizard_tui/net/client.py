@@ -375,22 +375,24 @@ class NetworkSession:
 
     def act(self, action: PlayerAction, *, auto: bool = False) -> None:
         """Send ``action`` (a bot's, or the away player's) through the intent of its kind."""
+        # (``auto`` passed only when set: a subclass's intent may take no ``auto``.)
+        kw: dict[str, bool] = {"auto": True} if auto else {}
         if isinstance(action, Play):
-            self.play(action.card, auto=auto)
+            self.play(action.card, **kw)
         elif isinstance(action, Bid):
-            self.bid(action.bid, auto=auto)
+            self.bid(action.bid, **kw)
         elif isinstance(action, ChooseTrump):
-            self.choose_trump(action.suit, auto=auto)
+            self.choose_trump(action.suit, **kw)
         elif isinstance(action, NameTrump):
-            self.name_trump(action.suit, auto=auto)
+            self.name_trump(action.suit, **kw)
         elif isinstance(action, Declare):
-            self.declare(action.choice, auto=auto)
+            self.declare(action.choice, **kw)
         elif isinstance(action, AdjustBid):
-            self.adjust_bid(action.bid, auto=auto)
+            self.adjust_bid(action.bid, **kw)
         elif isinstance(action, PassCard):
-            self.pass_card(action.card, auto=auto)
+            self.pass_card(action.card, **kw)
         elif isinstance(action, SwapCard):
-            self.swap(action.give, action.take, auto=auto)
+            self.swap(action.give, action.take, **kw)
 
     def _may_send(self, phase: Phase, auto: bool) -> bool:
         """Whether an intent of ``phase`` answers the decision the latest view asks of this
@@ -475,7 +477,7 @@ class NetworkSession:
         specials: Sequence[str] | None = None,
     ) -> None:
         """Change the table (the host's lobby only); a house rule left None stays as is.
-        ``specials``: the special cards' wire names (``dragon``, ...; empty for none)."""
+        ``specials``: the special cards' wire names (``dragon``, ...; none: empty)."""
         msg: dict[str, Any] = {
             "t": "lobby_settings",
             "seats": seats,
@@ -486,7 +488,7 @@ class NetworkSession:
             ("hidden_bids", hidden_bids),
             ("forehead", forehead),
             ("length", length),
-            ("specials", None if specials is None else list(specials)),
+            ("specials", None if specials is None else ",".join(specials) or "none"),
         ):
             if value is not None:
                 msg[key] = value

@@ -57,7 +57,7 @@ from ..game import (
     seat_view,
 )
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
-from ..game.specials import Special
+from ..game.specials import parse_specials
 from ..session import SeatInfo
 from . import protocol as p
 from .deals import find_deal_kind, forehead_refusal, specials_refusal
@@ -440,7 +440,7 @@ class HostCore:
         specials = self.options.rules.specials
         if "specials" in msg:
             try:
-                specials = frozenset(Special.parse(name) for name in msg["specials"])
+                specials = parse_specials(msg["specials"])
             except ValueError as exc:
                 self._refuse(session, p.NOT_READY, str(exc))
                 return

@@ -8,13 +8,13 @@ spelling. Values are plain msgpack types: ints, strs, bins, lists, maps with str
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 
 from netplay import Limits
 from netplay.errors import BAD_MESSAGE, ProtocolError
-from netplay.schema import Bin, Bool, Int, List, Message, Nullable, Optional, Schemas, Str
+from netplay.schema import Bin, Bool, Int, Message, Nullable, Optional, Schemas, Str
 from netplay.signing import WIRE as ENVELOPE
 
 from ..game import (
@@ -54,7 +54,8 @@ from ..game.actions import (
 )
 from ..game.codec import PlayerAction, action_from_wire, action_to_wire, actions_to_wire
 from ..game.forehead import BLIND_CARD, is_forehead_round
-from ..game.specials import ALL_CARD_IDS, SPECIALS, Declaration, deck_cards
+from ..game.special_engine import SpecialGame
+from ..game.specials import ALL_CARD_IDS, Declaration, deck_cards
 from ..game.view import new_seat_view
 from ..session import SeatInfo
 
@@ -151,8 +152,9 @@ LOBBY_SETTINGS = Message(
     hidden_bids=Optional(Bool()),
     forehead=Optional(Bool()),
     length=Optional(Str(1, 64, printable=True)),
-    # The special cards (docs/rules.md): their wire names, any order; [] for none.
-    specials=Optional(List(Str(1, 16, printable=True), max_len=len(SPECIALS))),
+    # The special cards (docs/rules.md), as on the command line: their wire names separated
+    # by commas (any order), "all" or "none".
+    specials=Optional(Str(1, 128, printable=True)),
 )
 REMATCH = Message("rematch")
 COMMIT = Message("commit", round=_ROUND, commitment=Bin(32))
@@ -397,9 +399,10 @@ def public_view_wire(game: Game) -> dict[str, Any]:
 def _public_specials(game: Game) -> dict[str, Any]:
     """A public view's special-card keys: the turned card and the declarations, and no
     seat's choices or pass."""
+    special = cast(SpecialGame, game)  # (a game whose rules have special cards is one)
     return {
-        "turned_card": game.turned_card,
-        "declared": [list(d) for d in game.declarations],
+        "turned_card": special.turned_card,
+        "declared": [list(d) for d in special.declarations],
         "legal_choices": [],
         "swap_takes": [],
         "last_pass": None,

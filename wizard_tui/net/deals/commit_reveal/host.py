@@ -155,7 +155,7 @@ class CommitRevealHost(DealHostBase):
         game = table.game
         if deal is None or deal.seeds is None or fact.round != game.round:
             raise ValueError(f"an action of round {fact.round} outside its round")
-        events = game.apply(fact.action)
+        events = queried(game).apply(fact.action)
         for event in events:
             if isinstance(event, RoundScored):
                 result = game.results[-1]
