@@ -23,6 +23,7 @@ from wizard_tui.game import (
     IllegalAction,
     Phase,
     Play,
+    PlayerAction,
     RestrictLastBid,
     RoundScored,
     SeatView,
@@ -214,7 +215,7 @@ class LocalSession(RecordingSession):
             return
         self.push(TableUpdate(view=self.view, seats=self.infos, events=tuple(events)))
 
-    def _act(self, action: object) -> None:
+    def _act(self, action: PlayerAction) -> None:
         try:
             events = self.game.apply(action)
         except IllegalAction as exc:

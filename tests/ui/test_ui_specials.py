@@ -11,9 +11,10 @@ first legal action.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pytest
+from rich.style import Style
 
 from wizard_tui import i18n
 from wizard_tui.game import Phase, Suit, TableRules, dealer_of
@@ -33,6 +34,7 @@ from wizard_tui.ui.widgets.decisions import (
     SwapPanel,
 )
 from wizard_tui.ui.widgets.hand import HandView
+from wizard_tui.ui.widgets.lines import LinesWidget
 from wizard_tui.ui.widgets.status import PromptLine
 from wizard_tui.ui.widgets.trick import TrickView
 
@@ -53,7 +55,7 @@ def any_card(name: str) -> int:
 
 
 def laid_deck(
-    specials: frozenset[Special], round_number: int, hands: dict[int, Sequence[str]], trump: str
+    specials: frozenset[Special], round_number: int, hands: Mapping[int, Sequence[str]], trump: str
 ) -> tuple[int, ...]:
     """A deck for round ``round_number`` dealing ``hands`` (seat -> cards) and turning up
     ``trump``; the rest of ``deck_cards(specials)`` after them."""
@@ -68,7 +70,7 @@ def laid_deck(
 
 def session_for(
     specials: Sequence[Special],
-    hands: dict[int, Sequence[str]],
+    hands: Mapping[int, Sequence[str]],
     trump: str = "H7",
     round_number: int = 1,
 ) -> LocalSession:
@@ -109,8 +111,8 @@ def log_text(app: WizardApp) -> str:
     return "\n".join("".join(text for text, _ in line) for _, line in app.journal)
 
 
-def widget_text(app: WizardApp, kind: type) -> str:
-    widget = app.screen.query_one(kind)
+def widget_text(app: WizardApp, kind: type[LinesWidget]) -> str:
+    widget: LinesWidget = app.screen.query_one(kind)
     return "\n".join(line.plain for line in widget.build(widget.content_size.width))
 
 
@@ -165,6 +167,7 @@ async def test_every_special_card_drawn_by_its_letters_and_style(ascii_only: boo
         cells = styles[row]
         line = "".join(c for c, _s in cells)
         drg = cells[line.index("DRG")][1]
+        assert isinstance(drg, Style)
         special_style = hand.style("card--special")
         jester_style = hand.style("card--jester")
         assert special_style != jester_style
