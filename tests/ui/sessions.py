@@ -23,6 +23,7 @@ from wizard_tui.game import (
     IllegalAction,
     Phase,
     Play,
+    PlayerAction,
     RestrictLastBid,
     RoundScored,
     SeatView,
@@ -30,6 +31,8 @@ from wizard_tui.game import (
     TableRules,
     seat_view,
 )
+from wizard_tui.game.actions import AdjustBid, Declare, NameTrump, PassCard, SwapCard
+from wizard_tui.game.specials import deck_cards
 from wizard_tui.session import (
     ActionRefused,
     ChatLine,
@@ -87,6 +90,23 @@ class RecordingSession:
 
     def chat(self, text: str) -> None:
         self.sent.append(("chat", text))
+
+    # The special cards' intents (docs/rules.md, "Special cards").
+
+    def name_trump(self, suit: Suit | None, *, auto: bool = False) -> None:
+        self.sent.append(("name_trump", suit))
+
+    def declare(self, choice: int, *, auto: bool = False) -> None:
+        self.sent.append(("declare", choice))
+
+    def adjust_bid(self, bid: int, *, auto: bool = False) -> None:
+        self.sent.append(("adjust_bid", bid))
+
+    def pass_card(self, card: int, *, auto: bool = False) -> None:
+        self.sent.append(("pass_card", card))
+
+    def swap(self, give: int | None, take: int | None, *, auto: bool = False) -> None:
+        self.sent.append(("swap", give, take))
 
     def start_game(self) -> None:
         self.sent.append(("start_game",))
@@ -195,7 +215,7 @@ class LocalSession(RecordingSession):
             return
         self.push(TableUpdate(view=self.view, seats=self.infos, events=tuple(events)))
 
-    def _act(self, action: Bid | Play | ChooseTrump) -> None:
+    def _act(self, action: PlayerAction) -> None:
         try:
             events = self.game.apply(action)
         except IllegalAction as exc:
@@ -228,13 +248,16 @@ class LocalSession(RecordingSession):
                 self._update(events)
                 return
             self._update(events)
+            if game.config.rules.specials:  # the first legal action: a game the test laid out
+                events = game.apply(game.legal_actions()[0])
+                continue
             bot = self.stand_in if game.turn == self.seat else self.bots[game.turn]
             events = game.apply(bot.decide(seat_view(game, game.turn)))
 
     def _deck(self, round_number: int) -> list[int]:
         if self.deck_for is not None:
             return list(self.deck_for(round_number))
-        deck = list(range(60))
+        deck = list(deck_cards(self.game.config.rules.specials))
         self.rng.shuffle(deck)
         return deck
 
@@ -251,6 +274,26 @@ class LocalSession(RecordingSession):
     def choose_trump(self, suit: Suit) -> None:
         super().choose_trump(suit)
         self._act(ChooseTrump(self.seat, suit))
+
+    def name_trump(self, suit: Suit | None, *, auto: bool = False) -> None:
+        super().name_trump(suit)
+        self._act(NameTrump(self.seat, suit))
+
+    def declare(self, choice: int, *, auto: bool = False) -> None:
+        super().declare(choice)
+        self._act(Declare(self.seat, choice))
+
+    def adjust_bid(self, bid: int, *, auto: bool = False) -> None:
+        super().adjust_bid(bid)
+        self._act(AdjustBid(self.seat, bid))
+
+    def pass_card(self, card: int, *, auto: bool = False) -> None:
+        super().pass_card(card)
+        self._act(PassCard(self.seat, card))
+
+    def swap(self, give: int | None, take: int | None, *, auto: bool = False) -> None:
+        super().swap(give, take)
+        self._act(SwapCard(self.seat, give, take))
 
     def chat(self, text: str) -> None:
         super().chat(text)

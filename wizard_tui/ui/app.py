@@ -25,21 +25,26 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ..game import BidMade, Phase, SeatView
+from ..game.actions import CardsPassed
 from ..i18n import N_, _
 from ..session import GameFinished, TableSession
-from . import narrate
+from . import narrate, narrate_specials
 from .glyphs import Glyphs, glyphs_for
 from .house_rules import is_plain, table_option_words
 from .messages import (
     MESSAGE_FOR,
     AddBot,
+    AdjustBidIntent,
     AskRematch,
     ChangeTable,
     ChatReceived,
+    DeclareIntent,
     GameEnded,
     LinkStateChanged,
     LobbyChanged,
     MakeBid,
+    NameTrumpIntent,
+    PassCardIntent,
     PickTrump,
     PlayCard,
     Refused,
@@ -48,6 +53,7 @@ from .messages import (
     SendChat,
     SessionEnded,
     StartGame,
+    SwapIntent,
     TableChanged,
 )
 from .screens.final import FinalScreen
@@ -203,6 +209,9 @@ class WizardApp(TableApp):
         names = tuple(s.name for s in update.seats)
         lines = [narrate.event_line(e, names, self.glyphs) for e in update.events]
         view = update.view
+        if view.last_pass is not None and any(isinstance(e, CardsPassed) for e in update.events):
+            # The Juggler's pass: which card this seat gave and got, known to it alone.
+            lines.append(narrate_specials.pass_line(*view.last_pass, self.glyphs))
         bidding_done = view.phase is Phase.PLAY and not view.tricks and not view.trick
         if bidding_done and any(isinstance(e, BidMade) for e in update.events):
             lines.append(
@@ -218,7 +227,7 @@ class WizardApp(TableApp):
         self.table = update
         if rematch or not isinstance(self._base(), TableScreen):
             self._switch_base(TableScreen())
-        my_turn = view.my_turn and view.phase in (Phase.BID, Phase.PLAY, Phase.CHOOSE_TRUMP)
+        my_turn = view.my_turn and view.phase not in (Phase.DEAL, Phase.GAME_OVER)
         if my_turn and not self._my_turn and self.ring_bell:
             self.bell()
         self._my_turn = my_turn
@@ -320,6 +329,23 @@ class WizardApp(TableApp):
     def on_pick_trump(self, message: PickTrump) -> None:
         self._send("choose_trump", message.suit)
 
+    # The special cards: the client session's intents (docs/protocol.md).
+
+    def on_name_trump_intent(self, message: NameTrumpIntent) -> None:
+        self._send("name_trump", message.suit)
+
+    def on_declare_intent(self, message: DeclareIntent) -> None:
+        self._send("declare", message.choice)
+
+    def on_adjust_bid_intent(self, message: AdjustBidIntent) -> None:
+        self._send("adjust_bid", message.bid)
+
+    def on_pass_card_intent(self, message: PassCardIntent) -> None:
+        self._send("pass_card", message.card)
+
+    def on_swap_intent(self, message: SwapIntent) -> None:
+        self._send("swap", message.give, message.take)
+
     def on_send_chat(self, message: SendChat) -> None:
         self._send("chat", message.text)
 
@@ -339,6 +365,7 @@ class WizardApp(TableApp):
                 ("hidden_bids", message.hidden_bids),
                 ("forehead", message.forehead),
                 ("length", message.length),
+                ("specials", message.specials),
             )
             if value is not None
         }

@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..game import BLIND_CARD, Suit, card_name, is_jester, is_wizard
+from ..game.specials import Special, is_special
 from ..i18n import _, pgettext
 
 
@@ -35,10 +36,13 @@ class Glyphs:
     face_down: str = "###"  # a card its holder cannot see (a forehead round), three cells
 
     def card(self, card: int) -> str:
-        """``13♠``, or the Wizard's and the Jester's letter in the language spoken; a card
-        face down (``BLIND_CARD``: your own in a forehead round) as ``face_down``."""
+        """``13♠``, or the Wizard's and the Jester's letter in the language spoken, a special
+        card's three letters (``DRG``); a card face down (``BLIND_CARD``: your own in a
+        forehead round) as ``face_down``."""
         if card == BLIND_CARD:
             return self.face_down
+        if is_special(card):  # ``DRG``: the same three letters in every language and look
+            return Special(card).short_name
         if is_wizard(card) or is_jester(card):
             letter = wizard_letter() if is_wizard(card) else jester_letter()
             return ascii_fold(letter) if self.ascii else letter

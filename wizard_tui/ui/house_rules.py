@@ -87,18 +87,27 @@ def flag_words(hidden_bids: bool, forehead: bool) -> list[str]:
     return said
 
 
+def specials_phrase(rules: TableRules) -> list[str]:
+    """``Special cards DRG FRY BMB`` (their short names, in card order), if any are in."""
+    if not rules.specials:
+        return []
+    cards = " ".join(card.short_name for card in sorted(rules.specials))
+    return [_("Special cards {cards}").format(cards=cards)]
+
+
 def table_option_words(rules: TableRules, players: int) -> list[str]:
     """The options of a game in progress, from its view's ``rules``."""
     name = length_name(rules, players)
     length = length_text(rules, players) if name == LIST_LENGTH else name
     rounds = len(rules.round_sizes(players))
-    return [*flag_words(rules.hidden_bids, rules.forehead), length_words(length, rounds)]
+    flags = flag_words(rules.hidden_bids, rules.forehead)
+    return [*flags, *specials_phrase(rules), length_words(length, rounds)]
 
 
 def is_plain(rules: TableRules, players: int) -> bool:
     """No house rule on: the full game of RULES.md."""
     plain_length = length_name(rules, players) == Length.FULL
-    return not rules.hidden_bids and not rules.forehead and plain_length
+    return not rules.hidden_bids and not rules.forehead and not rules.specials and plain_length
 
 
 def table_rules_lines(rules: TableRules, players: int, dot: str) -> list[str]:

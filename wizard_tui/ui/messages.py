@@ -102,6 +102,45 @@ class PickTrump(Intent):
     suit: Suit
 
 
+# The special cards (docs/rules.md): the session's intents of the same names.
+
+
+@dataclass
+class NameTrumpIntent(Intent):
+    """The Werewolf's holder names trump (None: no trump)."""
+
+    suit: Suit | None
+
+
+@dataclass
+class DeclareIntent(Intent):
+    """A Juggler's or Cloud's suit, a Shapeshifter's form (a ``Declaration`` value)."""
+
+    choice: int
+
+
+@dataclass
+class AdjustBidIntent(Intent):
+    """The Cloud: this seat's new bid."""
+
+    bid: int
+
+
+@dataclass
+class PassCardIntent(Intent):
+    """The Juggler: the card passed to the left."""
+
+    card: int
+
+
+@dataclass
+class SwapIntent(Intent):
+    """The Witch: give a hand card and take a trick card (both None: keep the hand)."""
+
+    give: int | None
+    take: int | None
+
+
 @dataclass
 class SendChat(Intent):
     text: str
@@ -131,6 +170,7 @@ class ChangeTable(Intent):
     hidden_bids: bool | None = None
     forehead: bool | None = None
     length: str | None = None  # full, short, up-and-down, or cards per round: "1,2,4"
+    specials: tuple[str, ...] | None = None  # the special cards' wire names (docs/rules.md)
 
 
 class AskRematch(Intent):

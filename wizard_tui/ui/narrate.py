@@ -19,27 +19,24 @@ from ..game import (
     TrickWon,
     TrumpChosen,
     is_jester,
-    is_wizard,
-    suit_of,
 )
+from ..game.specials import is_special
 from ..i18n import _, join_names, ngettext
 from ..phrase import detail_of
 from ..session import ActionRefused, ChatLine, LinkChanged, RoundVerified
 from .glyphs import Glyphs, clean, suit_name
+from .narrate_specials import (
+    SPECIAL_EVENTS,
+    card_segment,
+    fill,
+    special_event_line,
+    special_turned_up,
+)
 from .refusals import refusal_text
+from .widgets.base import card_class
 
 Segment = tuple[str, str]
 Line = tuple[Segment, ...]
-
-
-def card_class(card: int) -> str:
-    if is_wizard(card):
-        return "card--wizard"
-    if is_jester(card):
-        return "card--jester"
-    suit = suit_of(card)
-    assert suit is not None
-    return f"card--{suit.label}"
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -56,12 +53,15 @@ def event_line(event: Event, names: Sequence[str], g: Glyphs) -> Line | None:
         card = event.trump_card
         if card is None:
             head.append((_("No trump card: all cards are dealt."), ""))
+        elif is_special(card):  # (its id lies past the Jesters': asked first)
+            head += special_turned_up(card, event, g)
         elif event.dealer_chooses_trump:
             head += [(_("A Wizard is turned up: the dealer names trump."), "")]
         elif is_jester(card):
             head += [(_("A Jester is turned up: no trump."), "")]
+        elif event.trump_suit is None:  # a Wizard, and a Werewolf's holder names trump
+            head += fill(_("Trump card {card}."), card=card_segment(card, g))
         else:
-            assert event.trump_suit is not None
             head += [
                 (_("Trump card") + " ", ""),
                 (g.card(card), card_class(card)),
@@ -78,6 +78,8 @@ def event_line(event: Event, names: Sequence[str], g: Glyphs) -> Line | None:
             (g.suit(event.suit), f"card--{event.suit.label}"),
             (after.format(name=_name(names, event.seat)), ""),
         )
+    if isinstance(event, SPECIAL_EVENTS):
+        return special_event_line(event, names, g)
     if isinstance(event, BidMade | CardPlayed):
         return None  # shown in the seat panel and trick area; bids get one line when done
     if isinstance(event, TrickWon):

@@ -15,6 +15,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 
 from ...bots import LEVELS, thinking_time
+from ...game.specials import Special
 from ...i18n import N_, _
 from ...reach.qr import qr_lines
 from ...session import ActionRefused, LobbyUpdate
@@ -87,6 +88,7 @@ class TableChoice(NamedTuple):
     hidden_bids: bool
     forehead: bool
     length: str
+    specials: tuple[str, ...] = ()  # the special cards' wire names, in card order
 
 
 def _next(options: tuple[str, ...], current: str) -> str:
@@ -138,6 +140,12 @@ class LobbyView(CardWidget):
         if rounds is None:  # (a length from the command line that this table cannot deal)
             length.stylize(self.style("text--error"))
         words = [Text(w) for w in flag_words(u.hidden_bids, u.forehead)]
+        chosen = lobby_specials(u)
+        if chosen:  # "Special cards DRG FRY BMB", the cards in their own style
+            cards = " ".join(card.short_name for card in chosen)
+            said = _("Special cards {cards}").format(cards="{cards}")
+            before, _sep, after = said.partition("{cards}")
+            words.append(Text.assemble(before, (cards, self.style("card--special")), after))
         out.append(_("House rules:") + " ", accent)
         self._wrapped(out, [*(words or [Text(_("none"))]), length], "  ")
         if u.is_host:
@@ -146,6 +154,7 @@ class LobbyView(CardWidget):
                 ("f", _("forehead")),
                 ("n", _("length")),
                 ("e", _("rounds")),
+                ("p", _("special cards")),
             )
             parts = [Text.assemble((k, accent), " ", (what, muted)) for k, what in keys]
             out.append("  ")
@@ -273,6 +282,7 @@ class LobbyScreen(Screen):
         Binding("f", "forehead", show=False),
         Binding("n", "length", show=False),
         Binding("e", "rounds", show=False),
+        Binding("p", "specials", show=False),
         Binding("up,k", "seat(-1)", N_("Seat"), show=False),
         Binding("down,j", "seat(1)", N_("Seat"), show=False),
         Binding("c", "chat", N_("Chat")),
@@ -324,7 +334,7 @@ class LobbyScreen(Screen):
         update: LobbyUpdate | None = self.app.lobby
         host_only = (
             *("add_bot", "remove_bot", "bot_level", "seats", "rule", "seat", "start"),
-            *("hidden_bids", "forehead", "length", "rounds"),
+            *("hidden_bids", "forehead", "length", "rounds", "specials"),
         )
         if action in host_only and (update is None or not update.is_host):
             return False
@@ -361,7 +371,12 @@ class LobbyScreen(Screen):
         )
         self._asked = asked
         self._view.say("")
-        self.post_message(ChangeTable(*asked))
+        u = self.app.lobby
+        # The special cards are sent only when changed (None: as they are), as a host of
+        # a version without them knows no such setting.
+        said = lobby_specials_names(u) if u is not None else ()
+        specials = asked.specials if asked.specials != said else None
+        self.post_message(ChangeTable(*asked[:-1], specials=specials))
 
     def action_add_bot(self) -> None:
         self.post_message(AddBot())
@@ -427,6 +442,20 @@ class LobbyScreen(Screen):
 
         self.app.push_screen(RoundsScreen(typed, lambda t: length_problem(t, seats)), chosen)
 
+    def action_specials(self) -> None:
+        """Choose the special cards: a row's digit turns it on or off (asked of the host)."""
+        from .specials_pick import SpecialsScreen
+
+        def current() -> frozenset[Special]:
+            now = self._now()
+            return frozenset(_parse_specials(now.specials)) if now is not None else frozenset()
+
+        def change(chosen: frozenset[Special]) -> None:
+            if now := self._now():
+                self._change(now._replace(specials=tuple(c.wire_name for c in sorted(chosen))))
+
+        self.app.push_screen(SpecialsScreen(current, change))
+
     def action_seat(self, delta: int) -> None:
         view = self._view
         u = self.app.lobby
@@ -460,7 +489,28 @@ def _settings_of(update: LobbyUpdate) -> TableChoice:
         update.hidden_bids,
         update.forehead,
         update.length,
+        lobby_specials_names(update),
     )
+
+
+def _parse_specials(names: tuple[str, ...]) -> list[Special]:
+    """The special cards a lobby names (a name this version does not know is left out)."""
+    cards = []
+    for name in names:
+        try:
+            cards.append(Special.parse(str(name)))
+        except ValueError:
+            continue
+    return sorted(set(cards))
+
+
+def lobby_specials_names(update: LobbyUpdate) -> tuple[str, ...]:
+    """The lobby's special cards, wire names in card order."""
+    return tuple(str(name) for name in update.specials)
+
+
+def lobby_specials(update: LobbyUpdate) -> list[Special]:
+    return _parse_specials(lobby_specials_names(update))
 
 
 def _address_and_port(address: str, port: int) -> str:

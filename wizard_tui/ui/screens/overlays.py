@@ -3,6 +3,7 @@ the score pad, the last trick, help; plus the chat line and the quit confirmatio
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
@@ -14,13 +15,15 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from ...game import Phase, SeatView
+from ...game import DECK_SIZE, Phase, SeatView
+from ...game.specials import Special
 from ...i18n import N_, _
 from ...session import TableUpdate
 from ..house_rules import table_rules_lines
+from ..specials import EFFECTS, special_name
 from ..widgets.fulllog import FullLog
 from ..widgets.scorepad import ScorePad
-from ..widgets.trick import TrickState, TrickView
+from ..widgets.trick import TrickState, TrickView, trick_declarations
 from .common import last_trick, scorepad_data
 
 if TYPE_CHECKING:
@@ -120,6 +123,8 @@ class LastTrickScreen(ModalScreen[None]):
             return
         number, trick = found
         of = view.hand_size if view.tricks else len(view.history[-1].tricks)
+        # This round's declarations (the view keeps this round's only).
+        declared = trick_declarations(view.declared, number - 1) if view.tricks else ()
         self.query_one(TrickView).state = TrickState(
             players=view.players,
             phase=Phase.PLAY,
@@ -131,6 +136,8 @@ class LastTrickScreen(ModalScreen[None]):
             turn=-1,
             names=tuple(s.name for s in self.update.seats),
             done=True,
+            declared=declared,
+            bombed=trick.bombed,
         )
 
     def action_close(self) -> None:
@@ -195,6 +202,7 @@ LOBBY_KEYS = (
     ("f", N_("the forehead round on or off (one-card rounds)")),
     ("n", N_("the length: full, short (half the rounds), up and down")),
     ("e", N_("type the rounds as cards per round: 1,2,4,11")),
+    ("p", N_("the special cards: 1-8 on or off, a all, 0 none")),
     ("Enter, g", N_("start the game (once 3 seats are taken)")),
     ("c", N_("chat")),
     ("b", N_("the browser address as a QR code (host --web)")),
@@ -224,14 +232,41 @@ def lobby_help_text() -> Text:
     return out
 
 
-def this_table_text(view: SeatView | None, dot: str) -> Text:
+def this_table_text(view: SeatView | None, dot: str, arrows: str = "") -> Text:
     """The options in force at this table, above the keys, one line each; nothing for the
-    bare rules."""
+    bare rules. With special cards, what each of those in the deck does, and their keys."""
     out = Text()
     lines = table_rules_lines(view.rules, view.players, dot) if view is not None else []
     if lines:
         out.append(_("This table") + "\n", "bold")
         out.append("\n".join(f"  {line}" for line in lines) + "\n\n")
+    if view is not None and view.rules.specials:
+        out.append_text(specials_help_text(view.rules.specials, arrows))
+    return out
+
+
+# The keys of the special cards' decisions, for the help of a table that plays them.
+SPECIAL_KEYS = (
+    ("c d h s, n", N_("Werewolf: name trump (n: no trump)")),
+    ("c d h s, w j", N_("declare a suit, or a Wizard (w) or Jester (j)")),
+    ("{arrows}, - +", N_("Cloud: your new bid, then Enter")),
+    ("Enter", N_("Juggler: pass the selected hand card to the left")),
+    (N_("up/down"), N_("Witch: change rows (take, give); Enter swaps")),
+)
+
+
+def specials_help_text(specials: Iterable[Special], arrows: str = "") -> Text:
+    """``Special cards``: each one in the deck (``DRG Dragon: ...``), then their keys."""
+    out = Text()
+    out.append(_("Special cards") + "\n", "bold")
+    chosen = sorted(specials)
+    said = _("{n} cards: a trump card is turned up even in the last round.")
+    out.append("  " + said.format(n=DECK_SIZE + len(chosen)) + "\n")
+    for card in chosen:
+        out.append(f"  {card.short_name} ", "bold")
+        out.append(f"{special_name(card)}: {_(EFFECTS[card])}\n")
+    _key_lines(out, SPECIAL_KEYS, arrows)
+    out.append("\n")
     return out
 
 
@@ -268,7 +303,7 @@ class HelpScreen(ModalScreen[None]):
                     text = lobby_help_text()
                 else:
                     table = self.app.table
-                    text = this_table_text(table.view if table else None, g.dot)
+                    text = this_table_text(table.view if table else None, g.dot, g.arrows)
                     text.append_text(help_text(g.arrows, g.turn, g.winning))
                 yield Static(text)
             yield Static(_("?, Enter or Esc: back"), classes="hint")

@@ -15,14 +15,35 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 
-from ...game import BLIND_CARD, GameOver, Phase, RoundScored, SeatView, Suit, TrickWon
+from ...game import BLIND_CARD, GameOver, Phase, RoundScored, SeatView, Suit, TrickWon, left_of
+from ...game.actions import TrickBombed
+from ...game.specials import Special
 from ...i18n import N_, _
 from ...session import ActionRefused, TableUpdate
 from ..glyphs import clean, suit_name
-from ..messages import MakeBid, PickTrump, PlayCard
+from ..messages import (
+    AdjustBidIntent,
+    DeclareIntent,
+    Intent,
+    MakeBid,
+    NameTrumpIntent,
+    PassCardIntent,
+    PickTrump,
+    PlayCard,
+    SwapIntent,
+)
 from ..refusals import refusal_text
 from ..widgets.banner import Banner
-from ..widgets.decisions import BidPanel, DecisionPanel, TrumpPanel
+from ..widgets.decisions import (
+    AdjustBidPanel,
+    BidPanel,
+    DecisionPanel,
+    DeclarePanel,
+    LetterPanel,
+    NameTrumpPanel,
+    SwapPanel,
+    TrumpPanel,
+)
 from ..widgets.hand import HandView
 from ..widgets.journal import RecentLog
 from ..widgets.keybar import KeyBar
@@ -30,7 +51,7 @@ from ..widgets.scorepad import ScorePad
 from ..widgets.seats import SeatsPanel
 from ..widgets.status import PromptLine, StatusLine
 from ..widgets.summary import RoundSummary
-from ..widgets.trick import TrickState, TrickView
+from ..widgets.trick import TrickState, TrickView, trick_declarations
 from .common import last_trick, scorepad_data
 
 if TYPE_CHECKING:
@@ -43,6 +64,41 @@ _WAITING = {
     Phase.BID: N_("Waiting for {name} to bid"),
     Phase.PLAY: N_("Waiting for {name} to play"),
     Phase.CHOOSE_TRUMP: N_("Waiting for {name} to name trump"),
+    # The special cards (docs/rules.md): the Werewolf, a declaration, the Cloud, the
+    # Juggler's pass, the Witch's swap.
+    Phase.NAME_TRUMP: N_("Waiting for {name} to name trump"),
+    Phase.DECLARE: N_("Waiting for {name} to declare"),
+    Phase.ADJUST_BID: N_("Waiting for {name} to change the bid"),
+    Phase.PASS: N_("Waiting for {name} to pass a card"),
+    Phase.SWAP: N_("Waiting for {name} to swap or not"),
+}
+# The phases whose decision a panel asks (the Juggler's pass is made in the hand).
+PANELS: dict[Phase, type[DecisionPanel]] = {
+    Phase.BID: BidPanel,
+    Phase.CHOOSE_TRUMP: TrumpPanel,
+    Phase.NAME_TRUMP: NameTrumpPanel,
+    Phase.DECLARE: DeclarePanel,
+    Phase.ADJUST_BID: AdjustBidPanel,
+    Phase.SWAP: SwapPanel,
+}
+PANEL_IDS: dict[type[DecisionPanel], str] = {
+    BidPanel: "bid-panel",
+    TrumpPanel: "trump-panel",
+    NameTrumpPanel: "name-trump-panel",
+    DeclarePanel: "declare-panel",
+    AdjustBidPanel: "adjust-bid-panel",
+    SwapPanel: "swap-panel",
+}
+# After a trick, while its effects are asked for, the trick stays on the table.
+AFTER_TRICK = (Phase.ADJUST_BID, Phase.PASS, Phase.SWAP)
+
+
+# What the panels of the special cards ask, in the prompt.
+SPECIAL_PROMPTS = {
+    Phase.NAME_TRUMP: N_("Your turn: the Werewolf names trump"),
+    Phase.DECLARE: N_("Your turn: declare your card"),
+    Phase.ADJUST_BID: N_("Your turn: the Cloud changes your bid"),
+    Phase.SWAP: N_("Your turn: the Witch may swap a card"),
 }
 
 
@@ -59,6 +115,12 @@ def decision_key(view: SeatView) -> tuple[int, ...]:
         sum(b is not None for b in view.bids),
         len(view.tricks),
         len(view.trick),
+        # Two of the Juggler's passes in a row (a Vampire copying it) ask the same seat
+        # twice in the same phase: the first one's cards have moved by the second.
+        hash(tuple(sorted(view.hand))),
+        hash(view.last_pass),
+        # A Cloud's change of bid changes the bids, not their number.
+        hash(view.bids),
     )
 
 
@@ -71,6 +133,13 @@ class TableScreen(Screen, inherit_bindings=False):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", N_("Card"), key_display="←→"),
         Binding("right", "move(1)", N_("Card"), show=False),
+        # The Witch's panel: up and down change rows (before "step": the first enabled wins).
+        Binding("up,tab", "row(-1)", show=False),
+        Binding("down", "row(1)", show=False),
+        # A declaration: w and j declare a Wizard and a Jester (j steps otherwise).
+        Binding("w", "letter('w')", show=False),
+        Binding("j", "letter('j')", show=False),
+        Binding("n", "letter('n')", show=False),
         Binding("left,down,j,minus", "step(-1)", N_("Change"), key_display="←→"),
         Binding("right,up,k,plus", "step(1)", N_("Change"), show=False),
         # h and l move too, except in the trump panel, where h names hearts.
@@ -78,6 +147,7 @@ class TableScreen(Screen, inherit_bindings=False):
         Binding("l", "nudge(1)", show=False),
         Binding("enter,space,x,escape", "go_on", N_("Go on"), key_display="⏎"),
         Binding("enter,space", "play", N_("Play"), key_display="⏎"),
+        Binding("enter,space", "pass_card", N_("Pass"), key_display="⏎"),  # the Juggler
         Binding("enter,space", "submit", N_("Choose"), key_display="⏎"),
         Binding("x,escape", "aside", N_("Hide"), key_display="x"),
         Binding("b", "decide", N_("Decide")),
@@ -101,7 +171,7 @@ class TableScreen(Screen, inherit_bindings=False):
         (160, "-wider"),
     ]
 
-    _GATED = ("move", "play", "decide", "last_trick", "step", "chat", "go_on")
+    _GATED = ("move", "play", "pass_card", "decide", "last_trick", "step", "chat", "go_on")
 
     def __init__(self) -> None:
         super().__init__()
@@ -113,8 +183,8 @@ class TableScreen(Screen, inherit_bindings=False):
         self._status_line = StatusLine(id="status")
         self._seats_panel = SeatsPanel(id="seats")
         self._trick_view = TrickView(id="trick")
-        self._bid_panel = BidPanel(id="bid-panel", classes="decision")
-        self._trump_panel = TrumpPanel(id="trump-panel", classes="decision")
+        # The decision panels, made when first needed (most tables use two of them).
+        self._panels: dict[type[DecisionPanel], DecisionPanel] = {}
         self._log = RecentLog(id="journal")
         self._summary = RoundSummary(id="summary", classes="decision")
         self._summary.on_close = self._summary_closed
@@ -198,22 +268,11 @@ class TableScreen(Screen, inherit_bindings=False):
         )
         self._status_line.show(view=view)
         trick = self._trick_view
-        trick.show(
-            TrickState(
-                players=view.players,
-                phase=view.phase,
-                number=len(view.tricks) + 1,
-                of=view.hand_size,  # a round has a trick per card each
-                plays=view.trick,
-                winner=view.trick_winner,
-                led=view.led_suit,
-                turn=view.turn,
-                names=names,
-            )
-        )
-        won = [e for e in update.events if isinstance(e, TrickWon)]
+        trick.show(self._live_trick(view, names))
+        won = [e for e in update.events if isinstance(e, TrickWon | TrickBombed)]
         if won:
             last = won[-1]
+            bombed = isinstance(last, TrickBombed)
             trick.hold(
                 TrickState(
                     players=view.players,
@@ -221,20 +280,29 @@ class TableScreen(Screen, inherit_bindings=False):
                     number=last.trick + 1,
                     of=max(view.hand_size, 1),
                     plays=last.plays,
-                    winner=last.winner,
+                    winner=last.leader if isinstance(last, TrickBombed) else last.winner,
                     led=None,
                     turn=-1,
                     names=names,
                     done=True,
+                    declared=trick_declarations(view.declared, last.trick),
+                    bombed=bombed,
                 )
             )
         scored = [e for e in update.events if isinstance(e, RoundScored)]
         if scored and not any(isinstance(e, GameOver) for e in update.events):
             self._open_summary(scored[-1], names, view)
-        choosing = view.phase is Phase.PLAY and view.my_turn
+        # The hand chooses a card to play, and the Juggler's card to pass.
+        choosing = view.phase in (Phase.PLAY, Phase.PASS) and view.my_turn
         if choosing and view.trick:
             trick.release()  # this player must see the live trick to choose a card
-        self._hand.turned_up.show(view.trump_card, view.trump_suit, view.phase)
+        self._hand.turned_up.show(
+            view.trump_card,
+            view.trump_suit,
+            view.phase,
+            turned=view.turned_card,
+            vampire=Special.VAMPIRE in view.rules.specials,
+        )
         # A forehead round: your own card is face down (``BLIND_CARD``), "play your card".
         held = view.hand or (BLIND_CARD,) * view.blind_cards
         self._hand.show(held, frozenset(view.legal_cards) if choosing else None, view.trump_suit)
@@ -242,6 +310,38 @@ class TableScreen(Screen, inherit_bindings=False):
         self._show_prompt()
         self._sync_panels()
         self._refresh_keys()
+
+    def _live_trick(self, view: SeatView, names: tuple[str, ...]) -> TrickState:
+        """The trick in progress; after a trick, while its effects are asked for (the
+        Cloud, the Juggler, the Witch), the trick just completed, as it lies now."""
+        if view.phase in AFTER_TRICK and not view.trick and view.tricks:
+            done = view.tricks[-1]
+            return TrickState(
+                players=view.players,
+                phase=Phase.PLAY,
+                number=len(view.tricks),
+                of=max(view.hand_size, 1),
+                plays=done.plays,
+                winner=done.winner,
+                led=None,
+                turn=-1,
+                names=names,
+                done=True,
+                declared=trick_declarations(view.declared, len(view.tricks) - 1),
+                bombed=done.bombed,
+            )
+        return TrickState(
+            players=view.players,
+            phase=view.phase,
+            number=len(view.tricks) + 1,
+            of=view.hand_size,  # a round has a trick per card each
+            plays=view.trick,
+            winner=view.trick_winner,
+            led=view.led_suit,
+            turn=view.turn,
+            names=names,
+            declared=trick_declarations(view.declared, len(view.tricks)),
+        )
 
     def _fill_side(self) -> None:
         """The side score pad (from 120 columns) is filled only while it is showing."""
@@ -318,6 +418,15 @@ class TableScreen(Screen, inherit_bindings=False):
                 else _("Your turn: bid (b opens the bid panel)")
             )
             prompt.say(said, urgent=True)
+        elif mine and view.phase is Phase.PASS:
+            said = _("Juggler: pass a card to {name} ({arrows} choose, Enter passes)")
+            left = self._seat_name(left_of(view.seat, view.players))
+            prompt.say(said.format(name=left, arrows=g.arrows), urgent=True)
+        elif mine and view.phase in SPECIAL_PROMPTS:
+            said = _(SPECIAL_PROMPTS[view.phase])
+            if not self.open_panel:
+                said = _("{what} (b opens the panel)").format(what=said)
+            prompt.say(said, urgent=True)
         elif view.phase is Phase.BID and view.rules.hidden_bids and view.bid is not None:
             said = _("Your bid of {bid} is sealed until every bid is in")
             prompt.say(said.format(bid=view.bid))
@@ -366,15 +475,17 @@ class TableScreen(Screen, inherit_bindings=False):
             return None  # the round's summary first: the next bid waits for it
         if self._pending is not None:
             return None
-        if view.phase is Phase.BID:
-            return BidPanel
-        if view.phase is Phase.CHOOSE_TRUMP:
-            return TrumpPanel
-        return None
+        return PANELS.get(view.phase)
+
+    def _panel(self, kind: type[DecisionPanel]) -> DecisionPanel:
+        panel = self._panels.get(kind)
+        if panel is None:
+            panel = self._panels[kind] = kind(id=PANEL_IDS[kind], classes="decision")
+        return panel
 
     @property
     def open_panel(self) -> DecisionPanel | None:
-        for panel in (self._bid_panel, self._trump_panel):
+        for panel in self._panels.values():
             if panel.is_open:
                 return panel
         return None
@@ -385,7 +496,7 @@ class TableScreen(Screen, inherit_bindings=False):
         wanted = self._wanted_panel()
         if view is None or (not explicit and self._put_aside == decision_key(view)):
             wanted = None
-        current = next((p for p in (self._bid_panel, self._trump_panel) if p.display), None)
+        current = next((p for p in self._panels.values() if p.display), None)
         if current is not None:
             keep = (
                 type(current) is wanted
@@ -397,7 +508,7 @@ class TableScreen(Screen, inherit_bindings=False):
                 current.close()
         if wanted is not None and not (current is not None and current.display):
             assert view is not None
-            panel = self._bid_panel if wanted is BidPanel else self._trump_panel
+            panel = self._panel(wanted)
             if panel.parent is None:
                 self._center.mount(panel, before=self._log)
             panel.open(view, self.names)
@@ -407,7 +518,7 @@ class TableScreen(Screen, inherit_bindings=False):
 
     def _cover_log(self) -> None:
         """The log shows its newest lines below the open panel, never behind it."""
-        shown = (self._summary, self._bid_panel, self._trump_panel)
+        shown = (self._summary, *self._panels.values())
         panel = next((p for p in shown if p.display), None)
         self._log.cover(panel.outer_size.height if panel is not None else 0)
 
@@ -424,14 +535,32 @@ class TableScreen(Screen, inherit_bindings=False):
             # host after our first answer and be refused (wrong_phase once the bidding ended).
             return
         self._pending = decision_key(view)
-        if isinstance(event.value, Suit):
-            self.post_message(PickTrump(event.value))
-        else:
-            assert isinstance(event.value, int)
-            self.post_message(MakeBid(event.value))
+        self.post_message(self._intent(event.panel, event.value))
         self._sync_panels()
         self._show_prompt()
         self._refresh_keys()
+
+    @staticmethod
+    def _intent(panel: DecisionPanel, value: object) -> Intent:
+        """What a panel's choice asks of the table, by the panel that made it."""
+        if isinstance(panel, NameTrumpPanel):
+            assert value is None or isinstance(value, Suit)
+            return NameTrumpIntent(value)
+        if isinstance(panel, DeclarePanel):
+            assert isinstance(value, int)
+            return DeclareIntent(value)
+        if isinstance(panel, AdjustBidPanel):
+            assert isinstance(value, int)
+            return AdjustBidIntent(value)
+        if isinstance(panel, SwapPanel):
+            assert isinstance(value, tuple)
+            give, take = value
+            return SwapIntent(give, take)
+        if isinstance(panel, TrumpPanel):
+            assert isinstance(value, Suit)
+            return PickTrump(value)
+        assert isinstance(value, int)
+        return MakeBid(value)
 
     @on(DecisionPanel.Opened)
     def _panel_ready(self, event: DecisionPanel.Opened) -> None:
@@ -458,20 +587,31 @@ class TableScreen(Screen, inherit_bindings=False):
         view = self.view
         if action == "go_on":
             return self._summary.is_open
-        if self._summary.is_open and action in ("play", "decide", "move", "nudge"):
+        if self._summary.is_open and action in ("play", "pass_card", "decide", "move", "nudge"):
             return False  # Enter goes on from the summary first
         panel = self.open_panel
+        lettered = isinstance(panel, TrumpPanel | LetterPanel)
         if action in ("step", "submit", "clear", "aside"):
             return panel is not None
+        if action == "row":
+            return isinstance(panel, SwapPanel)
+        if action == "letter":  # w, j, n: only where the panel offers them
+            return (
+                isinstance(panel, LetterPanel)
+                and bool(parameters)
+                and panel.accepts(str(parameters[0]))
+            )
         if action == "nudge":
-            return not isinstance(panel, TrumpPanel) and bool(panel or (view and view.hand))
+            return not lettered and bool(panel or (view and view.hand))
         if action == "digit":
             return isinstance(panel, BidPanel)
         if action == "pick":
+            if isinstance(panel, LetterPanel):
+                return not parameters or panel.accepts(Suit(int(str(parameters[0]))).letter.lower())
             return isinstance(panel, TrumpPanel)
-        if panel is not None and action in ("move", "play", "decide"):
+        if panel is not None and action in ("move", "play", "pass_card", "decide"):
             return False  # the panel has the arrows and Enter
-        if isinstance(panel, TrumpPanel) and action in ("chat", "scores"):
+        if lettered and action in ("chat", "scores"):
             return False  # c and s name clubs and spades
         online = self.app.link == "connected"
         mine = view is not None and view.my_turn and online and self._pending is None
@@ -479,10 +619,12 @@ class TableScreen(Screen, inherit_bindings=False):
             return bool(view and view.hand)
         if action == "play":
             # Enabled for the whole play phase, so the footer stays still as turns pass;
-            # out of turn, the key says whose turn it is.
+            # out of turn, the key says whose turn it is. (The Juggler's pass too.)
             return view is not None and view.phase is Phase.PLAY
+        if action == "pass_card":  # the Juggler's pass: the hand's Enter, named "Pass"
+            return view is not None and view.phase is Phase.PASS and view.my_turn
         if action == "decide":
-            return bool(mine and view is not None and view.phase in (Phase.BID, Phase.CHOOSE_TRUMP))
+            return bool(mine and view is not None and view.phase in PANELS)
         if action == "last_trick":
             update = self.table_update
             return True if update is not None and last_trick(update) else None
@@ -523,13 +665,31 @@ class TableScreen(Screen, inherit_bindings=False):
     def action_pick(self, suit: int) -> None:
         if isinstance(panel := self.open_panel, TrumpPanel):
             panel.pick(suit)
+        elif isinstance(panel, LetterPanel):
+            panel.pick_letter(Suit(suit).letter.lower())
+
+    def action_letter(self, letter: str) -> None:
+        if isinstance(panel := self.open_panel, LetterPanel):
+            panel.pick_letter(letter)
+
+    def action_row(self, delta: int) -> None:
+        if isinstance(panel := self.open_panel, SwapPanel):
+            panel.change_row(delta)
 
     def action_play(self) -> None:
         self._play(self._hand.selected)
 
+    def action_pass_card(self) -> None:
+        view = self.view
+        if view is not None and view.phase is Phase.PASS:
+            self._pass(self._hand.selected, view)
+
     def _play(self, card: int | None) -> None:
         view = self.view
         prompt = self._prompt
+        if view is not None and view.phase is Phase.PASS:
+            self._pass(card, view)
+            return
         if view is None or card is None or view.phase is not Phase.PLAY:
             return
         if self.app.link != "connected":
@@ -550,6 +710,22 @@ class TableScreen(Screen, inherit_bindings=False):
         self._pending = decision_key(view)
         self._trick_view.release()
         self.post_message(PlayCard(card))
+        self._show_prompt()
+        self._refresh_keys()
+
+    def _pass(self, card: int | None, view: SeatView) -> None:
+        """The Juggler: pass the selected card to the left."""
+        if card is None or not view.my_turn or self._pending == decision_key(view):
+            return
+        if self.app.link != "connected":
+            self._prompt.warn(_("Not connected: the card cannot be sent now"))
+            return
+        if card not in view.legal_cards:
+            self._prompt.warn(_("{card} cannot be passed.").format(card=self.app.glyphs.card(card)))
+            self.app.bell()
+            return
+        self._pending = decision_key(view)
+        self.post_message(PassCardIntent(card))
         self._show_prompt()
         self._refresh_keys()
 

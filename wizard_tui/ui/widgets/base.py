@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from ...game import BLIND_CARD, Suit, is_jester, is_wizard, suit_of
+from ...game.specials import is_special
 from ..glyphs import UNICODE, Glyphs
 
 SUIT_CLASS = {suit: f"card--{suit.label}" for suit in Suit}
@@ -30,6 +31,7 @@ class Palette(Widget):
         "card--spades",
         "card--wizard",
         "card--jester",
+        "card--special",  # a special card (docs/rules.md): its own letters, and this style
         "card--illegal",  # a card in hand that may not be played now
         "card--trump",  # a card of the trump suit in hand
         "card--cursor",  # the selected card
@@ -94,13 +96,7 @@ class CardWidget(Widget):
     def card_class(self, card: int) -> str:
         if card == BLIND_CARD:  # face down: your own card in a forehead round
             return "text--accent"
-        if is_wizard(card):
-            return "card--wizard"
-        if is_jester(card):
-            return "card--jester"
-        suit = suit_of(card)
-        assert suit is not None
-        return SUIT_CLASS[suit]
+        return card_class(card)
 
     def card_text(self, card: int, *extra: str, width: int = 0) -> Text:
         """A card's short name in its suit's style, right-aligned to ``width`` cells."""
@@ -115,6 +111,20 @@ class CardWidget(Widget):
 
     def fit(self, text: str, width: int) -> str:
         return fit(text, width, self.glyphs.more)
+
+
+def card_class(card: int) -> str:
+    """The palette class a card is drawn in: its suit's, the Wizard's, the Jester's, or the
+    special cards' (checked first: their ids lie past the Jesters')."""
+    if is_special(card):
+        return "card--special"
+    if is_wizard(card):
+        return "card--wizard"
+    if is_jester(card):
+        return "card--jester"
+    suit = suit_of(card)
+    assert suit is not None
+    return SUIT_CLASS[suit]
 
 
 def fit(text: str, width: int, more: str = "…") -> str:

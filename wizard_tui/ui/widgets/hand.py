@@ -107,7 +107,9 @@ class HandView(LinesWidget):
     def build(self, width: int) -> list[Text]:
         lines = self._card_rows(width)
         if self._cards_width(width) < width:
-            for row, box in zip(lines, self.turned_up.rows(self), strict=False):
+            boxed = self.turned_up.rows(self)
+            lines += [Text() for _row in range(len(boxed) - len(lines))]
+            for row, box in zip(lines, boxed, strict=False):
                 row.pad_right(self._cards_width(width) + 1 - row.cell_len)
                 row.append_text(box)
         return lines

@@ -6,6 +6,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from ...game import Phase, SeatView, is_jester, is_wizard
+from ...game.specials import is_special
 from ...i18n import _, ngettext
 from ...session import RoundVerified
 from ..glyphs import suit_name
@@ -51,7 +52,21 @@ class StatusLine(LinesWidget):
             out.append(" " + _("(all cards dealt)"))
             return out
         out.append_text(self.card_text(card))
-        if is_jester(card):
+        if is_special(card) or view.phase is Phase.NAME_TRUMP:
+            # A special card turned up, or the Werewolf laid in its place (docs/rules.md).
+            if suit is not None and compact:  # "Trump WLF ♥": the symbol or letter only
+                out.append(" ")
+                out.append(self.glyphs.suit_short(suit), self.style(f"card--{suit.label}"))
+            elif suit is not None:
+                out.append(", ")
+                out.append_text(self.suit_text(suit))
+            elif compact:
+                pass  # (the words beside the trump card say who names it)
+            elif view.phase in (Phase.CHOOSE_TRUMP, Phase.NAME_TRUMP):
+                out.append(": " + _("to be named"))
+            else:
+                out.append(": " + _("no trump"))
+        elif is_jester(card):
             out.append(": " + _("no trump"))
         elif is_wizard(card):
             if suit is None:

@@ -15,6 +15,7 @@ from textual.timer import Timer
 from ...game import Phase, Suit
 from ...i18n import _
 from ..glyphs import clean, suit_name
+from ..specials import declaration_class, declaration_mark
 from .base import fit
 from .lines import LinesWidget
 
@@ -35,6 +36,19 @@ class TrickState:
     turn: int
     names: tuple[str, ...] = ()
     done: bool = False  # a completed trick (held after it finishes, or the last-trick view)
+    # The special cards (docs/rules.md): (seat, choice) of each declaration in this trick
+    # (a Juggler's or Cloud's suit, a Shapeshifter's form), and a trick a Bomb was in,
+    # which nobody takes (``winner`` is then the seat that leads next).
+    declared: tuple[tuple[int, int], ...] = ()
+    bombed: bool = False
+
+
+def trick_declarations(
+    declared: tuple[tuple[int, int, int], ...], trick: int
+) -> tuple[tuple[int, int], ...]:
+    """The (seat, choice) declarations of trick ``trick`` (0-based), from the view's
+    ``declared`` (trick, seat, choice) of the round."""
+    return tuple((seat, choice) for index, seat, choice in declared if index == trick)
 
 
 class TrickView(LinesWidget):
@@ -73,16 +87,21 @@ class TrickView(LinesWidget):
         title: Text | str
         if t.done:
             winner = t.names[t.winner] if t.winner is not None and t.winner < len(t.names) else "?"
-            name = clean(winner, 20)
+            # A bombed trick is taken by nobody: the title says so instead of a name.
+            name = _("nobody (Bomb)") if t.bombed else clean(winner, 20)
             title = _("Trick {n} of {of}: {name}").format(n=t.number, of=t.of, name=name)
             if cell_len(title) > width:  # narrow: "Trick 2/5: Ann" keeps the name whole
                 title = _("Trick {n}/{of}: {name}").format(n=t.number, of=t.of, name=name)
+            if t.bombed and cell_len(title) > width:  # (the Bomb is in the trick below)
+                title = _("Trick {n}/{of}: {name}").format(n=t.number, of=t.of, name=_("nobody"))
             return Text(fit(title, width, g.more).rstrip(), accent)
-        if t.phase is Phase.PLAY:
+        if t.phase in (Phase.PLAY, Phase.DECLARE):
             full = _("Trick {n} of {of}").format(n=t.number, of=t.of)
             if t.led is not None and cell_len(full) + 5 + cell_len(suit_name(t.led)) > width:
                 # narrow: the led suit keeps its room
                 full = _("Trick {n}/{of}").format(n=t.number, of=t.of)
+            elif t.led is None and t.plays and cell_len(full) + 3 + cell_len(_("no suit")) > width:
+                full = _("Trick {n}/{of}").format(n=t.number, of=t.of)  # (as narrow: "no suit")
             title = Text(full, accent)
             if t.led is not None:
                 # "Trick 2 of 5 · ♥ hearts": the led suit, by shape and name, once.
@@ -96,6 +115,7 @@ class TrickView(LinesWidget):
             {
                 Phase.BID: _("Bidding"),
                 Phase.CHOOSE_TRUMP: _("The dealer names trump"),
+                Phase.NAME_TRUMP: _("Werewolf names trump"),
                 Phase.DEAL: _("Between rounds"),
                 Phase.GAME_OVER: _("Game over"),
             }.get(t.phase, ""),
@@ -111,6 +131,7 @@ class TrickView(LinesWidget):
         lines = [self._title(t, width)]
         played = dict(t.plays)
         leader = t.plays[0][0] if t.plays else -1
+        marks = dict(t.declared)
         name_width = 0
         if self.show_names and t.names:
             name_width = min(14, max(cell_len(clean(n, 14)) for n in t.names)) + 1
@@ -126,10 +147,18 @@ class TrickView(LinesWidget):
                 lines.append(line)
                 continue
             winning = seat == t.winner
-            line.append_text(self.card_text(card, *(["card--winning"] if winning else []), width=3))
+            taking = winning and not t.bombed
+            line.append_text(self.card_text(card, *(["card--winning"] if taking else []), width=3))
+            if seat in marks:  # "JGL♥", "SHP W": what its player declared it
+                mark = marks[seat]
+                line.append(declaration_mark(mark, g), self.style(declaration_class(mark)))
+            elif marks:
+                line.append(" ")  # (the column stays straight)
             if seat == leader:
                 line.append(" " + _("led"), muted)
-            if winning:
+            if winning and t.bombed and t.done:
+                line.append(f" {g.winning} " + _("leads next"), self.style("text--accent"))
+            elif winning:
                 note = _("takes it") if t.done else _("winning")
                 line.append(f" {g.winning} {note}", self.style("text--accent"))
             lines.append(line)
