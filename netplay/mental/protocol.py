@@ -47,7 +47,7 @@ from ..signing import (
     Sealer,
     SigningKey,
 )
-from . import sra
+from . import moves, sra
 
 PROTOCOL = "private-sra-x25519-v1"
 MESSAGE_TAG = b"netplay/private-deal/v1/message"
@@ -94,6 +94,13 @@ DUPLICATE_ITEM = "duplicate_item"
 VEIL_MISMATCH = "veil_mismatch"  # a veil pass is not its input under the sender's keys
 NOT_UNVEILER = "not_unveiler"  # an unveil of a position by a seat the setup does not name
 OWN_COLLISION = "own_collision"  # our own pass would repeat a value: an earlier pass cheated
+# Cards that change hands (section 16): gifts, and held positions shown to everyone.
+BAD_INBOX = "bad_inbox"  # a second inbox, or one that is not a canonical value
+BAD_GIFT = "bad_gift"  # a give to itself or to no seat
+ALREADY_GIVEN = "already_given"  # a second give, or unlock, of one seat in one pass
+BAD_UNLOCK = "bad_unlock"  # an unlock that does not open its give's commitment
+INBOX_MISMATCH = "inbox_mismatch"  # round end: an inbox key is not the revealed one's
+GIFT_MISMATCH = "gift_mismatch"  # round end: a sealed gift holds no item for its recipient
 
 
 class DealFault(ProtocolError):
@@ -179,9 +186,14 @@ class DealSetup:
     chain: tuple[int, ...]
     owners: tuple[int, ...]
     signing_keys: tuple[bytes, ...]
+    # Whether cards may change hands in the round (section 16): shows and gifts. Off, the
+    # round accepts exactly the messages of sections 7 to 15, and its digest is theirs.
+    moves: bool = False
 
     def __post_init__(self) -> None:
         n = len(self.signing_keys)
+        if type(self.moves) is not bool:
+            raise ValueError("moves is a bool")
         if type(self.game_id) is not bytes or len(self.game_id) != GAME_ID_BYTES:
             raise ValueError(f"the game id is {GAME_ID_BYTES} bytes")
         if not (0 <= self.round <= 0xFFFF and 0 <= self.attempt <= 0xFFFF):
@@ -213,7 +225,8 @@ class DealSetup:
     @cached_property
     def digest(self) -> bytes:
         """SHA-256(SETUP_TAG || game_id || u16be(round) || u16be(attempt) || u8(n) ||
-        u16be(N) || chain (n bytes) || owners (N bytes) || signing keys (32 bytes each))."""
+        u16be(N) || chain (n bytes) || owners (N bytes) || signing keys (32 bytes each)
+        [|| u8(1) when moves are allowed])."""
         return hashlib.sha256(
             b"".join(
                 (
@@ -226,6 +239,7 @@ class DealSetup:
                     bytes(self.chain),
                     bytes(self.owners),
                     *self.signing_keys,
+                    b"\x01" if self.moves else b"",
                 )
             )
         ).digest()
@@ -306,6 +320,7 @@ class DealSetup:
             "chain": list(self.chain),
             "owners": [_owner_json(o) for o in self.owners],
             "signing_keys": [k.hex() for k in self.signing_keys],
+            **({"moves": True} if self.moves else {}),
         }
 
     @classmethod
@@ -320,6 +335,7 @@ class DealSetup:
                 tuple(_json_int(s) for s in value["chain"]),
                 tuple(_owner_from_json(o) for o in value["owners"]),
                 tuple(bytes.fromhex(k) for k in value["signing_keys"]),
+                _moves_json(value),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ProtocolError(MALFORMED, f"not a private-deal setup: {exc}") from None
@@ -341,6 +357,15 @@ def _owner_from_json(value: Any) -> int:
     if type(value) is dict and set(value) == {"veiled"}:
         return VEILED | _json_int(value["veiled"])
     return _json_int(value)
+
+
+def _moves_json(value: Any) -> bool:
+    """A setup's ``"moves"``: absent (no moves), or ``true``."""
+    if "moves" not in value:
+        return False
+    if value["moves"] is not True:
+        raise ValueError("moves is true when present")
+    return True
 
 
 def _json_int(value: Any) -> int:
@@ -371,7 +396,35 @@ _VEIL_FIELDS: dict[str, Field] = {"pass": Int(0, MAX_SEATS - 1), "prev": Bin(32)
 VEIL = Message("veil", **_VEIL_FIELDS)
 BLIND = Message("blind", position=_POS)
 UNVEIL = Message("unveil", position=_POS, item=_POS, key=Bin(32))
-MESSAGES = Schemas(SHUFFLE, LOCK, RELEASE, OPEN, REVEAL, VEIL, BLIND, UNVEIL)
+# Cards that change hands (section 16).
+_MOVE = Int(0, 0xFFFF)
+_SEAT = Int(0, MAX_SEATS - 1)
+INBOX = Message("inbox", key=Bin(32))
+_GIVE_FIELDS: dict[str, Field] = {"pass": _MOVE, "to": _SEAT, "commit": Bin(32), "sealed": Bin(32)}
+_UNLOCK_FIELDS: dict[str, Field] = {"pass": _MOVE, "ephemeral": Bin(32)}
+GIVE = Message("give", **_GIVE_FIELDS)
+UNLOCK = Message("unlock", **_UNLOCK_FIELDS)
+SHOW = Message("show", position=_POS, item=_POS, key=Bin(32))
+_GIFT_OPEN_FIELDS: dict[str, Field] = {"pass": _MOVE, "giver": _SEAT, "item": _POS, "key": Bin(32)}
+OPEN_GIFT = Message("open_gift", **_GIFT_OPEN_FIELDS)
+SHOW_GIFT = Message("show_gift", **_GIFT_OPEN_FIELDS)
+MOVE_MESSAGES = frozenset(m.t for m in (INBOX, GIVE, UNLOCK, SHOW, OPEN_GIFT, SHOW_GIFT))
+MESSAGES = Schemas(
+    SHUFFLE,
+    LOCK,
+    RELEASE,
+    OPEN,
+    REVEAL,
+    VEIL,
+    BLIND,
+    UNVEIL,
+    INBOX,
+    GIVE,
+    UNLOCK,
+    SHOW,
+    OPEN_GIFT,
+    SHOW_GIFT,
+)
 
 
 def _pack(body: dict[str, Any]) -> bytes:
@@ -406,6 +459,27 @@ def blind_body(position: int) -> bytes:
 
 def unveil_body(position: int, item: int, key: int) -> bytes:
     return _pack({"t": "unveil", "position": position, "item": item, "key": sra.scalar_bytes(key)})
+
+
+def inbox_body(key: bytes) -> bytes:
+    return _pack({"t": "inbox", "key": key})
+
+
+def give_body(pass_index: int, to: int, commit: bytes, sealed: bytes) -> bytes:
+    return _pack({"t": "give", "pass": pass_index, "to": to, "commit": commit, "sealed": sealed})
+
+
+def unlock_body(pass_index: int, ephemeral: bytes) -> bytes:
+    return _pack({"t": "unlock", "pass": pass_index, "ephemeral": ephemeral})
+
+
+def show_body(position: int, item: int, key: int) -> bytes:
+    return _pack({"t": "show", "position": position, "item": item, "key": sra.scalar_bytes(key)})
+
+
+def gift_open_body(kind: str, pass_index: int, giver: int, item: int, key: bytes) -> bytes:
+    """``kind`` is ``"open_gift"`` (the recipient plays it) or ``"show_gift"`` (shows it)."""
+    return _pack({"t": kind, "pass": pass_index, "giver": giver, "item": item, "key": key})
 
 
 def reveal_body(keys: sra.RoundKeys) -> bytes:
@@ -488,14 +562,73 @@ class Suspect:
 
 
 @dataclass(frozen=True)
+class CardShown:
+    """``seat`` opened its ``position`` to everyone without playing it (section 16)."""
+
+    seat: int
+    position: int
+    item: int
+
+
+@dataclass(frozen=True)
+class GiftSealed:
+    """``giver`` sealed its gift of pass ``pass_index`` to ``recipient`` (nobody else can
+    see what it is; it opens to the recipient once every seat of the pass has given)."""
+
+    pass_index: int
+    giver: int
+    recipient: int
+
+
+@dataclass(frozen=True)
+class GiftsUnlocked:
+    """Every seat's gift of pass ``pass_index`` is unlocked: the cards have moved."""
+
+    pass_index: int
+
+
+@dataclass(frozen=True)
+class GiftReceived:
+    """Our gift from ``giver`` at pass ``pass_index`` is ``item`` (``DealPlayer`` only)."""
+
+    pass_index: int
+    giver: int
+    item: int
+
+
+@dataclass(frozen=True)
+class GiftOpened:
+    """``seat`` opened to everyone the gift it received from ``giver`` at pass
+    ``pass_index``: it played it (``played``) or showed it."""
+
+    seat: int
+    pass_index: int
+    giver: int
+    item: int
+    played: bool
+
+
+@dataclass(frozen=True)
+class Gift:
+    """A verified gift: ``giver`` passed ``item`` to ``recipient`` at pass ``pass_index``."""
+
+    pass_index: int
+    giver: int
+    recipient: int
+    item: int
+
+
+@dataclass(frozen=True)
 class RoundVerified:
     """Every player revealed its keys and every check passed. ``items[k]`` is the item at
     final position ``k`` (None where the lock passes never finished: a voided round);
     ``suspects`` repeats what was seen inside the round, if anything (with every check
-    passing, a suspect raised by a player was unfounded)."""
+    passing, a suspect raised by a player was unfounded). ``gifts``: every unlocked gift,
+    by pass then giver; whether each giver held what it gave is the game's to check."""
 
     items: tuple[int | None, ...]
     suspects: tuple[Suspect, ...]
+    gifts: tuple[Gift, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -513,6 +646,11 @@ Event = (
     | VeiledOpened
     | BlindPlayed
     | CardOpened
+    | CardShown
+    | GiftSealed
+    | GiftsUnlocked
+    | GiftReceived
+    | GiftOpened
     | Suspect
     | RoundVerified
     | RoundFailed
@@ -568,6 +706,15 @@ class Verifier:
         self.veil_hashes: list[bytes] = []
         self.veil_envelopes: list[Envelope] = []
         self.blinds: dict[int, Envelope] = {}  # veiled position -> its holder's blind play
+        # Cards that change hands (section 16).
+        self.shows: dict[int, tuple[int, int, Envelope]] = {}  # position -> (seat, key, env)
+        self.inboxes: dict[int, tuple[bytes, Envelope]] = {}  # seat -> (R, env)
+        # (pass, giver) -> (recipient, commit, sealed, env); its unlock: (A, env)
+        self.gives: dict[tuple[int, int], tuple[int, bytes, bytes, Envelope]] = {}
+        self.unlocks: dict[tuple[int, int], tuple[bytes, Envelope]] = {}
+        # (pass, giver) -> (recipient, K, played, env): the gift opened to everyone
+        self.gift_opens: dict[tuple[int, int], tuple[int, bytes, bool, Envelope]] = {}
+        self.passes_moved = 0  # passes whose every gift is unlocked
         self.suspects: list[Suspect] = []
         self.transcript: list[Envelope] = []
         self.result: RoundVerified | None = None
@@ -683,6 +830,13 @@ class Verifier:
             ) from None
         if env.sender in self.revealed:
             raise self._order(env, f"seat {env.sender} sent a message after its reveal")
+        if msg["t"] in MOVE_MESSAGES and not self.setup.moves:
+            raise DealFault(
+                MALFORMED,
+                f"seat {env.sender} signed a {msg['t']} in a round where no card changes hands",
+                culprit=env.sender,
+                evidence=env,
+            )
         handler = {
             "shuffle": self._on_pass,
             "lock": self._on_pass,
@@ -692,6 +846,12 @@ class Verifier:
             "veil": self._on_veil,
             "blind": self._on_blind,
             "unveil": self._on_unveil,
+            "show": self._on_show,
+            "inbox": self._on_inbox,
+            "give": self._on_give,
+            "unlock": self._on_unlock,
+            "open_gift": self._on_gift_open,
+            "show_gift": self._on_gift_open,
         }[msg["t"]]
         events = handler(env, msg)
         self.opener.accepted[env.sender].append(env)
@@ -913,11 +1073,11 @@ class Verifier:
                 f"seat {sender} played position {position}, not dealt to it",
                 position=position,
             )
-        if position in self.plays:
+        if position in self.plays or position in self.shows:
             raise self._signed(
                 ALREADY_OPEN,
                 env,
-                f"seat {sender} played position {position} twice",
+                f"seat {sender} opened position {position} twice",
                 position=position,
             )
         if len(self.released) < self.setup.seats:
@@ -942,8 +1102,97 @@ class Verifier:
                 f"{position}, whose keys open item {event.item}",
                 position=position,
             )
+        if msg["t"] == "show":
+            self.shows[position] = (sender, key, env)
+            if isinstance(event, CardOpened):
+                event = CardShown(sender, position, event.item)
+            return [event]
         self.plays[position] = (sender, key, env)
         return [event]
+
+    # -- cards that change hands (section 16) --------------------------------------------------
+
+    def _on_show(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
+        """A held position opened to everyone, not played: checked as an open."""
+        return self._on_open(env, msg)
+
+    def _require_play(self, env: Envelope) -> None:
+        if len(self.released) < self.setup.seats:
+            raise self._order(env, f"seat {env.sender} moved a card before every key was released")
+
+    def _on_inbox(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
+        sender = env.sender
+        self._require_play(env)
+        if sender in self.inboxes:
+            raise self._signed(BAD_INBOX, env, f"seat {sender} sent a second inbox key")
+        if sra.value_problem(msg["key"]) is not None:
+            raise self._signed(BAD_INBOX, env, f"seat {sender}'s inbox key is not canonical")
+        self.inboxes[sender] = (msg["key"], env)
+        return []
+
+    def _on_give(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
+        sender, index, to = env.sender, msg["pass"], msg["to"]
+        self._require_play(env)
+        if to >= self.setup.seats or to == sender:
+            raise self._signed(BAD_GIFT, env, f"seat {sender} gave a card to {to}")
+        if (index, sender) in self.gives or index < self.passes_moved:
+            raise self._signed(ALREADY_GIVEN, env, f"seat {sender} gave twice in pass {index}")
+        if index > self.passes_moved:
+            raise self._order(env, f"a give of pass {index} during pass {self.passes_moved}")
+        if to not in self.inboxes:
+            raise self._order(env, f"seat {sender} gave to seat {to}, which has no inbox yet")
+        self.gives[(index, sender)] = (to, msg["commit"], msg["sealed"], env)
+        return [GiftSealed(index, sender, to)]
+
+    def _on_unlock(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
+        sender, index = env.sender, msg["pass"]
+        self._require_play(env)
+        if (index, sender) in self.unlocks:
+            raise self._signed(ALREADY_GIVEN, env, f"seat {sender} unlocked pass {index} twice")
+        give = self.gives.get((index, sender))
+        if give is None:  # its own give precedes it in its sequence: nobody else can cause it
+            raise self._signed(BAD_UNLOCK, env, f"seat {sender} unlocked a gift it never gave")
+        if any((index, s) not in self.gives for s in range(self.setup.seats)):
+            raise self._order(env, f"seat {sender} unlocked pass {index} before every seat gave")
+        ephemeral = msg["ephemeral"]
+        if sra.value_problem(ephemeral) is not None or moves.commitment(ephemeral) != give[1]:
+            raise self._signed(
+                BAD_UNLOCK, env, f"seat {sender}'s unlock of pass {index} opens no commitment"
+            )
+        self.unlocks[(index, sender)] = (ephemeral, env)
+        if all((index, s) in self.unlocks for s in range(self.setup.seats)):
+            self.passes_moved += 1
+            return [GiftsUnlocked(index)]
+        return []
+
+    def gift_pad(self, index: int, giver: int, key: bytes) -> bytes:
+        """The pad of ``giver``'s gift of pass ``index`` under the shared key ``key``."""
+        recipient = self.gives[(index, giver)][0]
+        return moves.pad(self.setup.context, index, giver, recipient, key)
+
+    def _on_gift_open(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
+        sender, index, giver = env.sender, msg["pass"], msg["giver"]
+        self._require_play(env)
+        give = self.gives.get((index, giver))
+        if give is None:  # (a relay could deliver it before the give: prove nothing yet)
+            raise self._order(env, f"seat {sender} opened a gift we have not seen given")
+        if give[0] != sender:
+            raise self._signed(NOT_OWNER, env, f"seat {sender} opened a gift not given to it")
+        if (index, giver) in self.gift_opens:
+            raise self._signed(ALREADY_OPEN, env, f"seat {sender} opened a gift twice")
+        if (index, giver) not in self.unlocks:
+            raise self._order(env, f"seat {sender} opened a gift before its unlock")
+        item = moves.unseal(give[2], self.gift_pad(index, giver, msg["key"]), self.setup.items)
+        if item is None or item != msg["item"]:
+            raise self._signed(
+                WRONG_CLAIM,
+                env,
+                f"seat {sender} claimed item {msg['item']} for seat {giver}'s gift of pass "
+                f"{index}, which its key opens to {'no item' if item is None else item}",
+            )
+        played = msg["t"] == "open_gift"
+        self.gift_opens[(index, giver)] = (sender, msg["key"], played, env)
+        return [GiftOpened(sender, index, giver, item, played)]
 
     def _on_reveal(self, env: Envelope, msg: dict[str, Any]) -> list[Event]:
         sender = env.sender
@@ -1027,14 +1276,15 @@ class Verifier:
                         f"seat {seat} released a wrong key for position {position}",
                         position=position,
                     )
-        for position, (seat, d, env) in self.plays.items():
+        for position, (seat, d, env) in (*self.plays.items(), *self.shows.items()):
             if d != keys[seat].positions[position].d:
                 raise self._signed(
                     PLAYED_KEY_MISMATCH,
                     env,
-                    f"seat {seat} played position {position} with a wrong key",
+                    f"seat {seat} opened position {position} with a wrong key",
                     position=position,
                 )
+        gifts = self._audit_gifts()
         items: list[int | None] = [None] * setup.items
         final = self.final_deck
         if final is not None:
@@ -1048,7 +1298,7 @@ class Verifier:
                 raise DealFault(
                     NOT_A_DECK, "the final deck does not open to every item once", culprit=None
                 )
-            for position, (seat, _, env) in self.plays.items():
+            for position, (seat, _, env) in (*self.plays.items(), *self.shows.items()):
                 claimed = decode_body(env.body)["item"]
                 if claimed != items[position]:
                     raise self._signed(
@@ -1058,8 +1308,46 @@ class Verifier:
                         f"{position}, which holds item {items[position]}",
                         position=position,
                     )
-        self.result = RoundVerified(tuple(items), tuple(self.suspects))
+        self.result = RoundVerified(tuple(items), tuple(self.suspects), gifts)
         return self.result
+
+    def _audit_gifts(self) -> tuple[Gift, ...]:
+        """Section 16's round-end checks: every inbox key, every unlocked gift under its
+        recipient's revealed inbox key, every gift's opening key."""
+        keys = self.revealed
+        inbox = {seat: moves.inbox_secret(keys[seat].global_key.e) for seat in self.inboxes}
+        for seat, (key, env) in self.inboxes.items():
+            if moves.public_point(inbox[seat]) != key:
+                raise self._signed(
+                    INBOX_MISMATCH, env, f"seat {seat}'s inbox key is not its revealed one"
+                )
+        gifts = []
+        for (index, giver), (ephemeral, _) in sorted(self.unlocks.items()):
+            recipient, _, sealed, give_env = self.gives[(index, giver)]
+            try:
+                shared = moves.shared_key(inbox[recipient], ephemeral)
+            except ValueError:  # a low-order ephemeral: no key, so no item
+                shared = b""
+            item = (
+                moves.unseal(sealed, self.gift_pad(index, giver, shared), self.setup.items)
+                if shared
+                else None
+            )
+            if item is None:
+                raise self._signed(
+                    GIFT_MISMATCH,
+                    give_env,
+                    f"seat {giver}'s gift of pass {index} holds no item for seat {recipient}",
+                )
+            opened = self.gift_opens.get((index, giver))
+            if opened is not None and opened[1] != shared:
+                raise self._signed(
+                    PLAYED_KEY_MISMATCH,
+                    opened[3],
+                    f"seat {recipient} opened seat {giver}'s gift of pass {index} with a wrong key",
+                )
+            gifts.append(Gift(index, giver, recipient, item))
+        return tuple(gifts)
 
 
 # -- a player ----------------------------------------------------------------------------------
@@ -1103,6 +1391,8 @@ class DealPlayer:
         # The others' veiled positions opened to us (section 15), once the hand is open.
         self.veiled: dict[int, int] = {}
         self.unveiled: set[int] = set()  # veiled positions we opened to all at their play
+        # Gifts we received (section 16): (pass, giver) -> item, once unlocked.
+        self.gifts: dict[tuple[int, int], int] = {}
         self.halted: Suspect | None = None
 
     @classmethod
@@ -1150,6 +1440,111 @@ class DealPlayer:
         """Reveal our round keys: at the round's end, or to void it."""
         return self._send(reveal_body(self.keys))
 
+    # -- cards that change hands (section 16) --------------------------------------------------
+
+    def show(self, position: int, item: int) -> list[Event]:
+        """Open our ``position`` (which holds ``item``) to everyone without playing it: a
+        card put face up, or given into a trick. Its key goes out as with a play."""
+        if self.hand is None or self.hand.get(position) != item:
+            raise ValueError(f"position {position} does not hold item {item} in our hand")
+        if position in self.view.plays or position in self.view.shows:
+            raise ValueError(f"position {position} is open already")
+        self._check_moves()
+        return self._send(show_body(position, item, self.keys.positions[position].d))
+
+    @property
+    def inbox_key(self) -> bytes:
+        """Our inbox key ``R`` of this round (section 16)."""
+        return moves.public_point(moves.inbox_secret(self.keys.global_key.e))
+
+    def send_inbox(self) -> list[Event]:
+        """Publish our inbox key, once per round, before anyone can give us a card; a
+        second call sends nothing."""
+        self._check_moves()
+        if self.seat in self.view.inboxes:
+            return []
+        return self._send(inbox_body(self.inbox_key))
+
+    def give(self, pass_index: int, to: int, item: int) -> list[Event]:
+        """Give ``item`` (one we hold, whatever way it came to us) to seat ``to`` in pass
+        ``pass_index``, sealed to its inbox key; the unlock follows on its own once every
+        seat has given in that pass."""
+        self._check_moves()
+        inbox = self.view.inboxes.get(to)
+        if inbox is None:
+            raise ValueError(f"seat {to} has no inbox key yet")
+        if pass_index != self.view.passes_moved or (pass_index, self.seat) in self.view.gives:
+            raise ValueError(f"we cannot give in pass {pass_index} now")
+        if not 0 <= item < self.setup.items:
+            raise ValueError(f"item {item} is not an item of this deck")
+        secret = moves.gift_secret(self.keys.global_key.e, pass_index)
+        ephemeral = moves.public_point(secret)
+        shared = moves.shared_key(secret, inbox[0])
+        pad = moves.pad(self.setup.context, pass_index, self.seat, to, shared)
+        sealed = moves.seal(sra.item_table(self.setup.items)[item], pad)
+        events = self._send(give_body(pass_index, to, moves.commitment(ephemeral), sealed))
+        events.extend(self._advance())
+        return events
+
+    def play_gift(self, pass_index: int, giver: int) -> list[Event]:
+        """Play the card ``giver`` gave us in pass ``pass_index``."""
+        return self._open_gift("open_gift", pass_index, giver)
+
+    def show_gift(self, pass_index: int, giver: int) -> list[Event]:
+        """Open the card ``giver`` gave us in pass ``pass_index`` to everyone, unplayed."""
+        return self._open_gift("show_gift", pass_index, giver)
+
+    def _open_gift(self, kind: str, pass_index: int, giver: int) -> list[Event]:
+        item = self.gifts.get((pass_index, giver))
+        if item is None:
+            raise ValueError(f"we hold no gift of seat {giver} from pass {pass_index}")
+        shared = self._gift_key(pass_index, giver)
+        return self._send(gift_open_body(kind, pass_index, giver, item, shared))
+
+    def _check_moves(self) -> None:
+        if not self.setup.moves:
+            raise ValueError("no card changes hands in this round (DealSetup.moves)")
+
+    def _gift_key(self, pass_index: int, giver: int) -> bytes:
+        ephemeral = self.view.unlocks[(pass_index, giver)][0]
+        return moves.shared_key(moves.inbox_secret(self.keys.global_key.e), ephemeral)
+
+    def _unlocks_owed(self) -> list[int]:
+        """Passes we gave in whose every gift is given, and which we have not unlocked."""
+        view, n = self.view, self.setup.seats
+        return [
+            index
+            for (index, giver) in view.gives
+            if giver == self.seat
+            and (index, giver) not in view.unlocks
+            and all((index, s) in view.gives for s in range(n))
+        ]
+
+    def _gifts_to_open(self) -> list[tuple[int, int]]:
+        view = self.view
+        return [
+            key for key in view.unlocks if view.gives[key][0] == self.seat and key not in self.gifts
+        ]
+
+    def _receive_gift(self, pass_index: int, giver: int) -> list[Event]:
+        """Unseal a gift to us: a ``GiftReceived``, or a suspect if it holds no item (its
+        giver sealed nothing, or to another key: the round-end check says which)."""
+        sealed = self.view.gives[(pass_index, giver)][2]
+        try:
+            shared = self._gift_key(pass_index, giver)
+        except ValueError:
+            item = None
+        else:
+            pad = moves.pad(self.setup.context, pass_index, giver, self.seat, shared)
+            item = moves.unseal(sealed, pad, self.setup.items)
+        if item is None:
+            self.halted = self.view._suspect(  # noqa: SLF001  (the view's player, in this module)
+                NOT_AN_ITEM, None, f"seat {giver}'s gift of pass {pass_index} holds no item"
+            )
+            return [self.halted]
+        self.gifts[(pass_index, giver)] = item
+        return [GiftReceived(pass_index, giver, item)]
+
     # -- internals -----------------------------------------------------------------------------
 
     def _send(self, body: bytes) -> list[Event]:
@@ -1181,6 +1576,12 @@ class DealPlayer:
                 self.unveiled.add(k)
                 item = self.veiled[k]
                 events.extend(self._send(unveil_body(k, item, self.keys.positions[k].d)))
+            elif phase is Phase.PLAY and (passes := self._unlocks_owed()):
+                index = passes[0]
+                secret = moves.gift_secret(self.keys.global_key.e, index)
+                events.extend(self._send(unlock_body(index, moves.public_point(secret))))
+            elif phase is Phase.PLAY and (gifts := self._gifts_to_open()):
+                events.extend(self._receive_gift(*gifts[0]))
             else:
                 break
         return events
@@ -1326,12 +1727,23 @@ def played_items(setup: DealSetup, envelopes: Iterable[Envelope]) -> list[tuple[
     out = []
     for envelope in envelopes:
         body = decode_body(envelope.body)
-        if body["t"] == "open":
+        if body["t"] in ("open", "open_gift"):
             out.append((envelope.sender, body["item"]))
         elif body["t"] == "unveil":
             holder = setup.holder(body["position"])
             assert holder is not None  # an accepted unveil is of a veiled position
             out.append((holder, body["item"]))
+    return out
+
+
+def shown_items(envelopes: Iterable[Envelope]) -> list[tuple[int, int]]:
+    """(seat, item) of every card opened to everyone without being played (a ``show`` of
+    a held position, a ``show_gift`` of a received card), in order (section 16)."""
+    out = []
+    for envelope in envelopes:
+        body = decode_body(envelope.body)
+        if body["t"] in ("show", "show_gift"):
+            out.append((envelope.sender, body["item"]))
     return out
 
 
