@@ -16,9 +16,18 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from netplay import fairdeal
-from netplay.mental import RELAY, DealFault, DealSetup, Verifier, audit_transcript, played_items
+from netplay.mental import (
+    RELAY,
+    DealFault,
+    DealSetup,
+    Verifier,
+    audit_transcript,
+    played_items,
+    shown_items,
+)
 from netplay.signing import Envelope
 
 from .bid_seal import opens_bid
@@ -30,6 +39,7 @@ from .game import (
     GameConfig,
     IllegalAction,
     Play,
+    PlayerAction,
     Reason,
     action_from_wire,
     card_name,
@@ -39,9 +49,11 @@ from .game import (
     suit_of,
     winners,
 )
+from .game.actions import PassCard
 from .game.hidden import Revoke, replay_round
+from .game.specials import Special
 from .i18n import _, ngettext
-from .private_deal import opened_deck, round_setup, veiled_round
+from .private_deal import item_cards, opened_deck, round_setup, veiled_round
 from .record import (
     UNREVEALED,
     VOIDED,
@@ -52,6 +64,7 @@ from .record import (
     parse_record,
     read_record,
 )
+from .verify_special import bids_made, check_private_moves, verify_special_round
 
 # The engine's refusal reasons, as the rule a record broke.
 RULE_OF_REASON = {
@@ -207,8 +220,9 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
                 round=r,
                 seat=seat,
             )
+    moves: PrivateMoves | None = None  # a privately dealt special round's moves
     if record.private:
-        deck = _verify_private_deal(record, rnd, r, dealer)
+        deck, moves = _verify_private_deal(record, rnd, r, dealer)
     else:
         deck = _verify_commit_reveal(record, rnd, r)
     dealt = deal_from_deck(deck, n, size, dealer)
@@ -220,15 +234,40 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
                 round=r,
                 seat=seat,
             )
-    if rnd.trump_card != dealt.trump_card:
-        raise RecordError(
-            "trump-card",
-            f"the seeds turn up {_card_or_none(dealt.trump_card)}, "
-            f"the record says {_card_or_none(rnd.trump_card)}",
-            round=r,
-        )
+    if rnd.special:  # docs/record-format.md, "Games with special cards"
+        if rnd.turned_card != dealt.trump_card:
+            raise RecordError(
+                "turned-card",
+                f"the seeds turn up {_card_or_none(dealt.trump_card)}, "
+                f"the record says {_card_or_none(rnd.turned_card)}",
+                round=r,
+            )
+        assert dealt.trump_card is not None  # 60 + k cards: one is always turned
+        game.deal(deck)
+        verify_special_round(game, rnd, r, _illegal, dealt.trump_card)
+        if moves is not None:
+            check_private_moves(rnd, r, dealt.trump_card, *moves, _BLAME_RECORD)
+        if record.rules.hidden_bids:
+            _verify_bid_seals(record, rnd, r, bids_made(rnd.actions or (), n))
+    else:
+        if rnd.trump_card != dealt.trump_card:
+            raise RecordError(
+                "trump-card",
+                f"the seeds turn up {_card_or_none(dealt.trump_card)}, "
+                f"the record says {_card_or_none(rnd.trump_card)}",
+                round=r,
+            )
+        game.deal(deck)
+        _replay_plain_round(record, rnd, r, game, size)
+    _verify_scores(rnd, r, game)
 
-    game.deal(deck)
+
+def _replay_plain_round(
+    record: GameRecord, rnd: RecordedRound, r: int, game: Game, size: int
+) -> None:
+    """A plain round from its deal on: its trump, bids and tricks through the engine."""
+    n = len(record.players)
+    dealer = rnd.dealer
     tc = rnd.trump_card
     if tc is not None and is_wizard(tc):
         if rnd.trump_suit is None:
@@ -258,7 +297,7 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
         except IllegalAction as exc:
             raise _illegal(exc, game, rnd.bids[seat], r, None, seat) from None
     if record.rules.hidden_bids:
-        _verify_bid_seals(record, rnd, r)
+        _verify_bid_seals(record, rnd, r, rnd.bids)
 
     if len(rnd.tricks) != size:  # one trick per card in each hand
         raise RecordError(
@@ -303,6 +342,9 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
                 trick=t,
             )
 
+
+def _verify_scores(rnd: RecordedRound, r: int, game: Game) -> None:
+    """The round's tricks won, points and totals are the ones the engine scored."""
     result = game.results[-1]
     for what, recorded, expected in (
         ("tricks-won", rnd.tricks_won, result.tricks_won),
@@ -322,8 +364,10 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
                 )
 
 
-def _verify_bid_seals(record: GameRecord, rnd: RecordedRound, r: int) -> None:
-    """Hidden bids: every bid opens the seal its seat sent before any bid was seen
+def _verify_bid_seals(
+    record: GameRecord, rnd: RecordedRound, r: int, bids: tuple[int, ...]
+) -> None:
+    """Hidden bids: every bid made opens the seal its seat sent before any bid was seen
     (``bid_seals``: per seat, the seal and the nonce; docs/record-format.md)."""
     n = len(record.players)
     wire = rnd.extra.get("bid_seals")
@@ -337,10 +381,10 @@ def _verify_bid_seals(record: GameRecord, rnd: RecordedRound, r: int) -> None:
             raise RecordError(
                 "bid-seals", "a bid seal is {seal, nonce} in hex", round=r, seat=seat
             ) from None
-        if not opens_bid(seal, record.game_id, r, attempt, seat, rnd.bids[seat], nonce):
+        if not opens_bid(seal, record.game_id, r, attempt, seat, bids[seat], nonce):
             raise RecordError(
                 "bid-seal",
-                f"the bid {rnd.bids[seat]} and its nonce do not open the seat's seal",
+                f"the bid {bids[seat]} and its nonce do not open the seat's seal",
                 round=r,
                 seat=seat,
             )
@@ -357,18 +401,24 @@ def _verify_commit_reveal(record: GameRecord, rnd: RecordedRound, r: int) -> tup
                 round=r,
                 seat=seat,
             )
-    return deck_for_round(record.game_id, r, rnd.seeds)
+    return deck_for_round(record.game_id, r, rnd.seeds, record.rules.specials)
 
 
 _BLAME_RECORD = " (blame: the relay, the host that recorded the round)"
 
 
+# A privately dealt special round's transcript, as the cards it moves: its opens and its
+# shows, (seat, card) in order, and its gifts (pass, giver, recipient, card).
+PrivateMoves = tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int, int, int]]]
+
+
 def _verify_private_deal(
     record: GameRecord, rnd: RecordedRound, r: int, dealer: int
-) -> tuple[int, ...]:
+) -> tuple[tuple[int, ...], PrivateMoves | None]:
     """docs/private-deal.md section 11: the setup is the game's, the transcript passes
     every check (sections 8 and 9), and the plays in it are the recorded ones. Returns
-    the items of the final deck, position by position: the deck in deal order."""
+    the cards of the final deck, position by position (the deck in deal order), and for a
+    special round, its moves, which the replay of its actions checks (section 16)."""
     n = len(record.players)
     deal = rnd.private_deal
     assert deal is not None
@@ -377,16 +427,35 @@ def _verify_private_deal(
     keys = _signing_keys(record, r, attempt)
     size = len(rnd.hands[0])  # the schedule's, checked by the caller
     veiled = veiled_round(record.rules, n, r)  # a forehead round (docs/private-deal.md 15)
-    want = round_setup(record.game_id, r, n, dealer, keys, attempt, hand_size=size, veiled=veiled)
+    specials = record.rules.specials  # the deck's items are the table's cards
+    want = round_setup(
+        record.game_id,
+        r,
+        n,
+        dealer,
+        keys,
+        attempt,
+        hand_size=size,
+        veiled=veiled,
+        specials=specials,
+    )
     _check_setup(got, want, r)
     withheld = sorted(
         c.seat
         for c in record.charges
         if c.why == UNREVEALED and (c.round, c.attempt) == (r, attempt)
     )
+    if withheld and any(isinstance(a, PassCard) for a in rnd.actions or ()):
+        raise RecordError(
+            "charge",
+            "a round in which cards were passed needs every reveal to open its gifts "
+            "(docs/private-deal.md section 16): it cannot be scored without one" + _BLAME_RECORD,
+            round=r,
+            culprit=RELAY,
+        )
     try:
         if withheld:
-            deck = _deck_without_reveals(got, deal.envelopes, withheld, r)
+            deck = _deck_without_reveals(got, deal.envelopes, withheld, r, specials)
         else:
             result = audit_transcript(got, deal.envelopes)
     except DealFault as fault:
@@ -398,11 +467,14 @@ def _verify_private_deal(
             seat=culprit if culprit is not None and culprit >= 0 else None,
             culprit=culprit,
         ) from None
+    cards = item_cards(specials)
+    gifts: list[tuple[int, int, int, int]] = []
     if not withheld:
         items = result.items
         if any(i is None for i in items):  # audit_transcript only verifies finished deals
             raise RecordError("not_a_deck", "the transcript leaves the deck unopened", round=r)
-        deck = tuple(i for i in items if i is not None)
+        deck = tuple(cards[i] for i in items if i is not None)
+        gifts = [(g.pass_index, g.giver, g.recipient, cards[g.item]) for g in result.gifts]
     for seat in range(n):
         opened = tuple(deck[k] for k in got.positions_of(seat))
         if rnd.hands[seat] != opened:
@@ -416,15 +488,21 @@ def _verify_private_deal(
             )
     public = got.public_positions
     trump = deck[public[0]] if public else None
-    if rnd.trump_card != trump:
+    # With special cards the turned card is ``turned_card`` (``trump_card`` may be the
+    # Werewolf, which the replay checks).
+    turned = rnd.turned_card if rnd.special else rnd.trump_card
+    if turned != trump:
         raise RecordError(
-            "trump-card",
+            "turned-card" if rnd.special else "trump-card",
             f"the private deal turns up {_card_or_none(trump)}, "
-            f"the record says {_card_or_none(rnd.trump_card)}" + _BLAME_RECORD,
+            f"the record says {_card_or_none(turned)}" + _BLAME_RECORD,
             round=r,
             culprit=RELAY,
         )
-    opens = played_items(got, deal.envelopes)  # audit_transcript accepted them: they decode
+    opens = _played_cards(got, deal.envelopes, specials)  # audit_transcript accepted them
+    if rnd.special:  # cards change hands: the replay of the actions checks the opens
+        shows = [(seat, cards[item]) for seat, item in shown_items(deal.envelopes)]
+        return deck, (opens, shows, gifts)
     plays = [(t, play) for t, trick in enumerate(rnd.tricks, 1) for play in trick.plays]
     for i in range(max(len(opens), len(plays))):
         if i < len(opens) and i < len(plays) and opens[i] == plays[i][1]:
@@ -442,11 +520,23 @@ def _verify_private_deal(
             seat=seat,
             culprit=RELAY,
         )
-    return deck
+    return deck, None
+
+
+def _played_cards(
+    setup: DealSetup, envelopes: Iterable[Envelope], specials: frozenset[Special]
+) -> list[tuple[int, int]]:
+    """The ``open`` messages' plays, (seat, card): their items as the table's cards."""
+    cards = item_cards(specials)
+    return [(seat, cards[item]) for seat, item in played_items(setup, envelopes)]
 
 
 def _deck_without_reveals(
-    setup: DealSetup, envelopes: Iterable[Envelope], withheld: list[int], r: int
+    setup: DealSetup,
+    envelopes: Iterable[Envelope],
+    withheld: list[int],
+    r: int,
+    specials: frozenset[Special],
 ) -> tuple[int, ...]:
     """A round scored from what was opened (docs/private-deal.md section 10): every envelope
     passes the checks of section 8, exactly the charged seats' reveals are missing, and
@@ -464,7 +554,7 @@ def _deck_without_reveals(
             round=r,
             culprit=RELAY,
         )
-    deck = opened_deck(view)
+    deck = opened_deck(view, specials)
     if deck is None:
         raise RecordError(
             "charge",
@@ -598,7 +688,15 @@ def _verify_private_redeals(record: GameRecord, r: int, game: Game) -> None:
         veiled = veiled_round(record.rules, n, r)
         size = game.config.round_size(r)
         want = round_setup(
-            record.game_id, r, n, dealer, keys, d.attempt, hand_size=size, veiled=veiled
+            record.game_id,
+            r,
+            n,
+            dealer,
+            keys,
+            d.attempt,
+            hand_size=size,
+            veiled=veiled,
+            specials=record.rules.specials,
         )
         _check_setup(setup, want, r)
         proven = check_voided_attempt(d, game, r)
@@ -616,6 +714,7 @@ def check_voided_attempt(d: Redeal, game: Game, r: int) -> int | None:
     assert deal is not None
     setup = deal.setup
     where = f"voided attempt {d.attempt}"
+    specials = game.config.rules.specials  # the deck's items are the table's cards
     view = Verifier(setup, relayed=True)
     try:
         for envelope in deal.envelopes:
@@ -662,8 +761,10 @@ def check_voided_attempt(d: Redeal, game: Game, r: int) -> int | None:
                 RELAY,
             )
     elif view.result is not None and d.culprit is not None:
-        _check_revoke(d, view.result.items, game, r, where)
-    elif d.culprit is not None and (opened := opened_deck(view)) is not None:
+        cards = item_cards(specials)
+        items = tuple(None if i is None else cards[i] for i in view.result.items)
+        _check_revoke(d, items, game, r, where)
+    elif d.culprit is not None and (opened := opened_deck(view, specials)) is not None:
         _check_revoke(d, opened, game, r, where)  # every card open, a reveal withheld
     elif d.culprit is not None:
         raise _void_error(
@@ -679,12 +780,15 @@ def _check_revoke(d: Redeal, items: tuple[int | None, ...], game: Game, r: int, 
     """A voided attempt whose deal verified, blamed on a seat: the replay of its recorded
     trump choice and bids and of the plays in its transcript must refuse that seat's card."""
     assert d.private_deal is not None
-    actions: list[ChooseTrump | Bid | Play] = [action_from_wire(a) for a in d.actions]
-    for seat, item in played_items(d.private_deal.setup, d.private_deal.envelopes):
-        actions.append(Play(seat, item))
+    # Its trump choice (or a Werewolf's) and bids, then its plays: what ``replay_round``
+    # applies (it takes every action the engine does).
+    actions: list[PlayerAction] = [action_from_wire(a) for a in d.actions]
+    specials = game.config.rules.specials
+    for seat, card in _played_cards(d.private_deal.setup, d.private_deal.envelopes, specials):
+        actions.append(Play(seat, card))
     deck = tuple(i for i in items if i is not None)
     try:
-        replay_round(game, deck, actions)
+        replay_round(game, deck, cast("list[ChooseTrump | Bid | Play]", actions))
     except Revoke as revoke:
         if revoke.seat == d.culprit and revoke.code == d.fault:
             return
@@ -775,10 +879,11 @@ def _illegal(
 ) -> RecordError:
     rule = RULE_OF_REASON.get(exc.reason, exc.code.replace("_", "-"))
     if exc.reason is Reason.BID_OUT_OF_RANGE:
-        detail = f"bid {value}; bids in round {r} are 0..{r}"
+        detail = f"bid {value}; bids in round {r} are 0..{game.config.round_size(r)}"
     elif exc.reason is Reason.BID_FORBIDDEN:
         detail = (
-            f"the dealer's bid {value} makes the bids add up to {r}, the number of tricks, "
+            f"the dealer's bid {value} makes the bids add up to {game.config.round_size(r)}, "
+            f"the number of tricks, "
             f"which restrict_last_bid={game.config.restrict_last_bid.value} forbids"
         )
     elif exc.reason is Reason.CARD_NOT_IN_HAND:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import wizard_tui.record
 import wizard_tui.verify
+import wizard_tui.verify_special
 from wizard_tui.verify import verify_document
 
 ROOT = Path(__file__).parents[2]
@@ -33,10 +34,18 @@ def test_record_format_example_verifies() -> None:
     assert len(record.rounds) == 2 and not record.complete
 
 
+def test_record_format_special_example_verifies() -> None:
+    (example,) = re.findall(r"```json special\n(.*?)```", RECORD_FORMAT, re.S)
+    record = verify_document(json.loads(example))
+    (rnd,) = record.rounds
+    assert record.complete and rnd.special and rnd.trump_card == 63 != rnd.turned_card
+    assert [t.bombed for t in rnd.tricks] == [False, True]
+
+
 def test_every_rule_code_is_documented() -> None:
     sources = "".join(
         Path(m.__file__).read_text()
-        for m in (wizard_tui.record, wizard_tui.verify)  # type: ignore[arg-type]
+        for m in (wizard_tui.record, wizard_tui.verify, wizard_tui.verify_special)  # type: ignore[arg-type]
     )
     codes = set(re.findall(r'(?:RecordError|fail)\(\s*"([a-z-]+)"', sources))
     codes |= set(wizard_tui.verify.RULE_OF_REASON.values())

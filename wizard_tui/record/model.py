@@ -11,7 +11,7 @@ from netplay.mental import PROTOCOL as PRIVATE_PROTOCOL
 from netplay.mental import DealSetup
 from netplay.signing import Envelope
 
-from ..game import RestrictLastBid, Suit, TableRules
+from ..game import PlayerAction, RestrictLastBid, Suit, TableRules, actions_to_wire
 
 FORMAT = "wizard-tui/record/v1"
 PROTOCOL = "commit-reveal-v1"
@@ -87,7 +87,8 @@ class PlayerEntry:
 class RecordedTrick:
     leader: int
     plays: tuple[tuple[int, int], ...]  # (seat, card) in play order
-    winner: int
+    winner: int  # a bombed trick: the seat the rules name in its place (it leads next)
+    bombed: bool = False  # special cards: a Bomb was in it, so nobody took it
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +122,16 @@ class RecordedRound:
     totals: tuple[int, ...]
     extra: Mapping[str, Any] = field(default_factory=dict)  # fields other writers added
     private_deal: PrivateDealRecord | None = None  # protocol private-sra-x25519-v1 only
+    # Special cards only (rules.specials; docs/record-format.md): the card turned up at the
+    # deal (``trump_card`` is then the card on the table: 63 after a Werewolf's swap), and
+    # every seat action of the round in order. ``actions`` is None in a plain game's round.
+    turned_card: int | None = None
+    actions: tuple[PlayerAction, ...] | None = None
+
+    @property
+    def special(self) -> bool:
+        """A round of a game with special cards: it holds its actions."""
+        return self.actions is not None
 
     def to_dict(self) -> dict[str, Any]:
         """The round as it stands in a record's ``rounds``."""
@@ -279,21 +290,32 @@ def _round_to_dict(r: RecordedRound) -> dict[str, Any]:
     else:
         doc["commitments"] = [c.hex() for c in r.commitments]
         doc["seeds"] = [s.hex() for s in r.seeds]
+    doc["hands"] = [list(h) for h in r.hands]
+    if r.actions is not None:
+        doc["turned_card"] = r.turned_card
     doc |= {
-        "hands": [list(h) for h in r.hands],
         "trump_card": r.trump_card,
         "trump_suit": None if r.trump_suit is None else r.trump_suit.label,
         "bids": list(r.bids),
-        "tricks": [
-            {"leader": t.leader, "plays": [list(p) for p in t.plays], "winner": t.winner}
-            for t in r.tricks
-        ],
+    }
+    if r.actions is not None:
+        doc["actions"] = actions_to_wire(r.actions)
+    doc |= {
+        "tricks": [_trick_to_dict(t) for t in r.tricks],
         "tricks_won": list(r.tricks_won),
         "points": list(r.points),
         "totals": list(r.totals),
     }
     for key, value in r.extra.items():
         doc.setdefault(key, value)
+    return doc
+
+
+def _trick_to_dict(t: RecordedTrick) -> dict[str, Any]:
+    doc: dict[str, Any] = {"leader": t.leader, "plays": [list(p) for p in t.plays]}
+    doc["winner"] = t.winner
+    if t.bombed:  # only ever in a game with the Bomb: a plain trick stays as it was
+        doc["bombed"] = True
     return doc
 
 

@@ -11,7 +11,8 @@ from netplay.mental import PROTOCOL as PRIVATE_PROTOCOL
 from netplay.mental import DealSetup
 from netplay.signing import Envelope
 
-from ..game import DECK_SIZE, RulesError, Suit, TableRules
+from ..game import DECK_SIZE, PlayerAction, RulesError, Suit, TableRules, action_from_wire
+from ..game.specials import Special, deck_cards
 from .model import (
     CHARGE_REASONS,
     FORMAT,
@@ -62,13 +63,18 @@ _PRIVATE_ROUND_FIELDS = tuple(
     "private_deal" if k == "commitments" else k for k in _ROUND_FIELDS if k != "seeds"
 )
 _EXTRA_TOP = ("redeals", "verification_failures")
+_SPECIAL_ROUND_FIELDS = ("turned_card", "actions")  # a round of a game with special cards
 
 
 class _Reader:
     """Typed access to untrusted JSON; every complaint names its JSON path and place."""
 
-    def __init__(self, round_number: int | None = None) -> None:
+    def __init__(
+        self, round_number: int | None = None, cards: frozenset[int] | None = None
+    ) -> None:
         self.round = round_number
+        # The card ids of the game's deck when it has special cards; None: the plain 0..59.
+        self.cards = cards
 
     def fail(self, rule: str, detail: str, **where: int | None) -> RecordError:
         return RecordError(rule, detail, round=where.pop("round", self.round), **where)
@@ -100,7 +106,16 @@ class _Reader:
 
     def card(self, value: object, path: str, **where: int | None) -> int:
         card = self.integer(value, path, **where)
-        if not 0 <= card < DECK_SIZE:
+        if self.cards is not None:
+            if card not in self.cards:
+                specials = sorted(self.cards)[DECK_SIZE:]
+                raise self.fail(
+                    "bad-value",
+                    f"{path} is {card}, not a card of this game's deck "
+                    f"(0..{DECK_SIZE - 1} and its special cards {specials})",
+                    **where,
+                )
+        elif not 0 <= card < DECK_SIZE:
             raise self.fail(
                 "bad-value", f"{path} is {card}, not a card id 0..{DECK_SIZE - 1}", **where
             )
@@ -183,7 +198,8 @@ def parse_record(doc: object) -> GameRecord:
             for s, k in enumerate(keys_raw)
         )
     rounds = tuple(
-        _parse_round(raw, i, n, private) for i, raw in enumerate(rd.array(top["rounds"], "rounds"))
+        _parse_round(raw, i, n, private, rules.specials)
+        for i, raw in enumerate(rd.array(top["rounds"], "rounds"))
     )
     complete = top["complete"]
     if type(complete) is not bool:
@@ -258,11 +274,20 @@ def _parse_stand_ins(raw: object, n: int) -> tuple[StandIn, ...]:
     return tuple(out)
 
 
-def _parse_round(raw: object, index: int, n: int, private: bool = False) -> RecordedRound:
+def _parse_round(
+    raw: object,
+    index: int,
+    n: int,
+    private: bool = False,
+    specials: frozenset[Special] = frozenset(),
+) -> RecordedRound:
     at = f"rounds[{index}]"
-    rd = _Reader(index + 1)  # failures name the round by its position in the list
+    cards = frozenset(deck_cards(specials)) if specials else None
+    rd = _Reader(index + 1, cards)  # failures name the round by its position in the list
     r = rd.obj(raw, at)
     fields = _PRIVATE_ROUND_FIELDS if private else _ROUND_FIELDS
+    if specials:  # docs/record-format.md, "Games with special cards"
+        fields = (*fields, *_SPECIAL_ROUND_FIELDS)
     for key in fields:
         rd.get(r, key, at)
     number = rd.integer(r["round"], f"{at}.round")
@@ -324,7 +349,17 @@ def _parse_round(raw: object, index: int, n: int, private: bool = False) -> Reco
             seat = rd.seat(pair[0], n, f"{pat}[0]", trick=t + 1)
             plays.append((seat, rd.card(pair[1], f"{pat}[1]", trick=t + 1, seat=seat)))
         winner = rd.seat(rd.get(trick, "winner", tat, trick=t + 1), n, f"{tat}.winner", trick=t + 1)
-        tricks.append(RecordedTrick(leader, tuple(plays), winner))
+        bombed = False
+        if specials and "bombed" in trick:
+            if trick["bombed"] is not True:
+                raise rd.fail("wrong-type", f"{tat}.bombed must be true when present", trick=t + 1)
+            bombed = True
+        tricks.append(RecordedTrick(leader, tuple(plays), winner, bombed))
+    turned_card: int | None = None
+    actions: tuple[PlayerAction, ...] | None = None
+    if specials:
+        turned_card = rd.card(r["turned_card"], f"{at}.turned_card")
+        actions = _parse_actions(rd, r["actions"], f"{at}.actions", n)
     return RecordedRound(
         round=number,
         dealer=dealer,
@@ -340,7 +375,35 @@ def _parse_round(raw: object, index: int, n: int, private: bool = False) -> Reco
         totals=ints("totals"),
         extra={k: v for k, v in r.items() if k not in fields},
         private_deal=private_deal,
+        turned_card=turned_card,
+        actions=actions,
     )
+
+
+def _parse_actions(rd: _Reader, raw: object, at: str, n: int) -> tuple[PlayerAction, ...]:
+    """A special round's ``actions``: each ``[kind, seat, value]`` of the action codec, its
+    seat a seat and its value of the kind's type. Whether each was legal is ``verify``'s."""
+    out = []
+    for k, item in enumerate(rd.array(raw, at)):
+        iat = f"{at}[{k}]"
+        wire = rd.array(item, iat, 3)
+        kind = rd.string(wire[0], f"{iat}[0]")
+        seat = rd.seat(wire[1], n, f"{iat}[1]")
+        value = wire[2]
+        if kind == "swap" and value is not None:
+            pair = rd.array(value, f"{iat}[2]", 2, seat=seat)
+            for v in pair:
+                rd.integer(v, f"{iat}[2]", seat=seat)
+        elif kind in _ACTION_KINDS:
+            rd.integer(value, f"{iat}[2]", seat=seat)
+        try:
+            out.append(action_from_wire(wire))
+        except ValueError as exc:
+            raise rd.fail("bad-value", f"{iat} is not an action: {exc}", seat=seat) from None
+    return tuple(out)
+
+
+_ACTION_KINDS = ("trump", "name_trump", "bid", "play", "declare", "adjust_bid", "pass_card")
 
 
 def _parse_private_deal(rd: _Reader, raw: object, at: str) -> PrivateDealRecord:
@@ -417,8 +480,10 @@ def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Re
     actions = []
     for k, raw in enumerate(rd.array(d.get("actions", []), f"{at}.actions")):
         item = rd.array(raw, f"{at}.actions[{k}]")
-        if len(item) != 3 or item[0] not in ("trump", "bid"):
-            raise rd.fail("bad-value", f"{at}.actions[{k}] is not [trump|bid, seat, value]")
+        if len(item) != 3 or item[0] not in ("trump", "name_trump", "bid"):
+            raise rd.fail(
+                "bad-value", f"{at}.actions[{k}] is not [trump|name_trump|bid, seat, value]"
+            )
         actions.append(
             (
                 item[0],
@@ -439,17 +504,21 @@ def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Re
 
 
 def parse_round_part(
-    doc: object, n: int, private: bool
+    doc: object, n: int, private: bool, specials: frozenset[Special] = frozenset()
 ) -> tuple[tuple[Redeal, ...], RecordedRound | None]:
     """One round of a record as a host publishes it to a player (``{"round", "redeals",
     "played"}``: the round's voided attempts and the round itself, in the record's JSON
-    form; docs/record-format.md, "A player's own record"). ``RecordError`` if malformed."""
+    form; docs/record-format.md, "A player's own record"). ``specials``: the game's special
+    cards (its ``rules.specials``), whose rounds hold their actions. ``RecordError`` if
+    malformed."""
     rd = _Reader()
     part = rd.obj(doc, "the round part")
     number = rd.integer(rd.get(part, "round", "the round part"), "round")
     redeals = _parse_redeals(rd.get(part, "redeals", "the round part"), n, private)
     played_raw = rd.get(part, "played", "the round part")
-    played = None if played_raw is None else _parse_round(played_raw, number - 1, n, private)
+    played = (
+        None if played_raw is None else _parse_round(played_raw, number - 1, n, private, specials)
+    )
     if any(d.round != number for d in redeals) or (played is not None and played.round != number):
         raise RecordError("round-number", f"a part of round {number} holds another round")
     return redeals, played

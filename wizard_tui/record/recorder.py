@@ -35,7 +35,10 @@ def recorded_round(
     private_deal: PrivateDealRecord | None = None,
 ) -> RecordedRound:
     """One finished round of the engine, with the commitments and seeds that dealt it (or,
-    privately dealt, with its setup and transcript and no commitments or seeds)."""
+    privately dealt, with its setup and transcript and no commitments or seeds). A round of a
+    game with special cards (its result holds the round's actions) keeps its actions and the
+    card turned up at the deal."""
+    special = bool(result.actions)  # every special round has its bids at least; plain: ()
     return RecordedRound(
         round=result.round,
         dealer=result.dealer,
@@ -46,10 +49,12 @@ def recorded_round(
         trump_card=result.trump_card,
         trump_suit=result.trump_suit,
         bids=result.bids,
-        tricks=tuple(RecordedTrick(t.leader, t.plays, t.winner) for t in result.tricks),
+        tricks=tuple(RecordedTrick(t.leader, t.plays, t.winner, t.bombed) for t in result.tricks),
         tricks_won=result.tricks_won,
         points=result.points,
         totals=result.totals,
+        turned_card=result.turned_card if special else None,
+        actions=tuple(result.actions) if special else None,
     )
 
 
@@ -138,6 +143,7 @@ class GameRecorder:
             raise ValueError(f"round {result.round} recorded after {len(self.rounds)} rounds")
         if self.protocol != PROTOCOL:
             raise ValueError("commitments and seeds recorded for a private deal")
+        self._check_special(result)
         self.rounds.append(self._with_extras(recorded_round(result, commitments, seeds)))
 
     def add_private_round(
@@ -148,8 +154,18 @@ class GameRecorder:
             raise ValueError("a private deal recorded in a commit-reveal game")
         if result.round != len(self.rounds) + 1:
             raise ValueError(f"round {result.round} recorded after {len(self.rounds)} rounds")
+        self._check_special(result)
         deal = PrivateDealRecord(setup, tuple(envelopes))
         self.rounds.append(self._with_extras(recorded_round(result, (), (), deal)))
+
+    def _check_special(self, result: RoundResult) -> None:
+        """A game with special cards is recorded with each round's actions, without which
+        no one could replay it; a plain game's round has none."""
+        if bool(self.config.rules.specials) != bool(result.actions):
+            want = "its actions" if self.config.rules.specials else "no actions"
+            raise ValueError(f"round {result.round}'s result must hold {want} for this game")
+        if result.actions and result.turned_card is None:
+            raise ValueError(f"round {result.round}'s result lacks its turned card")
 
     def add_bid_seals(
         self, round_number: int, seals: Sequence[bytes], nonces: Sequence[bytes]
