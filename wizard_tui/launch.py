@@ -255,6 +255,7 @@ def run_solo_table(args: argparse.Namespace) -> int:
             RestrictLastBid(args.restrict_last_bid or "never"),
             hidden_bids=bool(getattr(args, "hidden_bids", False)),
             forehead=bool(getattr(args, "forehead", False)),
+            specials=frozenset(getattr(args, "specials", None) or ()),
         ),
         length=getattr(args, "length", "full"),
         records_dir=default_records_dir(),

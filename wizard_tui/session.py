@@ -51,6 +51,8 @@ class LobbyUpdate:
     hidden_bids: bool = False
     forehead: bool = False
     length: str = "full"
+    # The special cards in play (docs/rules.md, "Special cards"): wire names in card order.
+    specials: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,6 +66,12 @@ def test_every_type_and_field_is_covered() -> None:
         "record",
         "bid_seal",
         "bid_open",
+        # The special cards' decisions (docs/protocol.md, "Special cards").
+        "name_trump",
+        "declare",
+        "adjust_bid",
+        "pass_card",
+        "swap",
     }
     mutants = every_mutant()
     for t in TYPES:
@@ -108,7 +114,8 @@ def test_bool_is_never_an_int_and_out_of_range_is_out() -> None:
                 continue
             for value in (True, False):
                 assert refusal(Mutant("", {**valid_message(t), name: value}).payload())
-    assert refusal(Mutant("", p.play_msg(0, 1, 60)).payload()) == "bad_message"
+    # (60..68 are the special cards: a game without them refuses those as not_a_card)
+    assert refusal(Mutant("", p.play_msg(0, 1, 69)).payload()) == "bad_message"
     assert refusal(Mutant("", p.bid_msg(6, 1, 0)).payload()) == "bad_message"
     assert refusal(Mutant("", p.trump_msg(0, 0, 1)).payload()) == "bad_message"
     assert not fits(p.PLAY.fields["card"], math.nan)

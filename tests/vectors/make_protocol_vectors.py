@@ -615,6 +615,19 @@ def hidden_bid_messages() -> list[dict[str, Any]]:
     ]
 
 
+def special_messages() -> list[dict[str, Any]]:
+    """The special cards' decisions (docs/protocol.md, "Special cards"), seat 1 in round 4."""
+    at = {"seat": 1, "round": 4}
+    return [
+        wire("client", {"t": "name_trump", **at, "suit": -1}, "the Werewolf's holder: no trump"),
+        wire("client", {"t": "declare", **at, "choice": 4}, "a Shapeshifter played as a Wizard"),
+        wire("client", {"t": "adjust_bid", **at, "bid": 2}, "the Cloud's taker: its new bid"),
+        wire("client", {"t": "pass_card", **at, "card": 64}, "the Juggler's pass (a Juggler)"),
+        wire("client", {"t": "swap", **at, "give": 3, "take": 60}, "the Witch: give 4C, take DRG"),
+        wire("client", {"t": "swap", **at, "give": None, "take": None}, "the Witch keeps"),
+    ]
+
+
 def build() -> dict[str, Any]:
     return {
         "protocol": p.PROTOCOL,
@@ -623,7 +636,7 @@ def build() -> dict[str, Any]:
         "handshake": handshake(),
         "commit_reveal_round": commit_reveal_round(),
         "private_round": private_round(),
-        "messages": other_messages() + hidden_bid_messages(),
+        "messages": other_messages() + hidden_bid_messages() + special_messages(),
     }
 
 

@@ -42,6 +42,7 @@ from .fast import BEAT_MASK, FULL_MASK, legal_mask, pick, play_out
 from .knowledge import Knowledge, read_view
 from .normal import bid_distribution, choose_trump_by_strength, sensible_bid
 from .sampler import sample_hands
+from .special_search import SpecialSearch
 
 MIN_SAMPLES = 12
 BID_WINDOW = 2  # candidate bids: the heuristic's bid ± this many
@@ -171,6 +172,32 @@ class HardBot(Bot):
             return math.exp(-x)
 
         return weight
+
+    # ------------------------------------------------------ the special cards
+    # The same search on deals of the real deck, the engine playing them
+    # (``special_search``); the choices that only reshape a hand (pass, swap, the Cloud's
+    # change, naming trump) are ``normal``'s (``special_play``).
+
+    def _special_search(self, budget: float) -> SpecialSearch:
+        return SpecialSearch(self.rng, budget, self.max_samples, self.min_samples)
+
+    def special_bid(self, view: SeatView) -> int:
+        search = self._special_search(self.bid_budget)
+        bid = search.bid(view)
+        self.last_samples = search.samples
+        return bid
+
+    def special_card(self, view: SeatView) -> int:
+        search = self._special_search(self.time_budget)
+        card = search.card(view)
+        self.last_samples = search.samples
+        return card
+
+    def declare(self, view: SeatView) -> int:
+        search = self._special_search(self.time_budget)
+        choice = search.declare(view)
+        self.last_samples = search.samples
+        return choice
 
     # ------------------------------------------------------------------ cards
 

@@ -128,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
             _("--bots must be between 0 and --players ({players})").format(players=args.players)
         )
     options.check_length(args)
+    options.check_specials(args)
     bind = args.bind if args.bind is not None else "0.0.0.0"
     port = chosen_port(args)
     if not 0 <= port < 65536:
@@ -229,6 +230,9 @@ async def _run_headless(
             print(
                 _("  deal:               {deal}").format(deal=host_options.deal)
             )  # (resumed: the journal's)
+            if host_options.rules.specials:
+                names = ", ".join(c.wire_name for c in sorted(host_options.rules.specials))
+                print(_("  special cards:      {names}").format(names=names))
             if host_options.turn_time is not None:
                 print(
                     _("  turn time:          {turn_time:g} s, then a bot plays").format(

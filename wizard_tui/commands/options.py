@@ -11,8 +11,9 @@ from netplay.pake import generate_room_code
 from ..bots import LEVELS
 from ..cli import UserError
 from ..game import Length, RestrictLastBid, RulesError, TableRules, length_rounds
+from ..game.specials import SPECIALS, Special, parse_specials
 from ..i18n import _
-from ..net.deals import FOREHEAD_DEAL, forehead_refusal
+from ..net.deals import FOREHEAD_DEAL, SPECIALS_DEAL, forehead_refusal, specials_refusal
 from ..paths import login_name
 
 
@@ -33,6 +34,39 @@ def add_rules(parser: argparse.ArgumentParser) -> None:
         ),
     )
     add_house_rules(parser)
+    add_specials(parser)
+
+
+def add_specials(parser: argparse.ArgumentParser) -> None:
+    """The special cards (docs/rules.md, "Special cards"), none by default."""
+    names = ", ".join(card.wire_name for card in SPECIALS)
+    parser.add_argument(
+        "--specials",
+        type=_specials,
+        default=frozenset(),
+        metavar="LIST",
+        help=_(
+            "play with special cards: a comma-separated list of {names}, or all "
+            "(the dragon and the fairy only together); dealt by commit-reveal, as the "
+            "private deal cannot deal them yet"
+        ).format(names=names),
+    )
+
+
+def _specials(text: str) -> frozenset[Special]:
+    try:
+        return parse_specials(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def check_specials(args: argparse.Namespace) -> None:
+    """Refuse special cards that cannot be played together (the Dragon without the Fairy,
+    the Werewolf with the forehead round), before any table opens."""
+    try:
+        house_rules(args, restrict_mode(args)).check(args.players)
+    except RulesError as exc:
+        raise UserError(_("--specials: {reason}").format(reason=exc)) from None
 
 
 def add_house_rules(parser: argparse.ArgumentParser) -> None:
@@ -77,6 +111,7 @@ def house_rules(args: argparse.Namespace, restrict: RestrictLastBid) -> TableRul
         restrict,
         hidden_bids=bool(getattr(args, "hidden_bids", False)),
         forehead=bool(getattr(args, "forehead", False)),
+        specials=frozenset(getattr(args, "specials", None) or ()),
     )
 
 
@@ -97,11 +132,22 @@ def add_deal(parser: argparse.ArgumentParser) -> None:
 
 def chosen_deal(args: argparse.Namespace) -> str:
     """The deal the options name: private by default, commit-reveal for a game with the
-    forehead round (the private deal cannot deal it yet: docs/private-deal.md)."""
+    forehead round or special cards (the private deal cannot deal them yet:
+    docs/private-deal.md); a private deal named with special cards is refused."""
     deal = getattr(args, "deal", None)
     forehead = bool(getattr(args, "forehead", False))
+    specials = bool(getattr(args, "specials", None))
     if deal is None:
+        if specials and specials_refusal("private"):
+            return SPECIALS_DEAL
         return FOREHEAD_DEAL if forehead and forehead_refusal("private") else "private"
+    if specials and specials_refusal(deal):
+        raise UserError(
+            _(
+                "the {deal} deal cannot deal the special cards yet (a passed card must reach "
+                "its new holder alone): use --deal {other}, or leave out --deal"
+            ).format(deal=deal, other=SPECIALS_DEAL)
+        )
     if forehead and forehead_refusal(deal):
         raise UserError(
             _("the {deal} deal cannot deal the forehead round yet: use --deal {other}").format(

@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     if not 3 <= args.players <= 6:
         raise UserError(_("a table has 3 to 6 seats: use --players 3..6"))
     options.check_length(args)
+    options.check_specials(args)
     from ..launch import run_solo_table
 
     return run_solo_table(args)

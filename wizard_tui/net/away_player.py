@@ -13,13 +13,13 @@ import logging
 import random
 
 from ..bots import Bot, make_bot
-from ..game import Phase, PlayerAction, SeatView
+from ..game import PlayerAction, SeatView
 from ..session import SeatInfo
-from .decisions import decision_key
+from .decisions import DECIDING_PHASES, decision_key, first_legal_move
 
 log = logging.getLogger("wizard_tui.away_player")
 
-_DECIDING = (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
+_DECIDING = DECIDING_PHASES
 
 
 def is_away(seats: tuple[SeatInfo, ...], seat: int | None) -> bool:
@@ -56,5 +56,8 @@ class AwayPlayer:
         try:
             return self._bot.decide(view)
         except Exception:  # a bug in a bot must not end this program's handling
-            log.exception("the bot deciding for this away seat failed")
-            return None
+            log.exception("the bot deciding for this away seat failed: the first legal move")
+            try:
+                return first_legal_move(view)
+            except ValueError:
+                return None

@@ -9,18 +9,21 @@ from __future__ import annotations
 import logging
 
 from ..bots import Bot, decide_async
-from ..game import Bid, ChooseTrump, Phase, Play, SeatView
+from ..game import PlayerAction, SeatView
 from ..session import ActionRefused, GameFinished, LinkChanged, RoundVerified, TableUpdate
 from .client import NetworkSession
+from .decisions import DECIDING_PHASES, decision_key, first_legal_move
 
 log = logging.getLogger("wizard_tui.bot_player")
 
-_ACTING_PHASES = (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
 
-
-def _decision_key(view: SeatView) -> tuple[object, ...]:
-    """Identifies one decision point, so a repeated update is not answered twice."""
-    return (view.round, view.phase, view.bids, len(view.tricks), len(view.trick))
+async def _decide(bot: Bot, view: SeatView) -> PlayerAction:
+    """The bot's action; the first legal move if it fails (the game must not stall)."""
+    try:
+        return await decide_async(bot, view)
+    except Exception:
+        log.exception("the bot failed in phase %s: it makes the first legal move", view.phase)
+        return first_legal_move(view)
 
 
 async def play_as_bot(session: NetworkSession, bot: Bot, *, quiet: bool = False) -> int:
@@ -29,13 +32,13 @@ async def play_as_bot(session: NetworkSession, bot: Bot, *, quiet: bool = False)
     async for update in session.updates():
         if isinstance(update, TableUpdate):
             view = update.view
-            if view.my_turn and view.phase in _ACTING_PHASES:
+            if view.my_turn and view.phase in DECIDING_PHASES:
                 # A voided deal repeats the round's decisions: count the voids too.
-                key = (*_decision_key(view), session.voided_attempts)
+                key = decision_key(view, session.voided_attempts)
                 if key == answered:
                     continue
                 answered = key
-                _send(session, await decide_async(bot, view))
+                session.act(await _decide(bot, view))
         elif isinstance(update, RoundVerified):
             if not update.ok:
                 log.error("verification failed: %s", update.detail)
@@ -61,12 +64,3 @@ async def play_as_bot(session: NetworkSession, bot: Bot, *, quiet: bool = False)
     if session.record_path is not None and not quiet:
         print(f"your record of the game: {session.record_path}", flush=True)
     return 0 if session.all_verified else 1
-
-
-def _send(session: NetworkSession, action: Bid | Play | ChooseTrump) -> None:
-    if isinstance(action, Play):
-        session.play(action.card)
-    elif isinstance(action, Bid):
-        session.bid(action.bid)
-    else:
-        session.choose_trump(action.suit)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar, cast
@@ -36,12 +36,15 @@ from ..game import (
     GameConfig,
     Phase,
     Play,
+    PlayerAction,
     RoundResult,
     SeatView,
     Suit,
     TableRules,
 )
+from ..game.actions import AdjustBid, Declare, NameTrump, PassCard, SwapCard
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
+from ..game.specials import SPECIALS
 from ..i18n import _
 from ..record import GAME_ID_BYTES, GameRecorder, PlayerEntry
 from ..session import (
@@ -336,6 +339,61 @@ class NetworkSession:
         if self.view is not None and self._may_send(Phase.CHOOSE_TRUMP, auto):
             self._decision(_auto(p.trump_msg(self.view.seat, self.view.round, int(suit)), auto))
 
+    # -- the special cards' decisions (docs/rules.md, "Special cards"; docs/protocol.md):
+    # each answers the decision of its phase once, like ``bid`` and ``play``. The view's
+    # ``legal_choices``, ``legal_cards`` and ``swap_takes`` say what may be chosen.
+
+    def name_trump(self, suit: Suit | None, *, auto: bool = False) -> None:
+        """The Werewolf's holder names trump: a suit, or None for no trump."""
+        self._special(Phase.NAME_TRUMP, NameTrump(self._my_seat(), suit), auto)
+
+    def declare(self, choice: int, *, auto: bool = False) -> None:
+        """What the card just played is: a suit (Juggler, Cloud), Wizard or Jester
+        (Shapeshifter); a ``Declaration`` value."""
+        self._special(Phase.DECLARE, Declare(self._my_seat(), choice), auto)
+
+    def adjust_bid(self, bid: int, *, auto: bool = False) -> None:
+        """The Cloud's taker changes its bid by one: ``bid`` is the new bid."""
+        self._special(Phase.ADJUST_BID, AdjustBid(self._my_seat(), bid), auto)
+
+    def pass_card(self, card: int, *, auto: bool = False) -> None:
+        """The Juggler's pass: ``card`` goes to the seat on the left."""
+        self._special(Phase.PASS, PassCard(self._my_seat(), card), auto)
+
+    def swap(self, give: int | None, take: int | None, *, auto: bool = False) -> None:
+        """The Witch's swap: give ``give`` into the trick and take ``take`` (both None: keep
+        the hand)."""
+        self._special(Phase.SWAP, SwapCard(self._my_seat(), give, take), auto)
+
+    def _my_seat(self) -> int:
+        view = self.view
+        return view.seat if view is not None else -1
+
+    def _special(self, phase: Phase, action: PlayerAction, auto: bool) -> None:
+        if self.view is not None and self._may_send(phase, auto):
+            self._decision(_auto(p.special_msg(action, self.view.round), auto))
+
+    def act(self, action: PlayerAction, *, auto: bool = False) -> None:
+        """Send ``action`` (a bot's, or the away player's) through the intent of its kind."""
+        # (``auto`` passed only when set: a subclass's intent may take no ``auto``.)
+        kw: dict[str, bool] = {"auto": True} if auto else {}
+        if isinstance(action, Play):
+            self.play(action.card, **kw)
+        elif isinstance(action, Bid):
+            self.bid(action.bid, **kw)
+        elif isinstance(action, ChooseTrump):
+            self.choose_trump(action.suit, **kw)
+        elif isinstance(action, NameTrump):
+            self.name_trump(action.suit, **kw)
+        elif isinstance(action, Declare):
+            self.declare(action.choice, **kw)
+        elif isinstance(action, AdjustBid):
+            self.adjust_bid(action.bid, **kw)
+        elif isinstance(action, PassCard):
+            self.pass_card(action.card, **kw)
+        elif isinstance(action, SwapCard):
+            self.swap(action.give, action.take, **kw)
+
     def _may_send(self, phase: Phase, auto: bool) -> bool:
         """Whether an intent of ``phase`` answers the decision the latest view asks of this
         seat, not answered yet; else it is refused here (silently for this program's own
@@ -390,12 +448,8 @@ class NetworkSession:
             self._away_player.forget()
             return
         action = self._away_player.move(view, self.seat_half.voided_attempts)
-        if isinstance(action, Play):
-            self.play(action.card, auto=True)
-        elif isinstance(action, Bid):
-            self.bid(action.bid, auto=True)
-        elif isinstance(action, ChooseTrump):
-            self.choose_trump(action.suit, auto=True)
+        if action is not None:
+            self.act(action, auto=True)
 
     def chat(self, text: str) -> None:
         text = "".join(ch for ch in text if ch.isprintable())[: p.MAX_CHAT].strip()
@@ -420,8 +474,10 @@ class NetworkSession:
         hidden_bids: bool | None = None,
         forehead: bool | None = None,
         length: str | None = None,
+        specials: Sequence[str] | None = None,
     ) -> None:
-        """Change the table (the host's lobby only); a house rule left None stays as is."""
+        """Change the table (the host's lobby only); a house rule left None stays as is.
+        ``specials``: the special cards' wire names (``dragon``, ...; none: empty)."""
         msg: dict[str, Any] = {
             "t": "lobby_settings",
             "seats": seats,
@@ -432,6 +488,7 @@ class NetworkSession:
             ("hidden_bids", hidden_bids),
             ("forehead", forehead),
             ("length", length),
+            ("specials", None if specials is None else ",".join(specials) or "none"),
         ):
             if value is not None:
                 msg[key] = value
@@ -587,7 +644,9 @@ class NetworkSession:
     def _on_round_end(self, msg: dict[str, Any]) -> None:
         if self.config is None:
             return
-        result, seeds = p.result_from_wire(msg.get("result"), self.config.players)
+        result, seeds = p.result_from_wire(
+            msg.get("result"), self.config.players, self.config.rules
+        )
         self.history.append(result)
         if not self.watching:
             self._result_seals(msg.get("result"))
@@ -648,7 +707,7 @@ class NetworkSession:
         self.sealed_bids.reconnected()  # (hidden bids: the host says what it holds of ours)
         history = a_list(msg.get("history"), "snapshot history")
         for wire in history[len(self.history) :]:
-            result, seeds = p.result_from_wire(wire, self.config.players)
+            result, seeds = p.result_from_wire(wire, self.config.players, self.config.rules)
             self.history.append(result)
             earlier = self.own is not None and result.round in self.own.earlier
             if not self.watching:
@@ -793,8 +852,17 @@ def _lobby_settings(msg: dict[str, Any], seats: int) -> dict[str, Any]:
         "hidden_bids": settings.get("hidden_bids") is True,
         "forehead": settings.get("forehead") is True,
         "length": length[:64] if type(length) is str else "full",
+        "specials": _special_names(settings.get("specials")),
         "levels": tuple(lv[:16] if type(lv) is str else None for lv in levels),
     }
+
+
+def _special_names(names: Any) -> tuple[str, ...]:
+    """The lobby's special cards, the names this program knows (in card order)."""
+    if type(names) is not list:
+        return ()
+    known = {card.wire_name: card for card in SPECIALS}
+    return tuple(card.wire_name for card in sorted({known[n] for n in names if n in known}))
 
 
 def _known_kind(name: Any) -> DealKind | None:

@@ -46,10 +46,10 @@ from ..game import (
     IllegalAction,
     Phase,
     Play,
+    PlayerAction,
     RestrictLastBid,
     RoundScored,
     RulesError,
-    SeatView,
     Suit,
     check_seat_play,
     length_rounds,
@@ -57,10 +57,12 @@ from ..game import (
     seat_view,
 )
 from ..game.rules import MAX_PLAYERS, MIN_PLAYERS
+from ..game.specials import parse_specials
 from ..session import SeatInfo
 from . import protocol as p
-from .deals import find_deal_kind, forehead_refusal
+from .deals import find_deal_kind, forehead_refusal, specials_refusal
 from .deals.host_half import DealHostHalf
+from .decisions import DECIDING_PHASES, first_legal_move
 from .host_effects import (
     AskBot,
     BotDecided,
@@ -130,6 +132,8 @@ class HostCore:
         if not 0 <= options.bots <= options.players:
             raise ValueError("more bots than seats")
         if options.rules.forehead and (why := forehead_refusal(options.deal)):
+            raise ValueError(why)
+        if options.rules.specials and (why := specials_refusal(options.deal)):
             raise ValueError(why)
         self.options = options
         # What a step has done so far (its effects, in order), and the follow-up inputs it
@@ -353,6 +357,8 @@ class HostCore:
                 "hidden_bids": self.options.rules.hidden_bids,
                 "forehead": self.options.rules.forehead,
                 "length": self.options.length,
+                # The special cards in play, by wire name in card order ([] for none).
+                "specials": [card.wire_name for card in sorted(self.options.rules.specials)],
             },
             "levels": [s.level if s is not None and s.kind == "bot" else None for s in self.seats],
             "deal": self.deal_half.name,  # players of a private deal send their signing key
@@ -431,6 +437,25 @@ class HostCore:
         if msg.get("forehead") and (why := forehead_refusal(self.options.deal)):
             self._refuse(session, p.NOT_READY, why)
             return
+        specials = self.options.rules.specials
+        if "specials" in msg:
+            try:
+                specials = parse_specials(msg["specials"])
+            except ValueError as exc:
+                self._refuse(session, p.NOT_READY, str(exc))
+                return
+            if specials and (why := specials_refusal(self.options.deal)):
+                self._refuse(session, p.NOT_READY, why)
+                return
+        try:
+            replace(
+                self.options.rules,
+                forehead=msg.get("forehead", self.options.rules.forehead),
+                specials=specials,
+            ).check(msg["seats"])
+        except RulesError as exc:  # (the Dragon without the Fairy, the Werewolf on foreheads)
+            self._refuse(session, p.NOT_READY, str(exc))
+            return
         level = msg["bot_level"]
         if level not in LEVELS:
             self._refuse(session, p.NOT_READY, f"bot levels are {', '.join(LEVELS)}")
@@ -447,6 +472,7 @@ class HostCore:
             restrict_last_bid=restrict,
             hidden_bids=msg.get("hidden_bids", self.options.rules.hidden_bids),
             forehead=msg.get("forehead", self.options.rules.forehead),
+            specials=specials,
         )
         self.options.length = length
         if level != self.options.bot_level:
@@ -590,11 +616,13 @@ class HostCore:
         if t == "play" and self.deal_half.on_play(session, msg):
             return  # the deal took it (the private deal: its open goes through the relay)
         if t == "bid":
-            action: Bid | Play | ChooseTrump = Bid(session.seat, msg["bid"])
+            action: PlayerAction = Bid(session.seat, msg["bid"])
         elif t == "play":
             action = Play(session.seat, msg["card"])
-        else:
+        elif t == "trump":
             action = ChooseTrump(session.seat, Suit(msg["suit"]))
+        else:  # a special card's decision (docs/protocol.md, "Special cards")
+            action = p.special_action(msg)
         try:
             events = self.deal_half.act(table, action, "human")
         except IllegalAction as exc:
@@ -689,7 +717,7 @@ class HostCore:
         if self.sealed.active(table):
             return self.sealed.bot_to_ask(table, self.seats)
         game = table.game
-        if game.turn < 0 or game.phase not in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
+        if game.turn < 0 or game.phase not in DECIDING_PHASES:
             return -1, None
         seat = self.seats[game.turn]
         return game.turn, seat.player_bot if seat is not None else None
@@ -770,7 +798,7 @@ class HostCore:
         except Exception:
             log.exception("a bot's move for seat %d failed; the game goes on", seat)
 
-    def _bot_act(self, table: Table, seat: int, action: Bid | Play | ChooseTrump) -> None:
+    def _bot_act(self, table: Table, seat: int, action: PlayerAction) -> None:
         holder = self.seats[seat]
         assert holder is not None
         if isinstance(action, Play) and self.deal_half.bot_play(seat, action.card):
@@ -1103,6 +1131,7 @@ class HostCore:
         "bid": _action,
         "play": _action,
         "trump": _action,
+        **dict.fromkeys(p.SPECIAL_INTENTS, _action),
         "chat": _chat,
         "claim_host": _claim_host,
         "start": _start,
@@ -1166,17 +1195,6 @@ class HostCore:
             half.on_message(session, msg)
         else:  # first: whatever the game's state, this host never asks for it
             self._refuse(session, p.WRONG_DEAL, half.wrong_deal(msg["t"]))
-
-
-def first_legal_move(view: SeatView) -> Bid | Play | ChooseTrump:
-    """The first legal move of ``view`` (a bot that failed still moves the game on)."""
-    if view.phase is Phase.PLAY and view.legal_cards:
-        return Play(view.seat, view.legal_cards[0])
-    if view.phase is Phase.BID and view.legal_bids:
-        return Bid(view.seat, view.legal_bids[0])
-    if view.phase is Phase.CHOOSE_TRUMP:
-        return ChooseTrump(view.seat, Suit.CLUBS)
-    raise ValueError(f"seat {view.seat} has no legal move in phase {view.phase}")
 
 
 def game_header(

@@ -7,7 +7,8 @@ spelling. Values are plain msgpack types: ints, strs, bins, lists, maps with str
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from typing import Any, cast
 
 import msgpack
 
@@ -38,7 +39,23 @@ from ..game import (
     TrumpChosen,
     seat_view,
 )
+from ..game.actions import (
+    AdjustBid,
+    BidAdjusted,
+    CardsPassed,
+    CardSwapped,
+    Declare,
+    Declared,
+    PassCard,
+    SpecialEvent,
+    SwapCard,
+    TrickBombed,
+    TrumpNamed,
+)
+from ..game.codec import PlayerAction, action_from_wire, action_to_wire, actions_to_wire
 from ..game.forehead import BLIND_CARD, is_forehead_round
+from ..game.special_engine import SpecialGame
+from ..game.specials import ALL_CARD_IDS, Declaration, deck_cards
 from ..game.view import new_seat_view
 from ..session import SeatInfo
 
@@ -61,6 +78,7 @@ CHAT_BURST = 20
 MAX_ROUND = MAX_ROUNDS
 _SEAT = Int(0, 5)
 _ROUND = Int(1, MAX_ROUND)
+MAX_CARD_ID = ALL_CARD_IDS - 1  # the highest card id: the Vampire (68)
 
 # Reason codes the host adds to the engine's (``wizard_tui.game.Reason``).
 NOT_YOUR_SEAT = "not_your_seat"
@@ -87,10 +105,33 @@ MAX_WATCHERS = 8  # watchers at one table; they take no seat
 _AUTO = Optional(Bool())
 BID = Message("bid", seat=_SEAT, round=_ROUND, bid=Int(0, MAX_HAND), auto=_AUTO)
 # ``open``: the private deal's signed open envelope of the card (docs/private-deal.md, K4).
+# A card id: 0..59, and 60..68 for the special cards (docs/rules.md, "Special cards"; a
+# game without them refuses those as ``not_a_card``).
+_CARD = Int(0, MAX_CARD_ID)
 PLAY = Message(
-    "play", seat=_SEAT, round=_ROUND, card=Int(BLIND_CARD, 59), open=Optional(ENVELOPE), auto=_AUTO
+    "play",
+    seat=_SEAT,
+    round=_ROUND,
+    card=Int(BLIND_CARD, MAX_CARD_ID),
+    open=Optional(ENVELOPE),
+    auto=_AUTO,
 )
 TRUMP = Message("trump", seat=_SEAT, round=_ROUND, suit=Int(0, 3), auto=_AUTO)
+# The special cards' decisions (docs/protocol.md, "Special cards"): each message is named as
+# the action codec names the action (``game/codec.py``), and checked like a bid or a play.
+NAME_TRUMP = Message("name_trump", seat=_SEAT, round=_ROUND, suit=Int(-1, 3), auto=_AUTO)
+DECLARE = Message("declare", seat=_SEAT, round=_ROUND, choice=Int(0, 5), auto=_AUTO)
+ADJUST_BID = Message("adjust_bid", seat=_SEAT, round=_ROUND, bid=Int(0, MAX_HAND), auto=_AUTO)
+PASS_CARD = Message("pass_card", seat=_SEAT, round=_ROUND, card=_CARD, auto=_AUTO)
+SWAP = Message(
+    "swap",
+    seat=_SEAT,
+    round=_ROUND,
+    give=Nullable(_CARD),
+    take=Nullable(_CARD),
+    auto=_AUTO,
+)
+SPECIAL_INTENTS = ("name_trump", "declare", "adjust_bid", "pass_card", "swap")
 # The turn time (turn_time.py): the player is at the keyboard again (any key at its table);
 # the host's table hands the seat on turn to a bot.
 HERE = Message("here")
@@ -111,6 +152,9 @@ LOBBY_SETTINGS = Message(
     hidden_bids=Optional(Bool()),
     forehead=Optional(Bool()),
     length=Optional(Str(1, 64, printable=True)),
+    # The special cards (docs/rules.md), as on the command line: their wire names separated
+    # by commas (any order), "all" or "none".
+    specials=Optional(Str(1, 128, printable=True)),
 )
 REMATCH = Message("rematch")
 COMMIT = Message("commit", round=_ROUND, commitment=Bin(32))
@@ -141,6 +185,11 @@ INBOUND = Schemas(
     BID,
     PLAY,
     TRUMP,
+    NAME_TRUMP,
+    DECLARE,
+    ADJUST_BID,
+    PASS_CARD,
+    SWAP,
     CHAT,
     CLAIM_HOST,
     START,
@@ -192,6 +241,46 @@ def trump_msg(seat: int, round_number: int, suit: int) -> dict[str, Any]:
     return {"t": "trump", "seat": seat, "round": round_number, "suit": suit}
 
 
+def special_msg(action: PlayerAction, round_number: int) -> dict[str, Any]:
+    """The message of a special card's decision (``name_trump``, ``declare``, ``adjust_bid``,
+    ``pass_card``, ``swap``): the action codec's kind and seat, and its value by name."""
+    kind, seat, value = action_to_wire(action)
+    if type(value) is list:  # a swap's [give, take]: plain ints (not a ``Special``)
+        value = [None if v is None else int(v) for v in value]
+    elif value is not None:
+        value = int(value)
+    msg: dict[str, Any] = {"t": kind, "seat": int(seat), "round": round_number}
+    if kind == "name_trump":
+        msg["suit"] = value
+    elif kind == "declare":
+        msg["choice"] = value
+    elif kind == "adjust_bid":
+        msg["bid"] = value
+    elif kind == "pass_card":
+        msg["card"] = value
+    elif kind == "swap":
+        msg["give"], msg["take"] = (None, None) if value is None else value
+    else:
+        raise ValueError(f"{kind} is not a special card's decision")
+    return msg
+
+
+def special_action(msg: dict[str, Any]) -> PlayerAction:
+    """The action a (schema-checked) special decision message asks for."""
+    t, seat = msg["t"], msg["seat"]
+    if t == "name_trump":
+        return action_from_wire([t, seat, msg["suit"]])
+    if t == "declare":
+        return Declare(seat, msg["choice"])
+    if t == "adjust_bid":
+        return AdjustBid(seat, msg["bid"])
+    if t == "pass_card":
+        return PassCard(seat, msg["card"])
+    if t == "swap":
+        return SwapCard(seat, msg["give"], msg["take"])
+    raise ValueError(f"{t} is not a special card's decision")
+
+
 def deal_msg(round_number: int, attempt: int, envelope: dict[str, Any]) -> dict[str, Any]:
     """A private-deal envelope (either way: to the host, and relayed by it)."""
     return {"t": "deal", "round": round_number, "attempt": attempt, "env": envelope}
@@ -225,7 +314,25 @@ def seat_info_from_wire(d: Any) -> SeatInfo | None:
 
 
 def trick_wire(trick: Trick) -> list[Any]:
+    """``[leader, cards, winner]``; a trick a Bomb was in (docs/rules.md, "Special cards")
+    has a fourth item, ``true``: nobody took it, and ``winner`` is the seat that leads next."""
+    if trick.bombed:
+        return [trick.leader, list(trick.cards), trick.winner, True]
     return [trick.leader, list(trick.cards), trick.winner]
+
+
+def specials_view_wire(view: SeatView) -> dict[str, Any]:
+    """The keys a view of a game with special cards adds (none in any other game, whose
+    views stay byte for byte as they were): the card turned up at the deal, the round's
+    declarations, what the seat on turn may choose, the trick cards a Witch may take, and
+    this seat's own latest pass (the card it gave, the card it got: nobody else's)."""
+    return {
+        "turned_card": view.turned_card,
+        "declared": [list(d) for d in view.declared],
+        "legal_choices": list(view.legal_choices),
+        "swap_takes": list(view.swap_takes),
+        "last_pass": None if view.last_pass is None else list(view.last_pass),
+    }
 
 
 def view_wire(view: SeatView) -> dict[str, Any]:
@@ -254,6 +361,7 @@ def view_wire(view: SeatView) -> dict[str, Any]:
         "forbidden_bid": view.forbidden_bid,
         # Only in a forehead round (docs/rules.md): a plain view's wire stays as it was.
         **({"foreheads": list(view.foreheads)} if view.forehead else {}),
+        **(specials_view_wire(view) if view.rules.specials else {}),
     }
 
 
@@ -284,7 +392,30 @@ def public_view_wire(game: Game) -> dict[str, Any]:
         "legal_cards": [],
         "legal_bids": [],
         "forbidden_bid": None,
+        **(_public_specials(game) if game.config.rules.specials else {}),
     }
+
+
+def _public_specials(game: Game) -> dict[str, Any]:
+    """A public view's special-card keys: the turned card and the declarations, and no
+    seat's choices or pass."""
+    special = cast(SpecialGame, game)  # (a game whose rules have special cards is one)
+    return {
+        "turned_card": special.turned_card,
+        "declared": [list(d) for d in special.declarations],
+        "legal_choices": [],
+        "swap_takes": [],
+        "last_pass": None,
+    }
+
+
+def _each_view_alone(game: Game) -> bool:
+    """Whether each seat's view must be built on its own, the slow way: hidden bidding
+    (every seat on turn, its view holding its bid alone), a forehead round (per seat what
+    it sees), or a game with special cards (its views hold each seat's own choices and
+    pass, docs/protocol.md "Special cards": never spliced from another seat's view)."""
+    rules = game.config.rules
+    return bool(_hidden_bidding(game) or is_forehead_round(rules, game.hand_size) or rules.specials)
 
 
 def views_wire(game: Game) -> list[dict[str, Any]]:
@@ -296,9 +427,7 @@ def views_wire(game: Game) -> list[dict[str, Any]]:
     random games.
     """
     n = game.players
-    # Hidden bidding (every seat on turn, its view holding its bid alone) or a forehead
-    # round (per seat what it sees): each seat's view the slow way.
-    if _hidden_bidding(game) or is_forehead_round(game.config.rules, game.hand_size):
+    if _each_view_alone(game):
         return [view_wire(seat_view(game, seat)) for seat in range(n)]
     actor = game.turn if 0 <= game.turn < n else 0
     base = view_wire(seat_view(game, actor))
@@ -342,8 +471,9 @@ def state_payloads(game: Game, seats: list[Any], events: list[Any]) -> list[byte
     that each decodes to exactly that message.
     """
     n = game.players
-    # (Rare: hidden bidding, once a round; a forehead round) each seat's view packed alone.
-    if _hidden_bidding(game) or is_forehead_round(game.config.rules, game.hand_size):
+    # (Rare: hidden bidding, once a round; a forehead round; special cards) each seat's
+    # view packed alone.
+    if _each_view_alone(game):
         return [
             _pack({"t": "state", "view": view, "seats": seats, "events": events})
             for view in views_wire(game)
@@ -400,12 +530,15 @@ def result_wire(result: RoundResult, seeds: list[bytes] | None) -> dict[str, Any
         "points": list(result.points),
         "totals": list(result.totals),
     }
+    if result.actions:  # a round with special cards: every seat action, to replay it
+        wire["turned_card"] = result.turned_card
+        wire["actions"] = actions_to_wire(result.actions)
     if seeds is not None:
         wire["seeds"] = list(seeds)
     return wire
 
 
-def event_wire(event: Event) -> list[Any]:
+def event_wire(event: Event | SpecialEvent) -> list[Any]:
     if isinstance(event, CardPlayed):
         return ["played", event.seat, event.card]
     if isinstance(event, TrickWon):
@@ -416,7 +549,12 @@ def event_wire(event: Event) -> list[Any]:
         return ["trump", event.seat, int(event.suit)]
     if isinstance(event, RoundDealt):
         suit = None if event.trump_suit is None else int(event.trump_suit)
-        return ["dealt", event.round, event.dealer, event.trump_card, suit]
+        wire = ["dealt", event.round, event.dealer, event.trump_card, suit]
+        if event.dealer_chooses_trump != _wizard_turned(event.trump_card):
+            # With special cards the dealer may name trump for another card, or not for a
+            # Wizard (a Werewolf's holder does): said outright (a plain game never needs it).
+            wire.append(event.dealer_chooses_trump)
+        return wire
     if isinstance(event, RoundScored):
         return [
             "scored",
@@ -428,7 +566,34 @@ def event_wire(event: Event) -> list[Any]:
         ]
     if isinstance(event, GameOver):
         return ["over", list(event.totals), list(event.winners)]
+    return _special_event_wire(event)
+
+
+def _special_event_wire(event: Any) -> list[Any]:
+    """The special cards' events (docs/protocol.md, "Special cards"). A pass names only its
+    trick: which card each seat passed is in the passer's and the receiver's views alone."""
+    if isinstance(event, TrumpNamed):
+        return ["trump_named", event.seat, event.taken, _suit_or_nil(event.suit)]
+    if isinstance(event, Declared):
+        return ["declared", event.seat, event.card, event.choice]
+    if isinstance(event, BidAdjusted):
+        return ["bid_adjusted", event.seat, event.bid]
+    if isinstance(event, CardsPassed):
+        return ["passed", event.trick]
+    if isinstance(event, CardSwapped):
+        return ["swapped", event.seat, event.trick, event.give, event.take]
+    if isinstance(event, TrickBombed):
+        first = event.plays[0][0] if event.plays else event.leader
+        return ["bombed", event.trick, first, event.leader, [c for _, c in event.plays]]
     raise TypeError(f"not an event: {event!r}")
+
+
+def _wizard_turned(card: int | None) -> bool:
+    return card is not None and 52 <= card < 56
+
+
+def _suit_or_nil(suit: Suit | None) -> int | None:
+    return None if suit is None else int(suit)
 
 
 # -- decoding what the host sent (a client never trusts it blindly) ----------------------
@@ -465,11 +630,18 @@ def _ints(value: Any, lo: int, hi: int, what: str, max_len: int = 128) -> tuple[
 _BIG = 1 << 31
 
 
-def _trick_from_wire(value: Any, players: int) -> Trick:
-    _expect(type(value) is list and len(value) == 3, "a trick is [leader, cards, winner]")
+def _trick_from_wire(value: Any, players: int, max_card: int = 59) -> Trick:
+    """A completed trick; with special cards (``max_card`` past 59) a bombed one carries a
+    fourth item, ``true``."""
+    bombed = max_card > 59 and type(value) is list and len(value) == 4 and value[3] is True
+    _expect(
+        type(value) is list and (len(value) == 3 or bombed), "a trick is [leader, cards, winner]"
+    )
     leader = _int(value[0], 0, players - 1, "trick leader")
-    cards = _ints(value[1], 0, 59, "trick cards", players)
+    cards = _ints(value[1], 0, max_card, "trick cards", players)
     winner = _int(value[2], 0, players - 1, "trick winner")
+    if bombed:
+        return Trick(leader, cards, winner, True)
     return Trick(leader, cards, winner)
 
 
@@ -495,8 +667,8 @@ def _checked_header(
     watching: bool = False,
 ) -> tuple[Any, ...]:
     """A view's round header, checked: (players, seat, rules, rounds in the game, round,
-    its cards each, dealer, trump card, trump suit). A watcher's view has no seat (``-1``
-    in the view)."""
+    its cards each, dealer, trump card, trump suit, the highest card id the game deals). A
+    watcher's view has no seat (``-1`` in the view)."""
     players = _int(players, 3, 6, "players")
     try:
         table_rules = TableRules.from_wire(rules, players)
@@ -509,6 +681,7 @@ def _checked_header(
     round_number = _int(round_number, 0, n_rounds, "round")
     if watching:
         _expect(seat is None, "a watcher's view has no seat")
+    max_card = deck_cards(table_rules.specials)[-1]  # 59, or the last special card's id
     return (
         players,
         -1 if watching else _int(seat, 0, players - 1, "seat"),
@@ -517,8 +690,9 @@ def _checked_header(
         round_number,
         sizes[round_number - 1] if round_number else 0,  # the hand size
         _int(dealer, 0, players - 1, "dealer"),
-        _opt_int(trump_card, 0, 59, "trump card"),
+        _opt_int(trump_card, 0, max_card, "trump card"),
         _opt_suit(trump_suit, "trump suit"),
+        max_card,
     )
 
 
@@ -587,15 +761,16 @@ class ViewReader:
             dealer,
             trump_card,
             trump_suit,
+            max_card,
         ) = self._header
         last_seat = players - 1
         held = 0 if self._watching else 20  # a watcher holds no card and has no move
         leader = _int(d["leader"], -1, last_seat, "leader")
-        trick_cards = _ints(d["trick"], 0, 59, "trick", players)
+        trick_cards = _ints(d["trick"], 0, max_card, "trick", players)
         bids, won, totals = self._slow_lists(d["bids"], d["tricks_won"], d["totals"], players)
         foreheads, legal_low = _foreheads(d, rules, hand_size, seat, players, self._watching)
-        legal_high = 59 if legal_low == 0 else BLIND_CARD  # a forehead round: play blind only
-        return new_seat_view(
+        legal_high = max_card if legal_low == 0 else BLIND_CARD  # a forehead round: blind only
+        view = new_seat_view(
             seat,
             players,
             n_rounds,
@@ -605,7 +780,7 @@ class ViewReader:
             dealer,
             _PHASES[d["phase"]],
             _int(d["turn"], -1, last_seat, "turn"),
-            _ints(d["hand"], 0, 59, "hand", 0 if legal_low < 0 else held),
+            _ints(d["hand"], 0, max_card, "hand", 0 if legal_low < 0 else held),
             foreheads,
             trump_card,
             trump_suit,
@@ -616,7 +791,7 @@ class ViewReader:
             tuple([((leader + i) % players, c) for i, c in enumerate(trick_cards)]),
             _opt_suit(d["led"], "led suit"),
             _opt_int(d["winning"], 0, last_seat, "winning seat"),
-            self._completed(d["tricks"], players),
+            self._completed(d["tricks"], players, max_card),
             history,
             _ints(
                 d["legal_cards"],
@@ -628,6 +803,10 @@ class ViewReader:
             _ints(d["legal_bids"], 0, 20, "legal bids", held and 21),
             _opt_int(d["forbidden_bid"], 0, 20, "forbidden bid"),
         )
+        if not rules.specials:
+            _expect(SPECIAL_VIEW_KEYS.isdisjoint(d), "special cards' keys in a game without them")
+            return view
+        return _with_specials(view, d, players, max_card, self._watching)
 
     def _slow_lists(
         self, bids: Any, won: Any, totals: Any, players: int
@@ -646,7 +825,7 @@ class ViewReader:
             wire[2] = totals
         return checked[0], checked[1], checked[2]
 
-    def _completed(self, value: Any, players: int) -> tuple[Trick, ...]:
+    def _completed(self, value: Any, players: int, max_card: int) -> tuple[Trick, ...]:
         """The round's completed tricks: those the last view had, then any new ones."""
         _list(value, 20)
         known = len(self._tricks_wire)
@@ -654,10 +833,51 @@ class ViewReader:
             self._players, self._tricks_wire, self._tricks = players, [], ()  # a new round
             known = 0
         if len(value) > known:
-            new = tuple([_trick_from_wire(t, players) for t in value[known:]])
+            new = tuple([_trick_from_wire(t, players, max_card) for t in value[known:]])
             self._tricks += new
             self._tricks_wire += [trick_wire(t) for t in new]
         return self._tricks
+
+
+SPECIAL_VIEW_KEYS = frozenset(
+    {"turned_card", "declared", "legal_choices", "swap_takes", "last_pass"}
+)
+
+
+def _with_specials(
+    view: SeatView, d: dict[str, Any], players: int, max_card: int, watching: bool
+) -> SeatView:
+    """``view`` with the keys of a game with special cards, checked (docs/protocol.md,
+    "Special cards"). A watcher's view has no choice and no pass; a seat's choices come
+    only while it is on turn, and its pass only ever names its own cards."""
+    declared = []
+    for entry in _list(d["declared"], 128):
+        _expect(type(entry) is list and len(entry) == 3, "a declaration is [trick, seat, choice]")
+        declared.append(
+            (
+                _int(entry[0], 0, MAX_HAND - 1, "declared trick"),
+                _int(entry[1], 0, players - 1, "declaring seat"),
+                _int(entry[2], 0, max(Declaration), "declaration"),
+            )
+        )
+    held = 0 if watching or not view.my_turn else 21
+    choices = _ints(d["legal_choices"], -1, MAX_HAND, "legal choices", held)
+    takes = _ints(d["swap_takes"], 0, max_card, "swap takes", held and players)
+    passed = d["last_pass"]
+    last_pass = None
+    if passed is not None:
+        _expect(not watching, "a watcher's view shows no pass")
+        pair = _ints(passed, 0, max_card, "last pass", 2)
+        _expect(len(pair) == 2 and pair[0] != pair[1], "a pass is [card given, card got]")
+        last_pass = (pair[0], pair[1])
+    return replace(
+        view,
+        turned_card=_opt_int(d["turned_card"], 0, max_card, "turned card"),
+        declared=tuple(declared),
+        legal_choices=choices,
+        swap_takes=takes,
+        last_pass=last_pass,
+    )
 
 
 def _foreheads(
@@ -683,8 +903,14 @@ def _list(value: Any, max_len: int) -> list[Any]:
     return value
 
 
-def result_from_wire(d: Any, players: int) -> tuple[RoundResult, list[bytes]]:
+def result_from_wire(
+    d: Any, players: int, rules: TableRules | None = None
+) -> tuple[RoundResult, list[bytes]]:
+    """A finished round the host published, checked; in a game with special cards (``rules``)
+    with its turned card and every seat action of the round (``actions``), which replay it."""
     _expect(type(d) is dict, "a round result must be a map")
+    specials = rules is not None and bool(rules.specials)
+    max_card = deck_cards(rules.specials)[-1] if rules is not None else 59
     try:
         seeds = _list(d.get("seeds", []), players)  # a privately dealt round has none
         _expect(len(seeds) in (0, players), "one seed per seat")
@@ -692,17 +918,24 @@ def result_from_wire(d: Any, players: int) -> tuple[RoundResult, list[bytes]]:
         hands = _list(d["hands"], players)
         _expect(len(hands) == players, "one hand per seat")
         trump_suit = d["trump_suit"]
+        extra: dict[str, Any] = {}
+        if specials:
+            extra["turned_card"] = _opt_int(d["turned_card"], 0, max_card, "turned card")
+            extra["actions"] = _actions_from_wire(d["actions"], players, max_card)
+        else:
+            _expect("actions" not in d, "actions in a round without special cards")
         result = RoundResult(
             round=_int(d["round"], 1, MAX_ROUND, "round"),
             dealer=_int(d["dealer"], 0, players - 1, "dealer"),
-            hands=tuple(_ints(h, 0, 59, "hand", 20) for h in hands),
-            trump_card=_opt_int(d["trump_card"], 0, 59, "trump card"),
+            hands=tuple(_ints(h, 0, max_card, "hand", 20) for h in hands),
+            trump_card=_opt_int(d["trump_card"], 0, max_card, "trump card"),
             trump_suit=None if trump_suit is None else Suit(_int(trump_suit, 0, 3, "trump")),
             bids=_ints(d["bids"], 0, 20, "bids", players),
-            tricks=tuple(_trick_from_wire(t, players) for t in _list(d["tricks"], 20)),
+            tricks=tuple(_trick_from_wire(t, players, max_card) for t in _list(d["tricks"], 20)),
             tricks_won=_ints(d["tricks_won"], 0, 20, "tricks won", players),
             points=_ints(d["points"], -_BIG, _BIG, "points", players),
             totals=_ints(d["totals"], -_BIG, _BIG, "totals", players),
+            **extra,
         )
         return result, list(seeds)
     except (KeyError, ValueError, TypeError) as exc:
@@ -711,17 +944,50 @@ def result_from_wire(d: Any, players: int) -> tuple[RoundResult, list[bytes]]:
         raise ProtocolError(BAD_MESSAGE, f"the host sent a malformed round: {exc!r:.80}") from None
 
 
-def event_from_wire(e: Any, players: int) -> Event | None:
+# Each seat action's value range in a round's ``actions`` (``game/codec.py``'s wire form);
+# a card's high end is the game's highest card id (``None`` here).
+_ACTION_VALUES: dict[str, tuple[int, int | None]] = {
+    "trump": (0, 3),
+    "bid": (0, MAX_HAND),
+    "play": (0, None),
+    "name_trump": (-1, 3),
+    "declare": (0, max(Declaration)),
+    "adjust_bid": (0, MAX_HAND),
+    "pass_card": (0, None),
+}
+
+
+def _actions_from_wire(value: Any, players: int, max_card: int) -> tuple[PlayerAction, ...]:
+    """A round's seat actions, in order, each ``[kind, seat, value]`` checked."""
+    actions = []
+    for wire in _list(value, 128):
+        _expect(type(wire) is list and len(wire) == 3, "an action is [kind, seat, value]")
+        kind, seat, v = wire
+        _int(seat, 0, players - 1, "action seat")
+        if kind == "swap":
+            _expect(v is None or (type(v) is list and len(v) == 2), "a swap is [give, take]")
+            for card in v or ():
+                _int(card, 0, max_card, "swapped card")
+        else:
+            _expect(type(kind) is str and kind in _ACTION_VALUES, "an action's kind")
+            lo, hi = _ACTION_VALUES[kind]
+            _int(v, lo, max_card if hi is None else hi, f"{kind} value")
+        actions.append(action_from_wire(wire))
+    return tuple(actions)
+
+
+def event_from_wire(e: Any, players: int) -> Event | SpecialEvent | None:
     """An engine event, or None for a kind this client does not know (newer host)."""
     _expect(type(e) is list and len(e) >= 1 and type(e[0]) is str, "an event is [kind, ...]")
     kind, args = e[0], e[1:]
     try:
         if kind == "played":
-            return CardPlayed(_int(args[0], 0, players - 1, "seat"), _int(args[1], 0, 59, "card"))
+            seat = _int(args[0], 0, players - 1, "seat")
+            return CardPlayed(seat, _int(args[1], 0, MAX_CARD_ID, "card"))
         if kind == "trick":
             leader = _int(args[1], 0, players - 1, "leader")
             winner = _int(args[2], 0, players - 1, "winner")
-            cards = _ints(args[3], 0, 59, "cards", players)
+            cards = _ints(args[3], 0, MAX_CARD_ID, "cards", players)
             plays = tuple(((leader + i) % players, c) for i, c in enumerate(cards))
             return TrickWon(_int(args[0], 0, 19, "trick"), winner, plays)
         if kind == "bid":
@@ -735,9 +1001,9 @@ def event_from_wire(e: Any, players: int) -> Event | None:
             return RoundDealt(
                 _int(args[0], 1, MAX_ROUND, "round"),
                 _int(args[1], 0, players - 1, "dealer"),
-                _opt_int(args[2], 0, 59, "trump card"),
+                _opt_int(args[2], 0, MAX_CARD_ID, "trump card"),
                 None if suit is None else Suit(suit),
-                args[2] is not None and 52 <= args[2] < 56,
+                args[4] if len(args) > 4 and type(args[4]) is bool else _wizard_turned(args[2]),
             )
         if kind == "scored":
             return RoundScored(
@@ -752,11 +1018,54 @@ def event_from_wire(e: Any, players: int) -> Event | None:
                 _ints(args[0], -_BIG, _BIG, "totals", players),
                 _ints(args[1], 0, players - 1, "winners", players),
             )
+        if kind in _SPECIAL_EVENTS:
+            return _special_event(kind, args, players)
     except (IndexError, ValueError, TypeError) as exc:
         if isinstance(exc, ProtocolError):
             raise
         raise ProtocolError(BAD_MESSAGE, f"the host sent a malformed event: {exc!r:.80}") from None
     return None
+
+
+_SPECIAL_EVENTS = frozenset(
+    {"trump_named", "declared", "bid_adjusted", "passed", "swapped", "bombed"}
+)
+
+
+def _special_event(kind: str, args: list[Any], players: int) -> SpecialEvent:
+    """One of the special cards' events (``_special_event_wire``), checked."""
+    last = players - 1
+    if kind == "trump_named":
+        suit = _opt_int(args[2], 0, 3, "named suit")
+        return TrumpNamed(
+            _int(args[0], 0, last, "seat"),
+            _int(args[1], 0, MAX_CARD_ID, "card taken"),
+            None if suit is None else Suit(suit),
+        )
+    if kind == "declared":
+        return Declared(
+            _int(args[0], 0, last, "seat"),
+            _int(args[1], 0, MAX_CARD_ID, "card"),
+            _int(args[2], 0, max(Declaration), "declaration"),
+        )
+    if kind == "bid_adjusted":
+        return BidAdjusted(_int(args[0], 0, last, "seat"), _int(args[1], 0, MAX_HAND, "bid"))
+    if kind == "passed":
+        return CardsPassed(_int(args[0], 0, MAX_HAND - 1, "trick"))
+    if kind == "swapped":
+        return CardSwapped(
+            _int(args[0], 0, last, "seat"),
+            _int(args[1], 0, MAX_HAND - 1, "trick"),
+            _opt_int(args[2], 0, MAX_CARD_ID, "card given"),
+            _opt_int(args[3], 0, MAX_CARD_ID, "card taken"),
+        )
+    first = _int(args[1], 0, last, "first seat")
+    cards = _ints(args[3], 0, MAX_CARD_ID, "cards", players)
+    return TrickBombed(
+        _int(args[0], 0, MAX_HAND - 1, "trick"),
+        _int(args[2], 0, last, "next leader"),
+        tuple(((first + i) % players, c) for i, c in enumerate(cards)),
+    )
 
 
 def charges_from_wire(wire: Any, result: RoundResult) -> tuple[tuple[int, int, str], ...]:

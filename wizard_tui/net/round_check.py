@@ -22,17 +22,22 @@ from ..game import (
     DECK_SIZE,
     Bid,
     ChooseTrump,
+    Deal,
     Game,
     GameConfig,
     IllegalAction,
     Play,
+    PlayerAction,
     RoundResult,
     SeatView,
+    action_to_wire,
     card_name,
     dealer_of,
     is_wizard,
     left_of,
+    seat_view,
 )
+from ..game.specials import deck_cards
 from ..i18n import N_
 from ..phrase import Phrase, in_round, phrase
 from .check_texts import commit_reveal_phrase, rule_text
@@ -57,17 +62,32 @@ class CheckResult:
         return self.said.english()
 
 
-def _deck_of(claimed: RoundResult, players: int, dealer: int, hand_size: int) -> list[int] | None:
-    """A deck that deals ``claimed``'s hands (``hand_size`` cards each) and trump card (the
-    undealt cards in order); None if no deck does."""
+def _deck_of(
+    claimed: RoundResult, players: int, dealer: int, hand_size: int, cards: Sequence[int]
+) -> list[int] | None:
+    """A deck of the table's ``cards`` that deals ``claimed``'s hands (``hand_size`` cards
+    each) and turns its trump card (the undealt cards in order); None if no deck does."""
     hands = claimed.hands
     if len(hands) != players or any(len(hand) != hand_size for hand in hands):
         return None
     deck = [hands[left_of(dealer + j, players)][j // players] for j in range(players * hand_size)]
-    if claimed.trump_card is not None:
-        deck.append(claimed.trump_card)
-    deck.extend(sorted(set(range(DECK_SIZE)) - set(deck)))
-    return deck if sorted(deck) == list(range(DECK_SIZE)) else None
+    turned = _turned(claimed, len(cards) > DECK_SIZE)
+    if turned is not None:
+        deck.append(turned)
+    deck.extend(sorted(set(cards) - set(deck)))
+    return deck if sorted(deck) == sorted(cards) else None
+
+
+def _turned(claimed: RoundResult, specials: bool) -> int | None:
+    """The card turned up at the round's deal: a round with special cards says it (a
+    Werewolf then takes the trump card's place), a plain round's is its trump card."""
+    return claimed.turned_card if specials else claimed.trump_card
+
+
+def _shuffled(combined: bytes, cards: Sequence[int]) -> list[int]:
+    """The deck the combined seed gives: the shuffle of the table's N cards, each position
+    of the order standing for that card (docs/fairness.md)."""
+    return [cards[i] for i in shuffle_order(combined, len(cards))]
 
 
 def cards_shown(view: SeatView) -> frozenset[int]:
@@ -133,6 +153,7 @@ class RoundChecker:
         self.seat = seat
         self.replica = Game(config)
         self.broken = False  # after a failure the replica no longer follows the host
+        self._cards = deck_cards(config.rules.specials)  # the table's deck, in id order
 
     def check(
         self,
@@ -159,9 +180,7 @@ class RoundChecker:
         except CommitRevealError as exc:
             self.broken = True
             return CheckResult(r, False, commit_reveal_phrase(exc, r))
-        return self._check_deck(
-            shuffle_order(combined, DECK_SIZE), claimed, observed, earlier, fail
-        )
+        return self._check_deck(_shuffled(combined, self._cards), claimed, observed, earlier, fail)
 
     def _failing(self, r: int) -> Callable[[Phrase], CheckResult]:
         """``fail(detail)``: round ``r`` failed, and no later round can be checked."""
@@ -209,7 +228,9 @@ class RoundChecker:
         fail = self._failing(r)
         if (refused := self._refusal(r)) is not None:
             return refused
-        deck = _deck_of(claimed, self.config.players, self._dealer(r), self.config.round_size(r))
+        deck = _deck_of(
+            claimed, self.config.players, self._dealer(r), self.config.round_size(r), self._cards
+        )
         if deck is None:
             return fail(phrase(N_("the host's record of the hands is not one deal of the deck")))
         return self._check_deck(deck, claimed, None, (), fail)
@@ -233,8 +254,10 @@ class RoundChecker:
             seat = next(s for s in range(n) if tuple(claimed.hands[s]) != dealt.hands[s])
             said = N_("the host's record of seat {seat}'s hand is not what the seeds deal")
             return fail(phrase(said, seat=seat))
-        if claimed.trump_card != dealt.trump_card:
+        if _turned(claimed, bool(self.config.rules.specials)) != dealt.trump_card:
             return fail(phrase(N_("the trump card is not the one the deal turned up")))
+        if self.config.rules.specials:  # cards move between hands: the actions replay it
+            return self._replay_special(deck, claimed, (*earlier, observed), fail)
         # Every view that showed this seat a different deal, not only the last one: a host
         # could show a wrong card while bids are made and put it right before the play.
         for seen in (*earlier, observed):
@@ -247,6 +270,56 @@ class RoundChecker:
             if problem:
                 return fail(problem)
         return self._replay(deck, claimed, fail)
+
+    def _replay_special(
+        self,
+        deck: list[int],
+        claimed: RoundResult,
+        shown: Sequence[SeatView | None],
+        fail: Callable[[Phrase], CheckResult],
+    ) -> CheckResult:
+        """A round with special cards, checked by replaying every seat action the host
+        published (``RoundResult.actions``) from the deck: each must be legal, the round
+        must end with them, its outcome must be the one announced, and every view this seat
+        was shown must be one the replay passes through, with this seat's hand, trump card,
+        turned card and pass exactly as there (a Juggler's pass or a Witch's swap moved
+        the cards: the dealt hand alone proves nothing after them)."""
+        r = claimed.round
+        game = self.replica
+        positions: dict[tuple[object, ...], list[SeatView]] = {}
+
+        def note() -> None:
+            view = seat_view(game, self.seat)
+            positions.setdefault(_position(view), []).append(view)
+
+        try:
+            game.apply(Deal(tuple(deck)))
+            note()
+            for i, action in enumerate(claimed.actions, start=1):
+                if len(game.results) == r:
+                    return fail(phrase(N_("the round ended before its last action")))
+                try:
+                    game.apply(action)
+                except IllegalAction as exc:
+                    said = N_("action {n} ({action}): {rule}")
+                    return fail(phrase(said, n=i, action=_action_text(action), rule=rule_text(exc)))
+                note()
+        except IllegalAction as exc:
+            return fail(phrase(N_("{rule} ({code})"), rule=rule_text(exc), code=exc.code))
+        if len(game.results) != r:
+            return fail(phrase(N_("the round ended before every card was played")))
+        for seen in shown:
+            if seen is None or seen.round != r:
+                continue
+            if not any(_same_view(seen, real) for real in positions.get(_position(seen), ())):
+                return fail(
+                    phrase(N_("a view you were shown is not one the round's actions reach"))
+                )
+        mine = game.results[-1]
+        for name, said in _SPECIAL_ANNOUNCED:
+            if getattr(mine, name) != getattr(claimed, name):
+                return fail(phrase(said))
+        return CheckResult(r, True, in_round(r, phrase(N_("deal verified"))))
 
     def _dealer(self, r: int) -> int:
         return dealer_of(self.config.first_dealer, r, self.config.players)
@@ -334,6 +407,40 @@ class RoundChecker:
                 return fail(phrase(said))
         return CheckResult(r, True, in_round(r, phrase(N_("deal verified"))))
 
+
+def _position(view: SeatView) -> tuple[object, ...]:
+    """Where in a round ``view`` is: its phase, turn, bids and tricks."""
+    return (view.phase, view.turn, view.bids, view.tricks, view.trick)
+
+
+def _same_view(seen: SeatView, real: SeatView) -> bool:
+    """``seen`` shows what ``real`` (the replay's view of the same position) shows this
+    seat: its hand, the trump, the declarations, and its own pass."""
+    return (
+        seen.hand == real.hand
+        and seen.trump_card == real.trump_card
+        and seen.trump_suit == real.trump_suit
+        and seen.turned_card == real.turned_card
+        and seen.declared == real.declared
+        and seen.last_pass == real.last_pass
+    )
+
+
+def _action_text(action: PlayerAction) -> str:
+    kind, seat, value = action_to_wire(action)
+    return f"{kind} {seat} {value}"
+
+
+# A special round's outcome the host announced, each part with what a disagreement says.
+_SPECIAL_ANNOUNCED = (
+    ("trump_card", N_("the trump card announced does not follow from the actions")),
+    ("trump_suit", N_("the trump suit announced does not follow from the actions")),
+    ("bids", N_("the bids announced do not follow from the actions")),
+    ("tricks", N_("the tricks announced do not follow from the actions")),
+    ("tricks_won", N_("the tricks won announced do not follow from the plays")),
+    ("points", N_("the points announced do not follow from the plays")),
+    ("totals", N_("the totals announced do not follow from the plays")),
+)
 
 # The round's outcome the host announced, each part with what a disagreement says.
 _ANNOUNCED = (

@@ -27,8 +27,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ..game import Phase
 from . import protocol as p
+from .decisions import DECIDING_PHASES
 
 if TYPE_CHECKING:
     from netplay import Session
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("wizard_tui.turn_time")
 
-_DECIDING = (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
+_DECIDING = DECIDING_PHASES
 AWAY_PROGRAM_GRACE = 5.0  # seconds a private seat's program has at least to move for it
 # What a player's program sends by itself, never because its player pressed a key.
 _NOT_THE_PLAYER = frozenset(

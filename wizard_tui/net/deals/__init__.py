@@ -41,6 +41,20 @@ def forehead_refusal(deal: str) -> str | None:
     )
 
 
+SPECIALS_DEAL = "commit-reveal"  # the deal a game with special cards uses when none is named
+
+
+def specials_refusal(deal: str) -> str | None:
+    """Why a game with special cards cannot be dealt by ``deal``, or None if it can. The
+    private deal cannot pass or swap a card yet (docs/private-deal.md)."""
+    kind = _KINDS.get(deal)
+    if kind is None or kind.specials:
+        return None
+    return (
+        f"the {deal} deal cannot deal the special cards yet: play them with --deal {SPECIALS_DEAL}"
+    )
+
+
 def register_deal_kind(kind: DealKind) -> None:
     """Adds a kind from outside the package (the tests' open deal does)."""
     if kind.name in _KINDS:
@@ -58,11 +72,13 @@ __all__ = [
     "COMMIT_REVEAL",
     "FOREHEAD_DEAL",
     "PRIVATE",
+    "SPECIALS_DEAL",
     "DealKind",
     "deal_kinds",
     "deal_names",
     "find_deal_kind",
     "forehead_refusal",
     "register_deal_kind",
+    "specials_refusal",
     "unregister_deal_kind",
 ]

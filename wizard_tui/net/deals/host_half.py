@@ -22,7 +22,7 @@ from ...game.codec import PlayerAction
 from ...game.hidden import HiddenGame
 from ...record import GameRecorder
 from ..host_port import HostPort
-from ..host_state import Seat, Table
+from ..host_state import Seat, Table, queried
 from ..journal_facts import Decider, Fact, GameHeader
 
 
@@ -136,7 +136,8 @@ class DealHostBase:
         return f"this host deals by {self.name}: no {t} is asked"
 
     def act(self, table: Table, action: PlayerAction, by: Decider) -> list[Event]:
-        return table.game.apply(action)
+        # (A hidden game, knowing no hand, plays no special card: such a game never starts.)
+        return queried(table.game).apply(action)
 
     def on_play(self, session: Session, msg: dict[str, Any]) -> bool:
         """A play from a remote seat; True if the half took it (else the core applies it)."""

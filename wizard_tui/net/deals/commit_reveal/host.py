@@ -20,7 +20,6 @@ from netplay.commit_reveal import CommitRevealError, HostRound
 from netplay.fairdeal import new_seed, shuffle_order
 
 from ....game import (
-    DECK_SIZE,
     Deal,
     Event,
     Game,
@@ -34,6 +33,7 @@ from ....game import (
 )
 from ....game.codec import PlayerAction
 from ....game.hidden import HiddenGame
+from ....game.specials import deck_cards
 from ....record import GameRecorder
 from ... import protocol as p
 from ...host_state import Table, queried
@@ -144,7 +144,10 @@ class CommitRevealHost(DealHostBase):
         if deal.commitments is None or deal.seeds is not None or exchange.missing_seeds():
             return []
         deal.seeds = exchange.seeds()
-        deck = tuple(shuffle_order(exchange.combined_seed(), DECK_SIZE))
+        # The shuffle of the table's N cards (the 60, then its special cards: deck_cards),
+        # each position of the order standing for that card (docs/fairness.md).
+        cards = deck_cards(table.game.config.rules.specials)
+        deck = tuple(cards[i] for i in shuffle_order(exchange.combined_seed(), len(cards)))
         return table.game.apply(Deal(deck))
 
     def _apply_action(self, table: Table, fact: ActionTaken) -> list[Event]:
@@ -152,7 +155,7 @@ class CommitRevealHost(DealHostBase):
         game = table.game
         if deal is None or deal.seeds is None or fact.round != game.round:
             raise ValueError(f"an action of round {fact.round} outside its round")
-        events = game.apply(fact.action)
+        events = queried(game).apply(fact.action)
         for event in events:
             if isinstance(event, RoundScored):
                 result = game.results[-1]

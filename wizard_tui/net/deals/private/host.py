@@ -39,13 +39,24 @@ from netplay.mental.protocol import (
 from netplay.mental.protocol import Phase as DealPhase
 from netplay.signing import Envelope, SigningKey
 
-from ....game import BLIND_CARD, Event, Game, IllegalAction, Phase, Play, SeatView, dealer_of
+from ....game import (
+    BLIND_CARD,
+    Bid,
+    ChooseTrump,
+    Event,
+    Game,
+    IllegalAction,
+    Phase,
+    Play,
+    SeatView,
+    dealer_of,
+)
 from ....game.codec import PlayerAction, action_to_wire
 from ....game.hidden import HiddenGame, Revoke, replay_round, view_with_foreheads, view_with_hand
 from ....private_deal import opened_deck, round_setup, veiled_round
 from ....record import PRIVATE_PROTOCOL, UNREVEALED, VOIDED, GameRecorder
 from ... import protocol as p
-from ...host_state import Seat, Table
+from ...host_state import Seat, Table, queried
 from ...journal_facts import (
     PRIVATE,
     AttemptBegan,
@@ -58,6 +69,18 @@ from ...journal_facts import (
 )
 from ...private_relay import HostDeal
 from ..host_half import DealHostBase
+
+
+def plain_actions(actions: Sequence[PlayerAction]) -> list[ChooseTrump | Bid | Play]:
+    """A private round's actions: trump, bids and plays only (the private deal deals no
+    special card yet, ``specials_refusal``); ValueError for any other."""
+    plain: list[ChooseTrump | Bid | Play] = []
+    for action in actions:
+        if not isinstance(action, ChooseTrump | Bid | Play):
+            raise ValueError(f"a private round holds no {action!r}")
+        plain.append(action)
+    return plain
+
 
 log = logging.getLogger("wizard_tui.private_host")
 
@@ -232,7 +255,7 @@ class PrivateDealing(DealHostBase):
                 events = game.finish_round(fact.deck)  # (Revoke: nothing changed)
                 result = game.results[-1]
             else:  # replaying: the round is rebuilt from its deck and actions
-                result = game.restore_round(fact.deck, fact.actions)
+                result = game.restore_round(fact.deck, plain_actions(fact.actions))
             table.recorder.add_private_round(result, setup, fact.envelopes)
             table.history_wire.append(p.result_wire(result, None))
             self.next_attempt = 0
@@ -545,7 +568,8 @@ class PrivateDealing(DealHostBase):
     def act(self, table: Table, action: PlayerAction, by: Decider) -> list[Event]:
         # Trump and bids are public: the hidden game takes them; the round is journaled
         # whole once scored (``private_round``), since its keys cannot survive a crash.
-        return table.game.apply(action)
+        # (No special card: the private deal refuses them, ``specials_refusal``.)
+        return queried(table.game).apply(action)
 
     def _play_through(
         self, deal: HostDeal, seat: int, card: int, send: Any, before: int | None = None

@@ -15,7 +15,6 @@ from ....game import (
     ChooseTrump,
     Game,
     Play,
-    PlayerAction,
     SeatView,
     actions_to_wire,
     is_wizard,
@@ -28,10 +27,10 @@ from .client_deal import ClientDeal, VoidReport
 CLEAN = "clean"  # our verdict: every key in, the attempt honest
 
 
-def trump_and_bids(view: SeatView, trump_card: int | None) -> list[PlayerAction]:
+def trump_and_bids(view: SeatView, trump_card: int | None) -> list[ChooseTrump | Bid | Play]:
     """An attempt's trump choice (a Wizard turned up) and the bids made, in the order they
     were made, from the last view of it."""
-    actions: list[PlayerAction] = []
+    actions: list[ChooseTrump | Bid | Play] = []
     dealer, n = view.dealer, view.players
     if trump_card is not None and is_wizard(trump_card) and view.trump_suit is not None:
         actions.append(ChooseTrump(dealer, view.trump_suit))

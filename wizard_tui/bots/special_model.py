@@ -1,0 +1,181 @@
+"""The bots' reading of a trick with special cards in it (docs/rules.md, "Who takes a trick").
+
+A bot weighing a card has to ask "would this take the trick so far, and what could still
+beat it?" thousands of times a decision, far more often than it could afford to copy a game
+and play the card on it. So each card in a trick is reduced to what it *is* there (its
+effective form: a suit card with a rank, a Wizard, a Jester, a Dragon, ...) and the trick is
+read from those forms, in the engine's order. This is a model for the bots' choices, not a
+second rule book: the engine decides every real trick, and ``tests/bots/test_special_model.py``
+checks this model against the engine's winner on every trick of whole random games.
+
+Forms are small ints: a suit card is ``suit * 100 + 4 * rank`` (rank 1..13 for 2..Ace), so
+the Juggler's 7½ of a suit is ``4 * 7 + 2`` and the Cloud's 9¾ is ``4 * 9 + 3``; the forms
+without a suit are the constants below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..game.cards import FIRST_JESTER, FIRST_WIZARD, RANKS_PER_SUIT
+from ..game.specials import Declaration, Special
+
+WIZARD = 1000
+DRAGON = 1001
+JESTER = 1002
+FAIRY = 1003
+WITCH = 1004
+BOMB = 1005
+SUITLESS = WIZARD  # forms at or above this have no suit
+
+JUGGLER_VALUE = 4 * 7 + 2  # between the 7 and the 8
+CLOUD_VALUE = 4 * 9 + 3  # between the 9 and the 10
+
+# Cards whose player declares something when playing them (the Vampire: when it copies one).
+DECLARING = frozenset({int(Special.JUGGLER), int(Special.CLOUD), int(Special.SHAPESHIFTER)})
+
+
+def suit_of_form(form: int) -> int:
+    """The suit of a suit form, -1 for a form without one."""
+    return form // 100 if form < SUITLESS else -1
+
+
+def copied_card(card: int, turned: int | None) -> int:
+    """The card ``card`` plays as before any declaration: the turned-up card for a Vampire
+    (a Jester when that is a Werewolf or the Vampire itself), else the card itself."""
+    if card != Special.VAMPIRE:
+        return card
+    if turned is None or turned in (Special.WEREWOLF, Special.VAMPIRE):
+        return FIRST_JESTER
+    return turned
+
+
+def needs_declaration(card: int, turned: int | None) -> bool:
+    return copied_card(card, turned) in DECLARING
+
+
+def declaration_choices(card: int, turned: int | None) -> tuple[int, ...]:
+    """What the player of ``card`` may declare for it (empty: nothing to declare)."""
+    c = copied_card(card, turned)
+    if c == Special.SHAPESHIFTER:
+        return (int(Declaration.WIZARD), int(Declaration.JESTER))
+    if c in (Special.JUGGLER, Special.CLOUD):
+        return (0, 1, 2, 3)
+    return ()
+
+
+def form_of(card: int, choice: int | None = None, turned: int | None = None) -> int:
+    """What ``card`` is in a trick, declared ``choice`` (None: not yet declared; a card
+    waiting for its declaration reads as the strongest it could be, which a bot never
+    relies on)."""
+    c = copied_card(card, turned)
+    if c < FIRST_WIZARD:
+        return (c // RANKS_PER_SUIT) * 100 + 4 * (c % RANKS_PER_SUIT + 1)
+    if c < FIRST_JESTER:
+        return WIZARD
+    if c < 60:
+        return JESTER
+    if c == Special.DRAGON:
+        return DRAGON
+    if c == Special.FAIRY:
+        return FAIRY
+    if c == Special.BOMB:
+        return BOMB
+    if c == Special.WITCH:
+        return WITCH
+    if c == Special.SHAPESHIFTER:
+        return JESTER if choice == Declaration.JESTER else WIZARD
+    if c in (Special.JUGGLER, Special.CLOUD):
+        suit = choice if choice is not None and 0 <= choice < 4 else 0
+        return suit * 100 + (JUGGLER_VALUE if c == Special.JUGGLER else CLOUD_VALUE)
+    return JESTER  # the Werewolf never reaches a trick
+
+
+def led_suit(forms: Sequence[int]) -> int:
+    """The led suit of a trick of these forms, -1 for none (yet)."""
+    for f in forms:
+        if f < SUITLESS:
+            return f // 100
+        if f in (WIZARD, DRAGON):
+            return -1
+    return -1
+
+
+def winner_index(forms: Sequence[int], trump: int) -> int:
+    """The index (in play order) of the card that takes the trick, or that would take it
+    had no Bomb been played: the seat that leads next. ``trump`` -1 for none."""
+    first_dragon = first_fairy = first_wizard = first_jester = first_witch = -1
+    any_suit = False
+    for i, f in enumerate(forms):
+        if f < SUITLESS:
+            any_suit = True
+        elif f == DRAGON and first_dragon < 0:
+            first_dragon = i
+        elif f == FAIRY and first_fairy < 0:
+            first_fairy = i
+        elif f == WIZARD and first_wizard < 0:
+            first_wizard = i
+        elif f == JESTER and first_jester < 0:
+            first_jester = i
+        elif f == WITCH and first_witch < 0:
+            first_witch = i
+    if first_dragon >= 0:
+        return first_fairy if first_fairy >= 0 else first_dragon
+    if first_wizard >= 0:
+        return first_wizard
+    if any_suit:
+        led = led_suit(forms)
+        best = -1
+        best_key = -1
+        for i, f in enumerate(forms):
+            if f >= SUITLESS:
+                continue
+            suit = f // 100
+            if suit == trump:
+                key = 1000 + f % 100
+            elif suit == led:
+                key = f % 100
+            else:
+                continue
+            if key > best_key:  # strictly: of two equal cards the first played
+                best, best_key = i, key
+        return best
+    for i in (first_jester, first_fairy, first_witch):
+        if i >= 0:
+            return i
+    return 0
+
+
+def bombed(forms: Sequence[int]) -> bool:
+    return BOMB in forms
+
+
+def threat_forms(card: int, trump: int, led: int, turned: int | None) -> tuple[int, ...]:
+    """The forms an unseen ``card`` might take in the trick, its strongest first: a
+    declarable card as the trump (or the led suit, or each suit) or a Wizard."""
+    c = copied_card(card, turned)
+    if c == Special.SHAPESHIFTER:
+        return (WIZARD,)
+    if c in (Special.JUGGLER, Special.CLOUD):
+        suits = [s for s in (trump, led) if s >= 0] or [0]
+        return tuple(form_of(c, s) for s in dict.fromkeys(suits))
+    return (form_of(c, None, turned),)
+
+
+__all__ = [
+    "BOMB",
+    "DRAGON",
+    "FAIRY",
+    "JESTER",
+    "WITCH",
+    "WIZARD",
+    "bombed",
+    "copied_card",
+    "declaration_choices",
+    "form_of",
+    "led_suit",
+    "needs_declaration",
+    "suit_of_form",
+    "threat_forms",
+    "winner_index",
+]
