@@ -278,3 +278,34 @@ def test_a_vampire_copying_the_witch_swaps_too_after_the_witch() -> None:
     assert refused.value.reason is Reason.NOT_IN_TRICK
     game.apply(SwapCard(0, card("2D"), card("5C")))
     assert game.phase is Phase.PLAY
+
+
+def test_two_jugglers_make_everyone_pass_twice() -> None:
+    # The Juggler is turned up and seat 0's Werewolf takes it; seat 1's Vampire copies it.
+    game = special_game(
+        hands("WLF 2D 3D 4D", "VMP 5D 6D 7D", "2C 8D 9D 10D"), card("JGL"), trump=2, bids=[0, 0, 0]
+    )
+    play(game, "JGL:C VMP:C 2C")
+    assert game.tricks[0].winner == 0  # two equal 7½s of clubs: the first
+    passes = []
+    while game.phase is Phase.PASS:
+        passes.append(game.turn)
+        game.apply(game.legal_actions()[0])
+    assert passes == [0, 1, 2, 0, 1, 2]
+    assert game.phase is Phase.PLAY
+
+
+def test_a_juggler_names_any_suit_whatever_was_led() -> None:
+    game = special_game(hands("5C 2D", "JGL 3C", "4C 7D"), card("1H"))
+    play(game, "5C")
+    assert card("JGL") in game.legal_plays()  # its player holds clubs, but may play it
+    play(game, "JGL:S 4C")  # named spades: off the led suit, it does not take the trick
+    assert game.tricks[0].winner == 0
+
+
+def test_a_change_made_for_the_taker_is_not_an_action_of_the_round() -> None:
+    game = special_game(hands("CLD", "2C", "3C"), card("1H"), bids=[0, 0, 0])
+    play(game, "CLD:C 2C 3C")
+    kinds = {type(action) for action in game.results[-1].actions}
+    assert AdjustBid not in kinds and game.results[-1].bids[0] == 1
+    assert Game.replay(game.config, game.actions).results == game.results

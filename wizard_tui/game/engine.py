@@ -18,7 +18,7 @@ import gc
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from operator import add
-from typing import NamedTuple, cast
+from typing import ClassVar, NamedTuple, cast
 
 from .actions import (
     Action,
@@ -416,14 +416,23 @@ class Game:
         "turn",
     )
 
+    # The engine of games with special cards, ``special_engine.SpecialGame``: a subclass,
+    # which names itself so (``plays_specials=True``) and is imported with the package.
+    _special_engine: ClassVar[type[Game] | None] = None
+
+    def __init_subclass__(cls, *, plays_specials: bool = False) -> None:
+        super().__init_subclass__()
+        if plays_specials:
+            Game._special_engine = cls
+
     def __new__(cls, config: GameConfig | None = None) -> Game:
         """``Game(config)`` with special cards in the rules is a ``SpecialGame``, the engine
         that plays them (``special_engine.py``); without, the plain ``Game`` as ever.
         (``config`` is None when unpickling or copying: the class is then given.)"""
         if cls is Game and config is not None and config.rules.specials:
-            from .special_engine import SpecialGame  # imports this module
-
-            return _new_game(SpecialGame)
+            if Game._special_engine is None:  # never: the package imports it
+                raise RuntimeError("the special cards' engine is not loaded")
+            return _new_game(Game._special_engine)
         return _new_game(cls)
 
     def __init__(self, config: GameConfig) -> None:
@@ -599,6 +608,54 @@ class Game:
             if forbidden is not None:
                 bids.remove(forbidden)
         return bids
+
+    # The special cards' queries and actions (``SpecialGame``, docs/rules.md "Special
+    # cards"), here so that code written for any ``Game`` may ask them: in a plain game
+    # nothing is ever turned up by a special card's rule, declared, passed or swapped, and
+    # every special action is refused (``wrong_phase``).
+
+    @property
+    def turned_card(self) -> int | None:
+        """The card turned up at the deal, in a game with special cards; None here."""
+        return None
+
+    @property
+    def declarations(self) -> tuple[tuple[int, int, int], ...]:
+        """(trick index, seat, choice) of every declaration this round; none here."""
+        return ()
+
+    def legal_choices(self) -> tuple[int, ...]:
+        """What the seat on turn may choose in a special card's phase; nothing here."""
+        return ()
+
+    def swap_takes(self) -> tuple[int, ...]:
+        """The trick cards the Witch's player may take; none here."""
+        return ()
+
+    def last_pass(self, seat: int) -> tuple[int, int] | None:
+        """(card passed, card received) at the round's latest Juggler's pass; None here."""
+        return None
+
+    def held_cards(self, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` holds now, in the order it got them (in a plain game, the
+        order they were dealt)."""
+        held = set(self.hand(seat))
+        return tuple(card for card in self._dealt[seat] if card in held)
+
+    def name_trump(self, seat: int, suit: Suit | None) -> None:
+        self.apply(NameTrump(seat, suit))
+
+    def declare(self, seat: int, choice: int) -> None:
+        self.apply(Declare(seat, choice))
+
+    def adjust_bid(self, seat: int, bid: int) -> None:
+        self.apply(AdjustBid(seat, bid))
+
+    def pass_card(self, seat: int, card: int) -> None:
+        self.apply(PassCard(seat, card))
+
+    def swap(self, seat: int, give: int | None, take: int | None) -> None:
+        self.apply(SwapCard(seat, give, take))
 
     def legal_actions(self) -> list[Action]:
         """Every action the engine would accept now (the deal is not a seat's action)."""

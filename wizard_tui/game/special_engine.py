@@ -87,7 +87,7 @@ class Pending(NamedTuple):
     card: int  # the card causing it (a Vampire copying the card, or the card itself)
 
 
-class SpecialGame(Game):
+class SpecialGame(Game, plays_specials=True):
     """A game of Wizard with special cards. Create it as ``Game(config)``."""
 
     __slots__ = (
@@ -156,35 +156,27 @@ class SpecialGame(Game):
 
     def apply(self, action: Action) -> list[Event]:
         events: list[Event] = []
-        kind = type(action)
-        if kind is Play:
-            play = cast("Play", action)
-            self._play(play.seat, play.card, events)
-        elif kind is Bid:
-            bid = cast("Bid", action)
-            self._bid(bid.seat, bid.bid, events)
-        elif kind is Declare:
-            declare = cast("Declare", action)
-            self._declare(declare.seat, declare.choice, events)
-        elif kind is PassCard:
-            passed = cast("PassCard", action)
-            self._pass_card(passed.seat, passed.card, events)
-        elif kind is SwapCard:
-            swap = cast("SwapCard", action)
-            self._swap(swap.seat, swap.give, swap.take, events)
-        elif kind is AdjustBid:
-            adjust = cast("AdjustBid", action)
-            self._adjust_bid(adjust.seat, adjust.bid, events)
-        elif kind is NameTrump:
-            named = cast("NameTrump", action)
-            self._name_trump(named.seat, named.suit, events)
-        elif kind is ChooseTrump:
-            chosen = cast("ChooseTrump", action)
-            self._choose_trump(chosen.seat, chosen.suit, events)
-        elif kind is Deal:
-            self._deal(cast("Deal", action).deck, events)
-        else:
-            raise IllegalAction(Reason.UNKNOWN_ACTION, f"not an action: {action!r}")
+        match action:
+            case Play(seat, card):
+                self._play(seat, card, events)
+            case Bid(seat, bid):
+                self._bid(seat, bid, events)
+            case Declare(seat, choice):
+                self._declare(seat, choice, events)
+            case PassCard(seat, card):
+                self._pass_card(seat, card, events)
+            case SwapCard(seat, give, take):
+                self._swap(seat, give, take, events)
+            case AdjustBid(seat, bid):
+                self._adjust_bid(seat, bid, events)
+            case NameTrump(seat, suit):
+                self._name_trump(seat, suit, events)
+            case ChooseTrump(seat, suit):
+                self._choose_trump(seat, suit, events)
+            case Deal(deck):
+                self._deal(deck, events)
+            case _:
+                raise IllegalAction(Reason.UNKNOWN_ACTION, f"not an action: {action!r}")
         return events
 
     # Every method checks first and writes only once every check has passed.

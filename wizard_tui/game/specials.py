@@ -46,7 +46,6 @@ class Special(IntEnum):
         raise ValueError(f"not a special card: {text!r}")
 
 
-
 SPECIALS = tuple(Special)
 FIRST_SPECIAL = int(Special.DRAGON)
 ALL_CARD_IDS = FIRST_SPECIAL + len(SPECIALS)  # every card id a game can hold: 0 .. 68
