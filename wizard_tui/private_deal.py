@@ -99,8 +99,9 @@ def round_setup(
     table's special cards, ``TableRules.specials``). ``veiled``: a forehead round
     (docs/rules.md), every dealt position veiled from its holder (section 15): open to every
     other seat, never to its own."""
+    chosen = frozenset(specials)
     first = left_of(dealer, players)  # the seat that receives the first card
-    items = len(item_cards(specials))
+    items = len(item_cards(chosen))
     owners = deal_round_robin(players, hand_size, first, items, face_up=1)
     if veiled:
         owners = tuple(o | VEILED if o < players else o for o in owners)
@@ -111,6 +112,9 @@ def round_setup(
         chain=chain_from(first, players),
         owners=owners,
         signing_keys=tuple(signing_keys),
+        # Cards may change hands at a table of special cards (the Werewolf, the Juggler, the
+        # Witch; docs/private-deal.md section 16); never in the plain game.
+        moves=bool(chosen),
     )
 
 

@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import cast
 
 from netplay import fairdeal
-from netplay.mental import RELAY, DealFault, DealSetup, Verifier, audit_transcript, played_items
+from netplay.mental import (
+    RELAY,
+    DealFault,
+    DealSetup,
+    Verifier,
+    audit_transcript,
+    played_items,
+    shown_items,
+)
 from netplay.signing import Envelope
 
 from .bid_seal import opens_bid
@@ -41,6 +49,7 @@ from .game import (
     suit_of,
     winners,
 )
+from .game.actions import PassCard
 from .game.hidden import Revoke, replay_round
 from .game.specials import Special
 from .i18n import _, ngettext
@@ -55,7 +64,7 @@ from .record import (
     parse_record,
     read_record,
 )
-from .verify_special import bids_made, verify_special_round
+from .verify_special import bids_made, check_private_moves, verify_special_round
 
 # The engine's refusal reasons, as the rule a record broke.
 RULE_OF_REASON = {
@@ -211,8 +220,9 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
                 round=r,
                 seat=seat,
             )
+    moves: PrivateMoves | None = None  # a privately dealt special round's moves
     if record.private:
-        deck = _verify_private_deal(record, rnd, r, dealer)
+        deck, moves = _verify_private_deal(record, rnd, r, dealer)
     else:
         deck = _verify_commit_reveal(record, rnd, r)
     dealt = deal_from_deck(deck, n, size, dealer)
@@ -235,6 +245,8 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
         assert dealt.trump_card is not None  # 60 + k cards: one is always turned
         game.deal(deck)
         verify_special_round(game, rnd, r, _illegal, dealt.trump_card)
+        if moves is not None:
+            check_private_moves(rnd, r, dealt.trump_card, *moves, _BLAME_RECORD)
         if record.rules.hidden_bids:
             _verify_bid_seals(record, rnd, r, bids_made(rnd.actions or (), n))
     else:
@@ -395,12 +407,18 @@ def _verify_commit_reveal(record: GameRecord, rnd: RecordedRound, r: int) -> tup
 _BLAME_RECORD = " (blame: the relay, the host that recorded the round)"
 
 
+# A privately dealt special round's transcript, as the cards it moves: its opens and its
+# shows, (seat, card) in order, and its gifts (pass, giver, recipient, card).
+PrivateMoves = tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int, int, int]]]
+
+
 def _verify_private_deal(
     record: GameRecord, rnd: RecordedRound, r: int, dealer: int
-) -> tuple[int, ...]:
+) -> tuple[tuple[int, ...], PrivateMoves | None]:
     """docs/private-deal.md section 11: the setup is the game's, the transcript passes
     every check (sections 8 and 9), and the plays in it are the recorded ones. Returns
-    the items of the final deck, position by position: the deck in deal order."""
+    the cards of the final deck, position by position (the deck in deal order), and for a
+    special round, its moves, which the replay of its actions checks (section 16)."""
     n = len(record.players)
     deal = rnd.private_deal
     assert deal is not None
@@ -427,6 +445,14 @@ def _verify_private_deal(
         for c in record.charges
         if c.why == UNREVEALED and (c.round, c.attempt) == (r, attempt)
     )
+    if withheld and any(isinstance(a, PassCard) for a in rnd.actions or ()):
+        raise RecordError(
+            "charge",
+            "a round in which cards were passed needs every reveal to open its gifts "
+            "(docs/private-deal.md section 16): it cannot be scored without one" + _BLAME_RECORD,
+            round=r,
+            culprit=RELAY,
+        )
     try:
         if withheld:
             deck = _deck_without_reveals(got, deal.envelopes, withheld, r, specials)
@@ -441,12 +467,14 @@ def _verify_private_deal(
             seat=culprit if culprit is not None and culprit >= 0 else None,
             culprit=culprit,
         ) from None
+    cards = item_cards(specials)
+    gifts: list[tuple[int, int, int, int]] = []
     if not withheld:
         items = result.items
         if any(i is None for i in items):  # audit_transcript only verifies finished deals
             raise RecordError("not_a_deck", "the transcript leaves the deck unopened", round=r)
-        cards = item_cards(specials)
         deck = tuple(cards[i] for i in items if i is not None)
+        gifts = [(g.pass_index, g.giver, g.recipient, cards[g.item]) for g in result.gifts]
     for seat in range(n):
         opened = tuple(deck[k] for k in got.positions_of(seat))
         if rnd.hands[seat] != opened:
@@ -460,15 +488,21 @@ def _verify_private_deal(
             )
     public = got.public_positions
     trump = deck[public[0]] if public else None
-    if rnd.trump_card != trump:
+    # With special cards the turned card is ``turned_card`` (``trump_card`` may be the
+    # Werewolf, which the replay checks).
+    turned = rnd.turned_card if rnd.special else rnd.trump_card
+    if turned != trump:
         raise RecordError(
-            "trump-card",
+            "turned-card" if rnd.special else "trump-card",
             f"the private deal turns up {_card_or_none(trump)}, "
-            f"the record says {_card_or_none(rnd.trump_card)}" + _BLAME_RECORD,
+            f"the record says {_card_or_none(turned)}" + _BLAME_RECORD,
             round=r,
             culprit=RELAY,
         )
     opens = _played_cards(got, deal.envelopes, specials)  # audit_transcript accepted them
+    if rnd.special:  # cards change hands: the replay of the actions checks the opens
+        shows = [(seat, cards[item]) for seat, item in shown_items(deal.envelopes)]
+        return deck, (opens, shows, gifts)
     plays = [(t, play) for t, trick in enumerate(rnd.tricks, 1) for play in trick.plays]
     for i in range(max(len(opens), len(plays))):
         if i < len(opens) and i < len(plays) and opens[i] == plays[i][1]:
@@ -486,7 +520,7 @@ def _verify_private_deal(
             seat=seat,
             culprit=RELAY,
         )
-    return deck
+    return deck, None
 
 
 def _played_cards(
@@ -845,10 +879,11 @@ def _illegal(
 ) -> RecordError:
     rule = RULE_OF_REASON.get(exc.reason, exc.code.replace("_", "-"))
     if exc.reason is Reason.BID_OUT_OF_RANGE:
-        detail = f"bid {value}; bids in round {r} are 0..{r}"
+        detail = f"bid {value}; bids in round {r} are 0..{game.config.round_size(r)}"
     elif exc.reason is Reason.BID_FORBIDDEN:
         detail = (
-            f"the dealer's bid {value} makes the bids add up to {r}, the number of tricks, "
+            f"the dealer's bid {value} makes the bids add up to {game.config.round_size(r)}, "
+            f"the number of tricks, "
             f"which restrict_last_bid={game.config.restrict_last_bid.value} forbids"
         )
     elif exc.reason is Reason.CARD_NOT_IN_HAND:

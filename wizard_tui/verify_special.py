@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from netplay.mental import RELAY
+
 from .game import (
     Bid,
     ChooseTrump,
@@ -19,13 +21,14 @@ from .game import (
     Phase,
     Play,
     PlayerAction,
+    Reason,
     Trick,
     action_to_wire,
     card_name,
 )
 from .game.actions import AdjustBid, Declare, NameTrump, PassCard, SwapCard
 from .game.specials import Declaration, Special, is_special
-from .record import RecordedRound, RecordError
+from .record import RecordedRound, RecordedTrick, RecordError
 
 # ``illegal(exc, game, value, round, trick, seat)``: verify's reading of an engine refusal.
 Illegal = Callable[[IllegalAction, Game, int, int, int | None, int], RecordError]
@@ -61,12 +64,12 @@ def verify_special_round(
     """Replay round ``r``'s actions on ``game`` (dealt already) and check every recorded
     field of the round against the replay. ``turned``: the card the seeds turned up."""
     assert rnd.actions is not None
-    done = len(game.results)
+    over = (Phase.DEAL, Phase.GAME_OVER)  # the round has ended (a cheap test per action)
     checked = 0  # recorded tricks compared so far
     declared: dict[tuple[int, int], int] = {}  # (trick index, seat) -> choice, for messages
     for i, action in enumerate(rnd.actions, 1):
         seat = action.seat
-        if len(game.results) > done:
+        if game.phase in over:
             raise RecordError(
                 "actions",
                 f"action {i} ({_wire(action)}) comes after the round's end: "
@@ -98,21 +101,32 @@ def verify_special_round(
             game.apply(action)
         except IllegalAction as exc:
             failure = illegal(exc, game, _value(action), r, t, seat)
+            detail = failure.detail
+            if exc.reason is Reason.CARD_NOT_IN_HAND and not isinstance(action, Play):
+                held = " ".join(_name(c) for c in game.hand(seat))
+                detail = f"seat {seat} {_does(action)}, not in hand [{held}]"
+            elif exc.reason is Reason.NOT_IN_TRICK and game.tricks:
+                trick = " ".join(_name(c) for c in game.tricks[-1].cards)
+                detail = f"seat {seat} {_does(action)}: the Witch's trick is [{trick}]"
             raise RecordError(
                 failure.rule,
-                f"action {i} ({_wire(action)}): {failure.detail}",
+                f"action {i} ({_wire(action)}): {detail}",
                 round=r,
                 trick=t,
                 seat=seat,
             ) from None
         if isinstance(action, Declare) and t is not None:
             declared[(t - 1, seat)] = action.choice
-        ended = len(game.results) > done
-        tricks = game.results[-1].tricks if ended else game.tricks
+        if game.phase in over:
+            tricks = game.results[-1].tricks
+        elif game.phase is Phase.PLAY and checked == len(game.tricks):
+            continue  # no trick ended with this action
+        else:
+            tricks = game.tricks
         for index in range(checked, len(tricks)):
             _check_trick(rnd, tricks[index], index, r, declared, turned)
         checked = len(tricks)
-    if len(game.results) == done:
+    if game.phase not in over:
         raise RecordError(
             "actions",
             f"the round's actions end with {len(rnd.actions)}, but seat {game.turn} is "
@@ -182,6 +196,8 @@ def _check_trick(
             "trick-count", f"the actions play trick {t}; the record has {len(rnd.tricks)}", round=r
         )
     got = rnd.tricks[index]
+    if got == RecordedTrick(trick.leader, trick.plays, trick.winner, trick.bombed):
+        return  # as the replay has it (the common case: nothing to explain)
     shown = " ".join(
         f"{s}:{shown_card(c, declared.get((index, s)), turned)}" for s, c in trick.plays
     )
@@ -319,3 +335,97 @@ def _why_not(action: PlayerAction, game: Game, turned: int) -> str:
     if seat == action.seat:
         return f" ({_name(card)} asks for no declaration)"
     return ""
+
+
+def check_private_moves(
+    rnd: RecordedRound,
+    r: int,
+    turned: int,
+    opens: Sequence[tuple[int, int]],
+    shows: Sequence[tuple[int, int]],
+    gifts: Sequence[tuple[int, int, int, int]],
+    blame: str,
+) -> None:
+    """A privately dealt special round (docs/private-deal.md section 16, "Who held what"):
+    its transcript's messages are the moves its actions make. ``opens``: (seat, card) of
+    every ``open``, ``open_gift`` and unveil, in order; ``shows``: (seat, card) of every
+    ``show`` and ``show_gift``, in order; ``gifts``: (pass, giver, recipient, card) of
+    every verified gift. Every play is an open, but of a face-up card a seat took (the
+    turned card the Werewolf's holder took, a card a Witch took from the trick), which
+    needs none; every show is a Werewolf put face up or a card a Witch gave into the trick,
+    but a face-up card it took; every gift is a ``pass_card``, to the giver's left. The
+    replay (``verify_special_round``) checks that each was a card its seat held."""
+    assert rnd.actions is not None
+    n = len(rnd.hands)
+    public: list[set[int]] = [set() for _ in range(n)]  # face-up cards taken into a hand
+    want_opens: list[tuple[int, tuple[int, int]]] = []  # (trick, (seat, card))
+    want_shows: list[tuple[int, int]] = []
+    want_gifts: list[tuple[int, int, int, int]] = []
+    plays = 0
+    passes: list[PassCard] = []
+    for action in rnd.actions:
+        seat = action.seat
+        if isinstance(action, NameTrump):
+            want_shows.append((seat, int(Special.WEREWOLF)))
+            public[seat].add(turned)
+        elif isinstance(action, Play):
+            plays += 1
+            if action.card in public[seat]:
+                public[seat].discard(action.card)
+            else:
+                want_opens.append(((plays - 1) // n + 1, (seat, action.card)))
+        elif isinstance(action, SwapCard) and action.give is not None:
+            if action.give in public[seat]:
+                public[seat].discard(action.give)
+            else:
+                want_shows.append((seat, action.give))
+            if action.take is not None:
+                public[seat].add(action.take)
+        elif isinstance(action, PassCard):
+            public[seat].discard(action.card)  # passed privately, even a face-up one
+            passes.append(action)
+            if len(passes) == n:
+                m = len(want_gifts) // n
+                want_gifts += [(m, p.seat, (p.seat + 1) % n, p.card) for p in passes]
+                passes = []
+    for i in range(max(len(opens), len(want_opens))):
+        got = opens[i] if i < len(opens) else None
+        want = want_opens[i][1] if i < len(want_opens) else None
+        if got == want:
+            continue
+        t = want_opens[i][0] if i < len(want_opens) else None
+        shown = "nothing" if got is None else f"seat {got[0]} {_name(got[1])}"
+        said = "nothing" if want is None else f"seat {want[0]} {_name(want[1])}"
+        raise RecordError(
+            "open-mismatch",
+            f"opened play {i + 1} of the round: the transcript opens {shown}, the record's "
+            f"actions play {said} (a face-up card taken into a hand is played unopened)" + blame,
+            round=r,
+            trick=t,
+            seat=None if want is None else want[0],
+            culprit=RELAY,
+        )
+    if list(shows) != want_shows:
+        raise RecordError(
+            "shown-mismatch",
+            f"the transcript shows {_pairs(shows)}; the record's actions put face up "
+            f"{_pairs(want_shows)} (the Werewolf, cards a Witch gave into a trick)" + blame,
+            round=r,
+            culprit=RELAY,
+        )
+    if sorted(gifts) != sorted(want_gifts):
+        raise RecordError(
+            "pass-mismatch",
+            f"the transcript's gifts are [{_gifts(gifts)}]; the record's passes are "
+            f"[{_gifts(want_gifts)}]" + blame,
+            round=r,
+            culprit=RELAY,
+        )
+
+
+def _gifts(gifts: Sequence[tuple[int, int, int, int]]) -> str:
+    return ", ".join(f"pass {m}: {g}->{to} {_name(c)}" for m, g, to, c in sorted(gifts))
+
+
+def _pairs(pairs: Sequence[tuple[int, int]]) -> str:
+    return "[" + " ".join(f"{s}:{_name(c)}" for s, c in pairs) + "]"

@@ -186,9 +186,14 @@ class DealSetup:
     chain: tuple[int, ...]
     owners: tuple[int, ...]
     signing_keys: tuple[bytes, ...]
+    # Whether cards may change hands in the round (section 16): shows and gifts. Off, the
+    # round accepts exactly the messages of sections 7 to 15, and its digest is theirs.
+    moves: bool = False
 
     def __post_init__(self) -> None:
         n = len(self.signing_keys)
+        if type(self.moves) is not bool:
+            raise ValueError("moves is a bool")
         if type(self.game_id) is not bytes or len(self.game_id) != GAME_ID_BYTES:
             raise ValueError(f"the game id is {GAME_ID_BYTES} bytes")
         if not (0 <= self.round <= 0xFFFF and 0 <= self.attempt <= 0xFFFF):
@@ -220,7 +225,8 @@ class DealSetup:
     @cached_property
     def digest(self) -> bytes:
         """SHA-256(SETUP_TAG || game_id || u16be(round) || u16be(attempt) || u8(n) ||
-        u16be(N) || chain (n bytes) || owners (N bytes) || signing keys (32 bytes each))."""
+        u16be(N) || chain (n bytes) || owners (N bytes) || signing keys (32 bytes each)
+        [|| u8(1) when moves are allowed])."""
         return hashlib.sha256(
             b"".join(
                 (
@@ -233,6 +239,7 @@ class DealSetup:
                     bytes(self.chain),
                     bytes(self.owners),
                     *self.signing_keys,
+                    b"\x01" if self.moves else b"",
                 )
             )
         ).digest()
@@ -313,6 +320,7 @@ class DealSetup:
             "chain": list(self.chain),
             "owners": [_owner_json(o) for o in self.owners],
             "signing_keys": [k.hex() for k in self.signing_keys],
+            **({"moves": True} if self.moves else {}),
         }
 
     @classmethod
@@ -327,6 +335,7 @@ class DealSetup:
                 tuple(_json_int(s) for s in value["chain"]),
                 tuple(_owner_from_json(o) for o in value["owners"]),
                 tuple(bytes.fromhex(k) for k in value["signing_keys"]),
+                _moves_json(value),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ProtocolError(MALFORMED, f"not a private-deal setup: {exc}") from None
@@ -348,6 +357,15 @@ def _owner_from_json(value: Any) -> int:
     if type(value) is dict and set(value) == {"veiled"}:
         return VEILED | _json_int(value["veiled"])
     return _json_int(value)
+
+
+def _moves_json(value: Any) -> bool:
+    """A setup's ``"moves"``: absent (no moves), or ``true``."""
+    if "moves" not in value:
+        return False
+    if value["moves"] is not True:
+        raise ValueError("moves is true when present")
+    return True
 
 
 def _json_int(value: Any) -> int:
@@ -390,6 +408,7 @@ SHOW = Message("show", position=_POS, item=_POS, key=Bin(32))
 _GIFT_OPEN_FIELDS: dict[str, Field] = {"pass": _MOVE, "giver": _SEAT, "item": _POS, "key": Bin(32)}
 OPEN_GIFT = Message("open_gift", **_GIFT_OPEN_FIELDS)
 SHOW_GIFT = Message("show_gift", **_GIFT_OPEN_FIELDS)
+MOVE_MESSAGES = frozenset(m.t for m in (INBOX, GIVE, UNLOCK, SHOW, OPEN_GIFT, SHOW_GIFT))
 MESSAGES = Schemas(
     SHUFFLE,
     LOCK,
@@ -811,6 +830,13 @@ class Verifier:
             ) from None
         if env.sender in self.revealed:
             raise self._order(env, f"seat {env.sender} sent a message after its reveal")
+        if msg["t"] in MOVE_MESSAGES and not self.setup.moves:
+            raise DealFault(
+                MALFORMED,
+                f"seat {env.sender} signed a {msg['t']} in a round where no card changes hands",
+                culprit=env.sender,
+                evidence=env,
+            )
         handler = {
             "shuffle": self._on_pass,
             "lock": self._on_pass,
@@ -1423,6 +1449,7 @@ class DealPlayer:
             raise ValueError(f"position {position} does not hold item {item} in our hand")
         if position in self.view.plays or position in self.view.shows:
             raise ValueError(f"position {position} is open already")
+        self._check_moves()
         return self._send(show_body(position, item, self.keys.positions[position].d))
 
     @property
@@ -1433,6 +1460,7 @@ class DealPlayer:
     def send_inbox(self) -> list[Event]:
         """Publish our inbox key, once per round, before anyone can give us a card; a
         second call sends nothing."""
+        self._check_moves()
         if self.seat in self.view.inboxes:
             return []
         return self._send(inbox_body(self.inbox_key))
@@ -1441,6 +1469,7 @@ class DealPlayer:
         """Give ``item`` (one we hold, whatever way it came to us) to seat ``to`` in pass
         ``pass_index``, sealed to its inbox key; the unlock follows on its own once every
         seat has given in that pass."""
+        self._check_moves()
         inbox = self.view.inboxes.get(to)
         if inbox is None:
             raise ValueError(f"seat {to} has no inbox key yet")
@@ -1471,6 +1500,10 @@ class DealPlayer:
             raise ValueError(f"we hold no gift of seat {giver} from pass {pass_index}")
         shared = self._gift_key(pass_index, giver)
         return self._send(gift_open_body(kind, pass_index, giver, item, shared))
+
+    def _check_moves(self) -> None:
+        if not self.setup.moves:
+            raise ValueError("no card changes hands in this round (DealSetup.moves)")
 
     def _gift_key(self, pass_index: int, giver: int) -> bytes:
         ephemeral = self.view.unlocks[(pass_index, giver)][0]

@@ -5,15 +5,19 @@ round and again at its end with the revealed keys."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+import msgpack
 import pytest
 from test_mental_protocol import Table, make_setup, round_secret, signing_key, views
 
+from netplay.errors import ProtocolError
 from netplay.mental import (
     CardShown,
     DealFault,
     DealPlayer,
+    DealSetup,
     EnvelopeRefused,
     Gift,
     GiftOpened,
@@ -22,7 +26,9 @@ from netplay.mental import (
     RoundFailed,
     RoundKeys,
     RoundVerified,
+    Send,
     Suspect,
+    Verifier,
     audit_transcript,
     moves,
     played_items,
@@ -30,7 +36,12 @@ from netplay.mental import (
     sra,
 )
 from netplay.mental import protocol as proto
-from netplay.signing import Envelope
+from netplay.signing import Envelope, Sealer
+
+
+def moving(n: int, r: int) -> DealSetup:
+    """A round of ``r`` cards each among ``n`` seats in which cards may change hands."""
+    return dataclasses.replace(make_setup(n=n, r=r), moves=True)
 
 
 def left(seat: int, n: int) -> int:
@@ -68,7 +79,7 @@ def received(table: Table, seat: int) -> list[GiftReceived]:
 
 
 def test_a_passed_card_reaches_its_new_holder_only() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     given = pass_left(table)
     n = table.setup.seats
@@ -120,7 +131,7 @@ def test_a_passed_card_reaches_its_new_holder_only() -> None:
 
 
 def test_nobody_learns_its_gift_before_every_seat_has_given() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     n = table.setup.seats
     for seat in range(n - 1):
@@ -138,7 +149,7 @@ def test_nobody_learns_its_gift_before_every_seat_has_given() -> None:
 
 
 def test_round_end_verifies_every_gift_its_play_and_a_show() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     given = pass_left(table)
     n = table.setup.seats
@@ -170,7 +181,7 @@ def test_round_end_verifies_every_gift_its_play_and_a_show() -> None:
 
 
 def test_a_gift_passed_on_again() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     first = pass_left(table, 0)
     n = table.setup.seats
@@ -191,7 +202,7 @@ def test_a_gift_passed_on_again() -> None:
 
 
 def test_a_player_resumed_after_a_pass_has_its_gift_back() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     pass_left(table)
     seat = 2
@@ -206,7 +217,7 @@ def test_a_player_resumed_after_a_pass_has_its_gift_back() -> None:
 
 
 def cheat_table(seat: int, kind: str, change: Any) -> Table:
-    return Table(make_setup(n=3, r=2), cheat=(seat, kind, change)).deal()
+    return Table(moving(3, 2), cheat=(seat, kind, change)).deal()
 
 
 def test_a_claim_other_than_the_gift_is_caught_at_once() -> None:
@@ -257,7 +268,7 @@ def test_an_unlock_that_opens_no_commitment_is_the_givers() -> None:
 
 
 def test_a_second_give_in_one_pass_is_caught() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     player = table.players[0]
     _, item = first_unplayed(player)
@@ -276,7 +287,7 @@ def test_a_second_give_in_one_pass_is_caught() -> None:
 
 
 def test_an_open_of_a_gift_not_yet_given_is_refused_without_blame() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     env = table.players[1].sealer.seal(proto.gift_open_body("open_gift", 0, 0, 5, bytes(32)))
     with pytest.raises(EnvelopeRefused) as caught:
@@ -285,7 +296,7 @@ def test_an_open_of_a_gift_not_yet_given_is_refused_without_blame() -> None:
 
 
 def test_the_relay_refuses_a_give_before_the_inbox_and_an_unlock_before_every_give() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     table.take(0, table.players[0].send_inbox())
     table.pump()
     player = table.players[2]
@@ -300,7 +311,7 @@ def test_the_relay_refuses_a_give_before_the_inbox_and_an_unlock_before_every_gi
     with pytest.raises(EnvelopeRefused) as caught:
         table.relay.receive(2, env)
     assert caught.value.code == proto.OUT_OF_ORDER
-    unlock = Table(n=3, r=2).deal()
+    unlock = Table(moving(3, 2)).deal()
     inboxes(unlock)
     giver = unlock.players[0]
     _, item = first_unplayed(giver)
@@ -314,7 +325,7 @@ def test_the_relay_refuses_a_give_before_the_inbox_and_an_unlock_before_every_gi
 
 
 def test_a_shown_position_cannot_be_played_again() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     player = table.players[0]
     position, item = first_unplayed(player)
     table.take(0, player.show(position, item))
@@ -326,7 +337,7 @@ def test_a_shown_position_cannot_be_played_again() -> None:
 
 
 def test_opening_someone_elses_gift_is_refused() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     pass_left(table)
     thief = table.players[0]
@@ -338,7 +349,7 @@ def test_opening_someone_elses_gift_is_refused() -> None:
 
 
 def test_a_changed_record_of_a_round_with_gifts_fails() -> None:
-    table = Table(n=3, r=2).deal()
+    table = Table(moving(3, 2)).deal()
     inboxes(table)
     pass_left(table)
     table.reveal_all()
@@ -363,7 +374,7 @@ def test_a_changed_record_of_a_round_with_gifts_fails() -> None:
 
 @pytest.mark.slow
 def test_six_seats_pass_twice_and_verify() -> None:
-    table = Table(n=6, r=3).deal()
+    table = Table(moving(6, 3)).deal()
     inboxes(table)
     first = pass_left(table, 0)
     for seat, player in enumerate(table.players):  # the gifts passed on
@@ -378,3 +389,199 @@ def test_six_seats_pass_twice_and_verify() -> None:
 
 
 __all__: list[str] = []
+
+
+LOW_ORDER = sorted(sra.LOW_ORDER)[1]
+ZERO = bytes(32)
+Z = bytes(32)
+BAD_BODIES: list[tuple[str, str, dict[str, Any]]] = [
+    ("inbox low-order", proto.BAD_INBOX, {"t": "inbox", "key": LOW_ORDER}),
+    ("inbox unreduced", proto.BAD_INBOX, {"t": "inbox", "key": (sra.P + 1).to_bytes(32, "little")}),
+    ("inbox short", proto.MALFORMED, {"t": "inbox", "key": bytes(31)}),
+    ("inbox extra key", proto.MALFORMED, {"t": "inbox", "key": Z, "x": 1}),
+    ("give to itself", proto.BAD_GIFT, {"t": "give", "pass": 0, "to": 0, "commit": Z, "sealed": Z}),
+    (
+        "give to no seat",
+        proto.BAD_GIFT,
+        {"t": "give", "pass": 0, "to": 9, "commit": Z, "sealed": Z},
+    ),
+    ("give short", proto.MALFORMED, {"t": "give", "pass": 0, "to": 1, "commit": Z, "sealed": b""}),
+    ("give bool", proto.MALFORMED, {"t": "give", "pass": False, "to": 1, "commit": Z, "sealed": Z}),
+    ("unlock no give", proto.BAD_UNLOCK, {"t": "unlock", "pass": 0, "ephemeral": Z}),
+    ("show not ours", proto.NOT_OWNER, {"t": "show", "position": 0, "item": 0, "key": Z}),
+    ("show undealt", proto.NOT_OWNER, {"t": "show", "position": 59, "item": 0, "key": Z}),
+    ("show past deck", proto.NOT_OWNER, {"t": "show", "position": 127, "item": 0, "key": Z}),
+    (
+        "open_gift none",
+        proto.OUT_OF_ORDER,
+        {"t": "open_gift", "pass": 0, "giver": 1, "item": 0, "key": Z},
+    ),
+    (
+        "show_gift bad",
+        proto.MALFORMED,
+        {"t": "show_gift", "pass": 3, "giver": 63, "item": 0, "key": b"1"},
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def dealt_with_inboxes() -> tuple[DealSetup, list[Envelope]]:
+    """A dealt round in which seats 1 and 2 (not seat 0, the sender) sent their inbox."""
+    table = Table(moving(3, 2)).deal()
+    for seat in (1, 2):
+        table.take(seat, table.players[seat].send_inbox())
+    table.pump()
+    return table.setup, table.relay.transcript
+
+
+@pytest.mark.parametrize(("name", "code", "body"), BAD_BODIES, ids=[b[0] for b in BAD_BODIES])
+def test_bad_move_messages_are_refused_and_nothing_crashes(
+    name: str,
+    code: str,
+    body: dict[str, Any],
+    dealt_with_inboxes: tuple[DealSetup, list[Envelope]],
+) -> None:
+    setup, transcript = dealt_with_inboxes
+    relay, client = Verifier(setup, relayed=False), Verifier(setup)
+    for env in transcript:
+        relay.receive(env)
+        client.receive(env)
+    sealer = Sealer(signing_key(0), proto.MESSAGE_TAG, setup.context, 0)
+    sealer.next_seq = relay.opener.expected_seq(0)
+    env = sealer.seal(msgpack.packb(body, use_bin_type=True))
+    for view in (relay, client):
+        with pytest.raises(DealFault) as caught:  # (EnvelopeRefused is a DealFault too)
+            view.receive(env)
+        assert caught.value.code == code
+
+
+class NoUnlock(DealPlayer):
+    """A player that never unlocks on its own (the test unlocks for it)."""
+
+    def _unlocks_owed(self) -> list[int]:
+        return []
+
+
+def test_an_unlock_of_a_low_order_ephemeral_is_refused_even_when_committed() -> None:
+    table = Table(moving(3, 2))
+    setup = table.setup
+    table.players[0] = NoUnlock(setup, 0, signing_key(0), RoundKeys.derive(round_secret(0), 60))
+    table.deal()
+    inboxes(table)
+    n = table.setup.seats
+    for seat in range(n):
+        player = table.players[seat]
+        _, item = first_unplayed(player)
+        if seat == 0:  # seat 0 commits to a low-order point and unlocks it
+            body = proto.give_body(0, 1, moves.commitment(LOW_ORDER), bytes(32))
+            table.take(0, player._send(body))  # noqa: SLF001  (signed by its own sealer)
+        else:
+            table.take(seat, player.give(0, left(seat, n), item))
+        table.pump()
+    env = table.players[0].sealer.seal(proto.unlock_body(0, LOW_ORDER))
+    with pytest.raises(DealFault) as caught:
+        table.relay.receive(0, env)
+    assert caught.value.code == proto.BAD_UNLOCK and caught.value.culprit == 0
+
+
+def test_a_player_resumed_between_its_give_and_its_unlock_unlocks_the_same_bytes() -> None:
+    table = Table(moving(3, 2)).deal()
+    inboxes(table)
+    n = table.setup.seats
+    _, item = first_unplayed(table.players[0])
+    table.take(0, table.players[0].give(0, 1, item))
+    table.pump()
+    # Seat 0's program restarts with only its round secret; the others give meanwhile.
+    keys = RoundKeys.derive(round_secret(0), 60)
+    resumed, sent = DealPlayer.resume(table.setup, 0, signing_key(0), keys, table.relay.transcript)
+    assert not [e for e in sent if isinstance(e, Send)]  # nothing owed: its give is in
+    assert resumed.gifts == {}
+    table.players[0] = resumed
+    for seat in (1, 2):
+        _, item = first_unplayed(table.players[seat])
+        table.take(seat, table.players[seat].give(0, left(seat, n), item))
+        table.pump()
+    assert all(len(p.gifts) == 1 for p in table.players)
+    table.reveal_all()
+    assert isinstance(table.relay.view.result, RoundVerified)
+
+
+def random_moves(seed: int, n: int, r: int) -> int:
+    """Random shows, passes (of dealt cards and of gifts) and plays until every card is
+    out, against a model of who holds what; then the round verifies and reads as the model."""
+    import random
+
+    rng = random.Random(seed)
+    table = Table(moving(n, r)).deal()
+    inboxes(table)
+    held: list[
+        list[tuple[str, int, int, int]]
+    ] = []  # ("pos", k, 0, item) / ("gift", m, giver, item)
+    for player in table.players:
+        assert player.hand is not None
+        held.append([("pos", k, 0, item) for k, item in sorted(player.hand.items())])
+    gifts: list[Gift] = []
+    shows: list[tuple[int, int]] = []
+    plays: list[tuple[int, int]] = []
+    passes = 0
+    while any(held):
+        roll = rng.random()
+        if passes < 2 and roll < 0.2 and all(held):
+            chosen = [h.pop(rng.randrange(len(h))) for h in held]
+            for seat, card in enumerate(chosen):
+                table.take(seat, table.players[seat].give(passes, left(seat, n), card[3]))
+                table.pump()
+                gifts.append(Gift(passes, seat, left(seat, n), card[3]))
+            for seat in range(n):
+                giver = (seat - 1) % n
+                item = chosen[giver][3]
+                assert table.players[seat].gifts[(passes, giver)] == item
+                held[seat].append(("gift", passes, giver, item))
+            passes += 1
+            continue
+        seat = rng.choice([s for s in range(n) if held[s]])
+        kind, where, giver, item = held[seat].pop(rng.randrange(len(held[seat])))
+        player = table.players[seat]
+        if roll < 0.4:
+            events = player.show(where, item) if kind == "pos" else player.show_gift(where, giver)
+            shows.append((seat, item))
+        else:
+            events = player.play(where, item) if kind == "pos" else player.play_gift(where, giver)
+            plays.append((seat, item))
+        table.take(seat, events)
+        table.pump()
+    table.reveal_all()
+    for view in views(table):
+        assert isinstance(view.result, RoundVerified), view.fault
+        assert list(view.result.gifts) == gifts
+    transcript = table.relay.transcript
+    assert shown_items(transcript) == shows
+    assert played_items(table.setup, transcript) == plays
+    return passes
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_moves_match_a_model(seed: int) -> None:
+    assert random_moves(seed, 3, 3) >= 1  # (these seeds pass cards)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3, 13))
+def test_random_moves_match_a_model_at_larger_tables(seed: int) -> None:
+    random_moves(seed, 3 + seed % 4, 4)
+
+
+def test_a_round_without_moves_accepts_none_and_keeps_its_digest() -> None:
+    plain = make_setup(n=3, r=2)
+    assert not plain.moves and moving(3, 2).digest != plain.digest
+    assert "moves" not in plain.to_json()
+    assert DealSetup.from_json(moving(3, 2).to_json()) == moving(3, 2)
+    with pytest.raises(ProtocolError):
+        DealSetup.from_json({**plain.to_json(), "moves": 1})
+    table = Table(plain).deal()
+    with pytest.raises(ValueError):
+        table.players[0].send_inbox()
+    env = table.players[0].sealer.seal(proto.inbox_body(table.players[0].inbox_key))
+    with pytest.raises(DealFault) as caught:
+        table.relay.receive(0, env)
+    assert (caught.value.code, caught.value.culprit) == (proto.MALFORMED, 0)

@@ -15,6 +15,8 @@ from netplay.signing import SigningKey
 from wizard_tui.bid_seal import bid_seal
 from wizard_tui.deal import deck_for_round
 from wizard_tui.game import Deal, Game, GameConfig, Phase, Play, TableRules, dealer_of
+from wizard_tui.game.actions import NameTrump, PassCard, SwapCard
+from wizard_tui.game.special_engine import SpecialGame
 from wizard_tui.game.specials import SPECIALS, Special, parse_specials
 from wizard_tui.private_deal import PrivateRound, round_setup
 from wizard_tui.record import PRIVATE_PROTOCOL, GameRecord, GameRecorder, PlayerEntry
@@ -36,16 +38,18 @@ def play_special_game(
     rounds: tuple[int, ...] | None = None,
     hidden_bids: bool = False,
     private: bool = False,
+    forehead: bool = False,
 ) -> GameRecord:
     """A whole game with ``specials``, every action a random legal one, and its record.
     ``hidden_bids``: each round's bids sealed as every seat's program seals its bid made.
-    ``private``: dealt by the private deal (of cards that never move between hands: the
-    moves of the Werewolf, the Juggler and the Witch are the deal's to carry)."""
+    ``private``: dealt by the private deal, its moves made as docs/private-deal.md section
+    16 says. ``forehead``: its one-card rounds are forehead rounds (recorded as dealt)."""
     rng = random.Random(f"special-records/{players}/{sorted(specials)}/{seed}/{rounds}")
     rules = TableRules(
         specials=specials,
         rounds=ROUNDS.get(players) if rounds is None else rounds,
         hidden_bids=hidden_bids,
+        forehead=forehead,
     )
     config = GameConfig(players, rng.randrange(players), rules)
     game = Game(config)
@@ -73,11 +77,14 @@ def play_special_game(
             game.apply(Deal(deal.deck(deal.deal()[0])))
         else:
             game.apply(Deal(deck_for_round(game_id, r, seeds, specials)))
+        passed: dict[int, int] = {}  # a Juggler's pass so far: seat -> card
         while game.phase not in (Phase.DEAL, Phase.GAME_OVER):
             action = rng.choice(game.legal_actions())
+            assert isinstance(game, SpecialGame)
+            turned = game.turned_card
             game.apply(action)
-            if deal is not None and isinstance(action, Play):
-                deal.play(action.seat, action.card)
+            if deal is not None:
+                _move_privately(deal, action, turned, passed)
         result = game.results[-1]
         if hidden_bids:
             nonces = [rng.randbytes(32) for _ in range(players)]
@@ -89,6 +96,29 @@ def play_special_game(
         else:
             recorder.add_round(result, commitments, seeds)
     return recorder.record()
+
+
+def _move_privately(
+    deal: PrivateRound, action: object, turned: int | None, passed: dict[int, int]
+) -> None:
+    """The private deal's part of an action (docs/private-deal.md section 16): a play
+    opens its card, the Werewolf is shown and the turned card taken, a Juggler's pass is
+    given once every seat has chosen, a Witch's given card is shown and its taken one
+    taken."""
+    if isinstance(action, Play):
+        deal.play(action.seat, action.card)
+    elif isinstance(action, NameTrump):
+        assert turned is not None
+        deal.show(action.seat, int(Special.WEREWOLF))
+        deal.take_public(action.seat, turned)
+    elif isinstance(action, PassCard):
+        passed[action.seat] = action.card
+        if len(passed) == deal.setup.seats:
+            deal.pass_cards([passed[s] for s in range(deal.setup.seats)])
+            passed.clear()
+    elif isinstance(action, SwapCard) and action.give is not None and action.take is not None:
+        deal.show(action.seat, action.give)
+        deal.take_public(action.seat, action.take)
 
 
 @functools.cache

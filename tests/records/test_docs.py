@@ -34,6 +34,14 @@ def test_record_format_example_verifies() -> None:
     assert len(record.rounds) == 2 and not record.complete
 
 
+def test_record_format_special_example_verifies() -> None:
+    (example,) = re.findall(r"```json special\n(.*?)```", RECORD_FORMAT, re.S)
+    record = verify_document(json.loads(example))
+    (rnd,) = record.rounds
+    assert record.complete and rnd.special and rnd.trump_card == 63 != rnd.turned_card
+    assert [t.bombed for t in rnd.tricks] == [False, True]
+
+
 def test_every_rule_code_is_documented() -> None:
     sources = "".join(
         Path(m.__file__).read_text()

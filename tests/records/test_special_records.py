@@ -8,21 +8,34 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import random
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from wizard_tui.game import Bid, Deal, Game, GameConfig, RoundResult, TableRules
+from netplay.mental import audit_transcript, played_items, shown_items
+from wizard_tui.cli import main
+from wizard_tui.deal import deck_for_round
+from wizard_tui.game import Bid, Deal, Game, GameConfig, Play, RoundResult, TableRules
+from wizard_tui.game.actions import NameTrump
 from wizard_tui.game.specials import Special, deck_cards
+from wizard_tui.net.record_share import PartAssembler, part_messages, round_part
+from wizard_tui.private_deal import item_cards
 from wizard_tui.record import (
     GameRecorder,
     PlayerEntry,
+    RecordedRound,
     RecordError,
     dumps_record,
     loads_record,
     parse_record,
 )
-from wizard_tui.verify import verify_document
+from wizard_tui.verify import verify_document, verify_record
+from wizard_tui.verify_special import check_private_moves
 
 from .special_games import (
     Doc,
@@ -331,7 +344,7 @@ def test_a_tampered_record_of_each_card_is_refused_where_it_was_changed(name: st
         assert got.seat == seat, got
 
 
-def _tampered(tamper: Callable[[Doc], Where | None]) -> Doc:
+def tampered(tamper: Callable[[Doc], Where | None]) -> Doc:
     """The first seeded record ``tamper`` applies to, tampered."""
     doc = find_doc(lambda d: tamper(copy.deepcopy(d)) is not None)
     tamper(doc)
@@ -339,15 +352,15 @@ def _tampered(tamper: Callable[[Doc], Where | None]) -> Doc:
 
 
 def test_a_failing_trick_shows_each_card_as_it_counted() -> None:
-    assert "DRG" in failure(_tampered(dragon_trick_to_the_wrong_seat)).detail
-    got = failure(_tampered(bomb_trick_credited))
+    assert "DRG" in failure(tampered(dragon_trick_to_the_wrong_seat)).detail
+    got = failure(tampered(bomb_trick_credited))
     assert "BMB" in got.detail and "nobody takes it" in got.detail
-    got = failure(_tampered(_changed_declaration(SHP, (WIZARD, JESTER))))
+    got = failure(tampered(_changed_declaration(SHP, (WIZARD, JESTER))))
     assert "SHP=" in got.detail or "action" in got.detail
 
 
 def test_vampire_declared_wrongly_says_what_it_copies() -> None:
-    assert "Vampire copies" in failure(_tampered(vampire_declared_as_the_wrong_copy)).detail
+    assert "Vampire copies" in failure(tampered(vampire_declared_as_the_wrong_copy)).detail
 
 
 # ---- tampering: the round's actions and fields ------------------------------------------
@@ -513,13 +526,34 @@ def test_hidden_bids_seal_the_bid_made_not_the_bid_a_cloud_changed() -> None:
 
 
 @functools.cache
-def _private_text(seed: int) -> str:
-    still = frozenset({DRG, FRY, BMB, CLD, SHP, VMP})  # no card moves between hands
-    return dumps_record(play_special_game(3, still, seed, rounds=(6, 9), private=True))
+def _private_text(specials: frozenset[Special], seed: int, rounds: tuple[int, ...]) -> str:
+    return dumps_record(play_special_game(3, specials, seed, rounds=rounds, private=True))
+
+
+def private_doc(
+    specials: frozenset[Special] = frozenset(Special),
+    seed: int = 0,
+    rounds: tuple[int, ...] = (6, 9),
+) -> Doc:
+    """A fresh copy of a privately dealt special game's record."""
+    return copy.deepcopy(json.loads(_private_text(specials, seed, rounds)))
+
+
+def _moving_doc() -> Doc:
+    """A private game whose record holds a Werewolf's swap, a pass and a Witch's swap (long
+    rounds deal most special cards: the first seed nearly always has them all)."""
+    for seed in range(10):
+        doc = private_doc(seed=seed, rounds=(16, 20))
+        kinds = {a[0] for rnd in doc["rounds"] for a in rnd["actions"]}
+        swaps = [a for rnd in doc["rounds"] for a in rnd["actions"] if a[0] == "swap" and a[2]]
+        if {"name_trump", "pass_card"} <= kinds and swaps:
+            return doc
+    raise AssertionError("no seed moves every kind of card")
 
 
 def test_a_privately_dealt_special_game_verifies_and_its_plays_are_the_opens() -> None:
-    doc = json.loads(_private_text(0))
+    still = frozenset({DRG, FRY, BMB, CLD, SHP, VMP})  # no card changes hands
+    doc = private_doc(still)
     record = verify_document(copy.deepcopy(doc))
     assert record.private and all(rnd.special for rnd in record.rounds)
     dealt = {c for rnd in record.rounds for hand in rnd.hands for c in hand}
@@ -529,4 +563,273 @@ def test_a_privately_dealt_special_game_verifies_and_its_plays_are_the_opens() -
     (seat, card), (seat2, card2) = trick["plays"][0], trick["plays"][1]
     trick["plays"][0], trick["plays"][1] = [seat, card2], [seat2, card]
     got = failure(doc)
-    assert (got.rule, got.round, got.trick) == ("open-mismatch", 2, 1)
+    assert (got.rule, got.round, got.trick) == ("trick-plays", 2, 1)
+
+
+def test_a_private_game_whose_cards_change_hands_verifies() -> None:
+    record = verify_document(_moving_doc())
+    assert record.private
+
+
+def _first(doc: Doc, kind: str) -> tuple[int, int, list[Any]]:
+    return next(action_places(doc, kind))
+
+
+def test_a_private_pass_the_actions_change_is_refused() -> None:
+    """Every seat recorded passing its right neighbour's card: a card it did not hold."""
+    doc = _moving_doc()
+    r, _, _ = _first(doc, "pass_card")
+    rnd = doc["rounds"][r - 1]
+    passes = [a for a in rnd["actions"] if a[0] == "pass_card"][: len(doc["players"])]
+    cards = [a[2] for a in passes]
+    for a, card in zip(passes, cards[1:] + cards[:1], strict=True):
+        a[2] = card
+    got = failure(doc)
+    assert (got.rule, got.round) == ("card-not-in-hand", r)
+    assert "passes" in got.detail
+
+
+def _moves_of(doc: Doc, r: int) -> tuple[RecordedRound, int, list[Any], list[Any], list[Any]]:
+    """Round ``r`` of a private special record, typed, with its turned card and its
+    transcript's opens, shows and gifts as cards, as ``verify`` reads them."""
+    record = parse_record(copy.deepcopy(doc))
+    rnd = record.rounds[r - 1]
+    assert rnd.private_deal is not None and rnd.turned_card is not None
+    setup, envelopes = rnd.private_deal.setup, rnd.private_deal.envelopes
+    cards = item_cards(record.rules.specials)
+    opens = [(s, cards[i]) for s, i in played_items(setup, envelopes)]
+    shows = [(s, cards[i]) for s, i in shown_items(envelopes)]
+    result = audit_transcript(setup, envelopes)
+    gifts = [(g.pass_index, g.giver, g.recipient, cards[g.item]) for g in result.gifts]
+    return rnd, rnd.turned_card, opens, shows, gifts
+
+
+def _moving_round(doc: Doc) -> int:
+    return next(
+        r
+        for r, rnd in enumerate(doc["rounds"], 1)
+        if {"name_trump", "pass_card"} <= {a[0] for a in rnd["actions"]}
+    )
+
+
+def test_the_private_transcript_must_make_the_moves_the_actions_make() -> None:
+    doc = _moving_doc()
+    r = _moving_round(doc)
+    rnd, turned, opens, shows, gifts = _moves_of(doc, r)
+    check_private_moves(rnd, r, turned, opens, shows, gifts, "")  # as recorded: it holds
+    assert shows and gifts
+    with pytest.raises(RecordError) as info:
+        check_private_moves(rnd, r, turned, opens, shows[1:], gifts, "")
+    assert (info.value.rule, info.value.round) == ("shown-mismatch", r)
+    changed = [
+        (m, g, to, (c + 1) % 60) if k == 0 else (m, g, to, c)
+        for k, (m, g, to, c) in enumerate(gifts)
+    ]
+    with pytest.raises(RecordError) as info:
+        check_private_moves(rnd, r, turned, opens, shows, changed, "")
+    assert (info.value.rule, info.value.round) == ("pass-mismatch", r)
+    with pytest.raises(RecordError) as info:
+        check_private_moves(rnd, r, turned, opens[:-1], shows, gifts, "")
+    assert (info.value.rule, info.value.round) == ("open-mismatch", r)
+
+
+def test_the_werewolfs_turned_card_is_played_without_an_open() -> None:
+    """The turned card the Werewolf's holder took is played face up: the transcript has no
+    open of it, and one would not match the record."""
+    for seed in range(10):
+        doc = private_doc(seed=seed, rounds=(16, 20))
+        for r, _, _ in action_places(doc, "name_trump"):
+            rnd, turned, opens, shows, gifts = _moves_of(doc, r)
+            played = [(a.seat, a.card) for a in rnd.actions or () if isinstance(a, Play)]
+            taker = next(a.seat for a in rnd.actions or () if isinstance(a, NameTrump))
+            if (taker, turned) in played:  # played by its taker, not passed on
+                break
+        else:
+            continue
+        break
+    else:
+        raise AssertionError("no seed has a Werewolf's holder play the turned card")
+    assert (taker, turned) not in opens
+    with pytest.raises(RecordError) as info:
+        check_private_moves(rnd, r, turned, [*opens, (taker, turned)], shows, gifts, "")
+    assert info.value.rule == "open-mismatch"
+    assert (taker, int(WLF)) in shows
+
+
+def test_a_special_round_the_host_shares_reaches_a_players_record_whole() -> None:
+    """A player's own record takes a round it missed from the host's record
+    (``record_part`` messages): a special round comes through with its actions."""
+    doc = special_doc(3, "all", 0)
+    record = parse_record(copy.deepcopy(doc))
+    assembler = PartAssembler(3, False, record.rules.specials)
+    part = round_part(record, 2)
+    assert part is not None
+    got = None
+    for msg in part_messages(part):
+        got = assembler.receive(msg)
+    assert got is not None
+    r, redeals, played, charges = got
+    assert (r, redeals, charges) == (2, (), ())
+    assert played == record.rounds[1] and played.special
+    with pytest.raises(RecordError):  # read as a plain game's round: its cards are refused
+        plain = PartAssembler(3, False)
+        for msg in part_messages(part):
+            plain.receive(msg)
+
+
+def test_forehead_rounds_with_special_cards_verify() -> None:
+    specials = frozenset(Special) - {WLF}  # the Werewolf is not played with the forehead
+    for seed in range(3):
+        record = play_special_game(3, specials, seed, rounds=(1, 4, 1), forehead=True)
+        assert record.rules.forehead and [len(r.hands[0]) for r in record.rounds] == [1, 4, 1]
+        verify_record(record)
+        doc = record.to_dict()
+        doc["rounds"][0]["tricks"][0]["winner"] = (record.rounds[0].tricks[0].winner + 1) % 3
+        got = failure(doc)
+        assert (got.round, got.trick) == (1, 1) and got.rule in ("trick-winner", "trick-bombed")
+
+
+def test_wizard_tui_verify_prints_ok_for_a_special_record_and_fail_for_a_tampered_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    doc = special_doc(4, "all", 1)
+    good.write_text(json.dumps(doc), encoding="utf-8")
+    doc["rounds"][0]["actions"].pop()
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["verify", str(good)]) == 0
+    assert capsys.readouterr().out.startswith(f"OK {good} (3 rounds, winners: ")
+    assert main(["verify", str(bad)]) == 1
+    assert capsys.readouterr().out.startswith(f"FAIL {bad}: round 1, seat ")
+
+
+def _revoke(doc: Doc) -> Where | None:
+    """A play changed to a card of the hand that does not follow the led suit while the
+    hand holds it (the engine only finds the moment: a hand with a card it may not play)."""
+    record = parse_record(copy.deepcopy(doc))
+    game = Game(GameConfig(len(record.players), record.first_dealer, record.rules))
+    for r, rnd in enumerate(record.rounds, 1):
+        seeds = rnd.seeds
+        game.apply(Deal(deck_for_round(record.game_id, r, seeds, record.rules.specials)))
+        for i, action in enumerate(rnd.actions or ()):
+            if isinstance(action, Play):
+                held, legal = game.hand(action.seat), game.legal_plays()
+                off = [c for c in held if c not in legal]
+                if off:
+                    doc["rounds"][r - 1]["actions"][i][2] = off[0]
+                    return ("must-follow-suit", r, len(game.tricks) + 1, action.seat)
+            game.apply(action)
+    return None
+
+
+def test_a_revoke_in_a_special_game_names_the_cards() -> None:
+    doc = tampered(_revoke)
+    got = failure(doc)
+    expected = _revoke(find_doc(lambda d: _revoke(copy.deepcopy(d)) is not None))
+    assert where(got) == expected
+    assert "a revoke" in got.detail and "lead while holding" in got.detail
+
+
+def vampire_trick_to_the_wrong_seat(doc: Doc) -> Where | None:
+    found = _trick_where(doc, lambda c, tr: VMP in c and BMB not in c)
+    if found is None:
+        return None
+    r, t, trick = found
+    trick["winner"] = (trick["winner"] + 1) % len(doc["players"])
+    return ("trick-winner", r, t, None)
+
+
+def test_a_vampire_trick_is_shown_with_the_card_it_copied() -> None:
+    doc = tampered(vampire_trick_to_the_wrong_seat)
+    got = failure(doc)
+    expected = vampire_trick_to_the_wrong_seat(
+        find_doc(lambda d: vampire_trick_to_the_wrong_seat(copy.deepcopy(d)) is not None)
+    )
+    assert where(got) == expected
+    assert got.round is not None
+    turned = doc["rounds"][got.round - 1]["turned_card"]
+    if turned in (WLF, VMP):  # nothing to copy: it plays as a Jester
+        copied = "J"
+    elif turned >= 60:
+        copied = Special(turned).short_name
+    elif turned >= 52:
+        copied = f"{'W' if turned < 56 else 'J'}{turned}"
+    else:
+        copied = f"{turned % 13 + 1}{'CDHS'[turned // 13]}"
+    assert f"VMP={copied}" in got.detail, (turned, got.detail)
+
+
+@st.composite
+def _special_sets(draw: st.DrawFn) -> frozenset[Special]:
+    """Any playable set: the Dragon and the Fairy together or not at all."""
+    chosen = set(draw(st.sets(st.sampled_from(sorted(Special)), min_size=1)))
+    if chosen & {DRG, FRY}:
+        chosen |= {DRG, FRY}
+    return frozenset(chosen)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    specials=_special_sets(),
+    players=st.integers(3, 6),
+    sizes=st.lists(st.integers(1, 10), min_size=1, max_size=3),
+    seed=st.integers(0, 2**16),
+)
+def test_random_games_with_random_special_cards_verify_and_catch_a_changed_winner(
+    specials: frozenset[Special], players: int, sizes: list[int], seed: int
+) -> None:
+    rounds = tuple(min(s, 60 // players) for s in sizes)
+    record = play_special_game(players, specials, seed, rounds=rounds)
+    doc = json.loads(dumps_record(record))
+    assert parse_record(doc) == verify_document(copy.deepcopy(doc))
+    last = doc["rounds"][-1]
+    trick = last["tricks"][-1]
+    trick["winner"] = (trick["winner"] + 1) % players
+    got = failure(doc)
+    assert (got.round, got.trick) == (len(rounds), len(last["tricks"]))
+    assert got.rule == "trick-winner"
+
+
+def test_a_cloud_change_of_more_than_one_is_refused_as_not_a_choice() -> None:
+    doc = find_doc(lambda d: next(action_places(d, "adjust_bid"), None) is not None)
+    r, i, action = next(action_places(doc, "adjust_bid"))
+    rnd = doc["rounds"][r - 1]
+    made = next(a[2] for a in rnd["actions"] if a[0] == "bid" and a[1] == action[1])
+    changes = [a[2] for a in rnd["actions"][:i] if a[0] == "adjust_bid" and a[1] == action[1]]
+    before = changes[-1] if changes else made
+    action[2] = before + 3 if before + 3 <= len(rnd["hands"][0]) else before - 3
+    got = failure(doc)
+    assert (got.rule, got.round, got.seat) == ("not-a-choice", r, action[1])
+    assert got.trick == trick_of_action(rnd, i)
+
+
+KINDS = ["bid", "play", "trump", "name_trump", "declare", "adjust_bid", "pass_card", "swap"]
+
+
+def test_any_changed_action_is_a_record_error_never_a_crash() -> None:
+    """Bad input never crashes ``verify``: every action changed at random (its seat, its
+    value, its kind, its place) fails as a record, or still verifies."""
+    rng = random.Random("special-records/fuzz")
+    base = special_doc(3, "all", 0)
+    refused = 0
+    for _ in range(100):
+        doc = copy.deepcopy(base)
+        rnd = rng.choice(doc["rounds"])
+        i = rng.randrange(len(rnd["actions"]))
+        action = rnd["actions"][i]
+        how = rng.randrange(4)
+        if how == 0:
+            action[1] = rng.randrange(3)
+        elif how == 1:
+            action[2] = rng.choice([-5, -1, 0, 1, 5, 59, 63, 68, 99, None, [0, 1], [68, 68]])
+        elif how == 2:
+            action[0] = rng.choice(KINDS)
+        else:
+            j = rng.randrange(len(rnd["actions"]))
+            rnd["actions"][i], rnd["actions"][j] = rnd["actions"][j], action
+        try:
+            verify_document(doc)
+        except RecordError as exc:
+            assert exc.rule != "internal-error"
+            refused += 1
+    assert refused > 80  # nearly every change is caught

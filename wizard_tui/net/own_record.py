@@ -83,7 +83,9 @@ class OwnRecord:
         self._ended: set[int] = set()  # rounds known to be over
         self._failed: set[int] = set()  # rounds whose check failed: the record ends there
         self._asked: set[int] = set()
-        self._parts = PartAssembler(len(recorder.players), self._private)
+        self._parts = PartAssembler(
+            len(recorder.players), self._private, recorder.config.rules.specials
+        )
         from_host = recorder.extra.get(FROM_HOST)
         self._from_host_rounds: set[int] = set()
         self._from_host_redeals: set[tuple[int, int]] = set()
@@ -171,7 +173,9 @@ class OwnRecord:
     def reconnected(self) -> None:
         """The link came back: parts asked for on the old one may never arrive whole."""
         self._asked.clear()
-        self._parts = PartAssembler(len(self.recorder.players), self._private)
+        self._parts = PartAssembler(
+            len(self.recorder.players), self._private, self.recorder.config.rules.specials
+        )
         self._flush()
 
     # -- the record ------------------------------------------------------------------------------

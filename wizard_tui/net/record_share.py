@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..game.specials import Special
 from ..record import (
     Charge,
     GameRecord,
@@ -58,9 +59,12 @@ def part_messages(part: dict[str, Any]) -> list[dict[str, Any]]:
 class PartAssembler:
     """The player's side: ``record_part`` messages back into round parts."""
 
-    def __init__(self, players: int, private: bool) -> None:
+    def __init__(
+        self, players: int, private: bool, specials: frozenset[Special] = frozenset()
+    ) -> None:
         self.players = players
         self.private = private
+        self.specials = specials  # the game's special cards: its rounds hold their actions
         self._text: dict[int, bytearray] = {}
 
     def receive(
@@ -86,7 +90,7 @@ class PartAssembler:
             doc = json.loads(text.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise RecordError("json", f"the host's part of round {r} is not JSON: {exc}") from None
-        redeals, played = parse_round_part(doc, self.players, self.private)
+        redeals, played = parse_round_part(doc, self.players, self.private, self.specials)
         if played is not None and played.round != r:
             raise RecordError("round-number", f"asked for round {r}, got {played.round}")
         charges = parse_charges(doc.get("charges", []), self.players) if self.private else ()

@@ -1,7 +1,8 @@
 """Game records (``docs/record-format.md``): build one from the engine, write it, read it back.
 
 A record is one JSON document holding everything needed to re-check a whole game offline:
-seats, rules, every round's commitments, seeds, hands, trump, bids, plays and scores. This
+seats, rules, every round's commitments, seeds, hands, trump, bids, plays and scores (and,
+with special cards, the card turned up and every seat action of the round). This
 package owns its shape and nothing else: ``GameRecorder`` (``recorder``) collects finished
 rounds (the host and ``simulate`` both use it), ``write_record`` (``files``) writes
 atomically after every round, and ``read_record``/``parse_record`` (``files``, ``parse``)
