@@ -36,7 +36,7 @@ from typing import Any
 from netplay import fairdeal
 from netplay.signing import SigningKey
 
-from .arena import SeatTally, field_margins
+from .arena import Estimate, SeatTally, estimate, field_margins
 from .bid_seal import bid_seal, new_nonce
 from .bots import Bot, make_bot
 from .deal import deck_for_round
@@ -58,6 +58,8 @@ from .game import (
     seat_view,
     winners,
 )
+from .game.actions import AdjustBid, Declare, NameTrump, PassCard, SwapCard
+from .game.specials import Special, deck_cards
 from .private_deal import PrivateRound, round_setup, veiled_round
 from .record import PRIVATE_PROTOCOL, GameRecord, GameRecorder, PlayerEntry, write_record
 
@@ -132,6 +134,9 @@ def play_game(
     if deal not in DEALS:
         raise SimulationError(f"unknown deal {deal!r}: one of {', '.join(DEALS)}")
     private = deal == "private"
+    specials = rules.specials if isinstance(rules, TableRules) else frozenset()
+    if private and specials:
+        raise SimulationError("the private deal cannot deal special cards yet: use commit-reveal")
     if private:
         signing_keys = signing_keys or [SigningKey.generate() for _ in range(n)]
         if len(signing_keys) != n:
@@ -169,7 +174,7 @@ def play_game(
         else:
             # Commit first, then deal from the seeds: the order of the real protocol.
             commitments = [fairdeal.commitment(gid, r, s, seed) for s, seed in enumerate(seeds)]
-            game.deal(deck_for_round(gid, r, seeds))
+            game.deal(round_deck(gid, r, seeds, specials))
         while game.phase is not Phase.DEAL and game.phase is not Phase.GAME_OVER:
             seat = game.turn
             view = seat_view(game, seat)
@@ -192,6 +197,19 @@ def play_game(
     return GamePlayed(recorder.record(), tuple(decisions), tuple(seconds))
 
 
+def round_deck(
+    game_id: bytes, r: int, seeds: Sequence[bytes], specials: frozenset[Special]
+) -> tuple[int, ...]:
+    """Round ``r``'s deck from the seats' seeds: ``deck_for_round``'s for the plain deck;
+    with special cards, the shuffle of the table's N = 60 + k cards, item i standing for card
+    ``deck_cards(specials)[i]`` (docs/fairness.md)."""
+    if not specials:
+        return deck_for_round(game_id, r, seeds)
+    cards = deck_cards(specials)
+    combined = fairdeal.combined_seed(game_id, r, seeds)
+    return tuple(cards[i] for i in fairdeal.shuffle_order(combined, len(cards)))
+
+
 def _seal_bids(
     recorder: GameRecorder,
     game_id: bytes,
@@ -207,6 +225,9 @@ def _seal_bids(
     recorder.add_bid_seals(r, seals, nonces)
 
 
+_SPECIAL_ACTIONS = (NameTrump, Declare, AdjustBid, PassCard, SwapCard)
+
+
 def _apply(game: Game, seat: int, bot: Bot, action: object) -> None:
     # The engine's own methods, not ``apply``: no event list per decision. (``type(x) is``
     # rather than isinstance: a subclass of an action is not one.)
@@ -217,6 +238,8 @@ def _apply(game: Game, seat: int, bot: Bot, action: object) -> None:
             game.bid(action.seat, action.bid)
         elif type(action) is ChooseTrump:
             game.choose_trump(action.seat, action.suit)
+        elif type(action) in _SPECIAL_ACTIONS:
+            game.apply(action)  # type: ignore[arg-type]
         else:
             raise SimulationError(f"bot {bot.level!r} at seat {seat} returned {action!r}")
     except IllegalAction as exc:
@@ -242,6 +265,7 @@ class SimulationConfig:
     duplicate: bool = False
     records: Path | None = None  # write one record per game into this directory
     deal: str = "commit-reveal"  # or "private": docs/private-deal.md
+    specials: frozenset[Special] = frozenset()  # the special cards in the deck
 
     def table_rules(self) -> TableRules:
         """The rules every game of the match is played by."""
@@ -250,6 +274,7 @@ class SimulationConfig:
             self.hidden_bids,
             self.forehead,
             length_rounds(self.length, self.players),
+            self.specials,
         )
 
     def levels(self) -> tuple[str, ...]:
@@ -303,7 +328,38 @@ class SimulationReport:
             "records": None if self.config.records is None else str(self.config.records),
             "seats": seats,
             "levels": [t.summary() for t in self.by_level().values()],
+            "differences": [
+                {"levels": [a, b], "mean": est.mean, "ci95": list(est.interval or ()) or None}
+                for a, b, est in self.differences()
+            ],
         }
+
+    def differences(self) -> list[tuple[str, str, Estimate]]:
+        """Duplicate mode: for each pair of levels, the mean per deal set of the first's
+        margin minus the second's, with its 95% interval (the deals are common to both, so
+        this is sharper than comparing their two intervals)."""
+        levels = list(self.by_level().items())
+        if not self.config.duplicate or len(levels) < 2:
+            return []
+        levels.sort(key=lambda lt: -math.fsum(lt[1].margins))
+        out = []
+        for i, (a, ta) in enumerate(levels):
+            for b, tb in levels[i + 1 :]:
+                diffs = [x - y for x, y in zip(ta.margins, tb.margins, strict=True)]
+                out.append((a, b, estimate(diffs)))
+        return out
+
+    def _differences(self) -> list[str]:
+        rows = []
+        for a, b, est in self.differences():
+            ci = "-"
+            if est.interval is not None:
+                ci = f"[{est.interval[0]:+.1f}, {est.interval[1]:+.1f}]"
+            name = f"{_level_name(a)} - {_level_name(b)}"
+            rows.append(f"  {name}: {est.mean:+.1f} a deal set, 95% CI {ci}")
+        if not rows:
+            return []
+        return ["", "difference in vs field, deal set by deal set:", *rows]
 
     def table(self) -> str:
         """The human-readable report: one row per entry (and per level when levels repeat)."""
@@ -315,6 +371,7 @@ class SimulationReport:
             + f", {c.players} players, restrict last bid: {c.restrict_last_bid.value}, "
             + ("hidden bids (the restriction ignored), " if c.hidden_bids else "")
             + (f"length: {c.length}, " if c.length != Length.FULL else "")
+            + (f"specials: {_specials_text(c.specials)}, " if c.specials else "")
             + f"{self.seconds:.2f} s ({rate:.{0 if rate >= 10 else 2}f} games/s)"
         )
         label = "entry" if c.duplicate else "seat"
@@ -325,6 +382,8 @@ class SimulationReport:
         width = max(10, *(len(s["bot"]) for _, s in rows))
         lines = [head, "", _row_header(label, width, c.duplicate)]
         lines += [_row(key, s, width, c.duplicate) for key, s in rows]
+        if c.duplicate:
+            lines += self._differences()
         lines.append("")
         note = "95% CI: Student t interval of the mean score per game"
         if c.duplicate:
@@ -334,6 +393,12 @@ class SimulationReport:
             k = len(self.records)
             lines.append(f"{k} record{'s' if k != 1 else ''} written to {c.records}")
         return "\n".join(lines)
+
+
+def _specials_text(specials: frozenset[Special]) -> str:
+    if len(specials) == len(Special):
+        return "all"
+    return ",".join(card.wire_name for card in sorted(specials))
 
 
 def _row_header(label: str, width: int, duplicate: bool) -> str:
@@ -385,6 +450,13 @@ def run_simulation(
     levels = config.levels()
     n = config.players
     rounds_for(n)  # a clear error for an impossible table before anything is played
+    rules = config.table_rules()
+    try:
+        rules.check(n)
+    except ValueError as exc:
+        raise SimulationError(str(exc)) from None
+    if config.specials and config.deal == "private":
+        raise SimulationError("the private deal cannot deal special cards yet: use commit-reveal")
     for level in set(levels):
         make_bot(level)  # unknown levels fail now, not mid-run
     if config.records is not None:

@@ -179,3 +179,70 @@ __all__ = [
     "threat_forms",
     "winner_index",
 ]
+
+
+class TrickState:
+    """The trick so far, read once, so that whether one more card would take it is a few
+    tests (``would_take``): the playouts ask it for every legal card of every move."""
+
+    __slots__ = ("best", "bombed", "dragon", "fairy", "jester", "led", "suits", "witch", "wizard")
+
+    def __init__(self, forms: Sequence[int], trump: int) -> None:
+        self.bombed = self.dragon = self.fairy = self.wizard = self.jester = False
+        self.suits = self.witch = False
+        self.led = led_suit(forms)
+        self.best = -1  # the best key of a suit card so far (``key``)
+        for f in forms:
+            if f < SUITLESS:
+                self.suits = True
+                k = key(f, trump, self.led)
+                if k > self.best:
+                    self.best = k
+            elif f == BOMB:
+                self.bombed = True
+            elif f == DRAGON:
+                self.dragon = True
+            elif f == FAIRY:
+                self.fairy = True
+            elif f == WIZARD:
+                self.wizard = True
+            elif f == JESTER:
+                self.jester = True
+            elif f == WITCH:
+                self.witch = True
+
+    def would_take(self, f: int, trump: int) -> bool:
+        """Whether ``f`` played now becomes the card taking the trick (never in a bombed
+        trick, and never for a Bomb)."""
+        if self.bombed or f == BOMB:
+            return False
+        if self.dragon:
+            return f == FAIRY and not self.fairy
+        if f == DRAGON:
+            return not self.fairy
+        if self.wizard:
+            return False
+        if f == WIZARD:
+            return True
+        if f < SUITLESS:
+            if not self.suits:
+                return True
+            return key(f, trump, self.led) > self.best
+        if self.suits or self.jester:
+            return False
+        if f == JESTER:
+            return True
+        if f == FAIRY:
+            return not self.fairy
+        return not self.fairy and not self.witch  # the Witch: only first, and alone
+
+
+def key(form: int, trump: int, led: int) -> int:
+    """A suit form's strength in a trick led ``led``: trumps above the led suit, other
+    suits nowhere (-1)."""
+    suit = form // 100
+    if suit == trump:
+        return 1000 + form % 100
+    if suit == led:
+        return form % 100
+    return -1

@@ -23,8 +23,8 @@ import bisect
 from collections.abc import Sequence
 
 from ..game import SeatView, score
-from ..game.cards import FIRST_JESTER, FIRST_WIZARD, RANKS_PER_SUIT
-from ..game.specials import Declaration, Special
+from ..game.cards import FIRST_JESTER, FIRST_WIZARD
+from ..game.specials import Special
 from . import bidding
 from . import special_model as model
 from .special_knowledge import SpecialKnowledge, bits, read_special
@@ -37,7 +37,6 @@ SHAPESHIFTER_SHARE = 0.9  # of a Wizard's chance: it is a Wizard only when its p
 FOLLOW_SURE = 0.8
 LEAD_SURE = 0.75
 
-NO_TRUMP = -1
 
 # ---------------------------------------------------------------- a card's worth
 
@@ -459,10 +458,6 @@ def _without_last(k: SpecialKnowledge) -> SpecialKnowledge:
     )
 
 
-def plain_suit(card: int) -> int:
-    return card // RANKS_PER_SUIT if card < FIRST_WIZARD else -1
-
-
 __all__ = [
     "adjust_bid",
     "bid",
@@ -475,5 +470,3 @@ __all__ = [
     "pass_card",
     "swap",
 ]
-
-_ = Declaration  # the choices are Declaration values

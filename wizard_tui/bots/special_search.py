@@ -45,6 +45,7 @@ from ..game import (
 )
 from ..game.actions import Action, AdjustBid, Deal, Declare, PassCard, SwapCard
 from ..game.cards import FIRST_JESTER, FIRST_WIZARD, RANKS_PER_SUIT
+from ..game.special_engine import SpecialGame
 from ..game.specials import Special, deck_cards
 from . import special_model as model
 from . import special_play
@@ -53,7 +54,11 @@ from .sampler import sample_hands
 from .special_knowledge import SpecialKnowledge, bits, read_special
 
 BID_WINDOW = 2
-NOISE = 2.0  # a candidate replaces the heuristic's only if better by this many standard errors
+MAX_MISSES = 32  # deals that fit no world before a decision stops sampling
+# A candidate replaces the heuristic's choice only if better by this many standard errors of
+# the paired difference: cards, declarations and bids.
+CARD_NOISE = 1.0
+BID_NOISE = 1.0
 
 
 @cache
@@ -122,7 +127,7 @@ def _deal_world(
     hands: list[int],
     dealer: int,
     size: int,
-) -> Game | None:
+) -> SpecialGame | None:
     """A world game dealt ``hands`` (masks of ``size`` cards each), trump as in the real
     round, in its bidding phase; None if no such deal exists."""
     n = k.players
@@ -140,6 +145,8 @@ def _deal_world(
     used = dealt | 1 << turned
     deck.extend(c for c in deck_cards(view.rules.specials) if not used >> c & 1)
     game = Game(_config(n, dealer, size, view.rules.specials))
+    if not isinstance(game, SpecialGame):  # the engine plays special cards in a SpecialGame
+        return None
     try:
         game.apply(Deal(tuple(deck)))
         if game.phase is Phase.CHOOSE_TRUMP:
@@ -153,7 +160,7 @@ def _deal_world(
     return game
 
 
-def play_world(view: SeatView, k: SpecialKnowledge, hands: list[int]) -> Game | None:
+def play_world(view: SeatView, k: SpecialKnowledge, hands: list[int]) -> SpecialGame | None:
     """A world standing where the real round stands in the play (or declare) phase, with
     ``hands`` as every seat's cards now; None when the deal does not fit (rare)."""
     n = k.players
@@ -197,18 +204,19 @@ def world_score(view: SeatView, game: Game, start_bid: int) -> int:
 # ------------------------------------------------------------------ the rollout policy
 
 
-def _trick_forms(game: Game) -> list[int]:
+def _trick_forms(game: SpecialGame) -> list[int]:
     index = len(game.tricks)
     chosen = {s: c for t, s, c in game.declarations if t == index}
     turned = game.turned_card
     return [model.form_of(card, chosen.get(seat), turned) for seat, card in game.trick]
 
 
-def rollout_action(game: Game) -> Action:
-    """A quick, sensible action for the seat on turn of a world game (every seat's
-    policy in a playout): take a trick with the strongest card when tricks are needed and
-    others are still to play, the cheapest when last; otherwise shed the strongest card
-    that loses."""
+def rollout_action(game: SpecialGame) -> Action:
+    """A quick, sensible action for the seat on turn of a world game (every seat's policy
+    in a playout). The world's hands are all known, so when tricks are needed it plays the
+    cheapest card that takes the trick and that no card of the seats still to play could
+    beat (the strongest taker if none is safe, the weakest card if none takes); when not, it
+    sheds the strongest card that loses, a Bomb only if nothing else loses."""
     seat, phase = game.turn, game.phase
     trump = game.trump
     if phase is Phase.PLAY:
@@ -221,31 +229,50 @@ def rollout_action(game: Game) -> Action:
         me = len(forms)
         n_after = game.players - 1 - me
         turned = game.turned_card
-        best = legal[0]
-        best_key: tuple[int, int] | None = None
+        state = model.TrickState(forms, trump)
+        led = state.led
+        # Per card: the strongest way to play it that takes the trick so far (its power and
+        # form) and the strongest that does not.
+        takers: list[tuple[int, int, int]] = []  # (power, card, form)
+        losers: list[tuple[int, int]] = []  # (power, card)
         for card in legal:
-            outcomes = []  # (takes the trick so far, power) for each way to play the card
-            for choice in model.declaration_choices(card, turned) or (None,):
-                f = model.form_of(card, choice, turned)
-                trick = [*forms, f]
-                takes = model.winner_index(trick, trump) == me and not model.bombed(trick)
-                outcomes.append((takes, special_play.power(f, trump)))
-            strongest = max(p for _, p in outcomes)
-            if need > 0:
-                taking = [p for t, p in outcomes if t]
-                if taking:  # others to come: the strongest; last: the cheapest
-                    key = (2, max(taking)) if n_after else (2, -min(taking))
-                else:
-                    key = (1, -strongest)  # cannot take it: throw the weakest
+            c = model.copied_card(card, turned)
+            if c in model.DECLARING:
+                forms_of = _declared_forms(c, trump, led)
             else:
-                losing = [p for t, p in outcomes if not t]
-                if losing:  # shed the strongest card that loses; a Bomb only if nothing else
-                    key = (2, max(losing) if card != Special.BOMB else -1)
-                else:
-                    key = (1, strongest if not n_after else -strongest)
-            if best_key is None or key > best_key:
-                best, best_key = card, key
-        return Play(seat, best)
+                forms_of = (model.form_of(c, None, None),)
+            take: tuple[int, int, int] | None = None
+            lose = -1
+            for f in forms_of:
+                p = _POWER[trump + 1][f] if f < model.SUITLESS else _SUITLESS_POWER[f]
+                if state.would_take(f, trump):
+                    if take is None or p > take[0]:
+                        take = (p, card, f)
+                elif p > lose:
+                    lose = p
+            if take is not None:
+                takers.append(take)
+            if lose >= 0:
+                losers.append((lose if card != Special.BOMB else -1, card))
+        takers.sort()
+        later = [s % game.players for s in range(seat + 1, seat + 1 + n_after)]
+        if need > 0:
+            if takers:
+                if not n_after:
+                    return Play(seat, takers[0][1])  # last: the cheapest card that takes it
+                # The world's hands are known here: the cheapest card nobody after can beat.
+                for _power, card, f in takers:
+                    if _holds(game, [*forms, f], later, trump, turned):
+                        return Play(seat, card)
+                return Play(seat, takers[-1][1])
+            return Play(seat, min(losers)[1])  # cannot take it: throw the weakest
+        if losers:  # shed the strongest card that loses; a Bomb only if nothing else
+            return Play(seat, max(losers)[1])
+        if not n_after or not me:
+            # Last (the trick is ours anyway: spend the strongest) or leading (the weakest).
+            return Play(seat, takers[-1][1] if me else takers[0][1])
+        beaten = [t for t in takers if not _holds(game, [*forms, t[2]], later, trump, turned)]
+        return Play(seat, (beaten[-1] if beaten else takers[0])[1])
     if phase is Phase.DECLARE:
         choices = game.legal_choices()
         forms = _trick_forms(game)[:-1]
@@ -278,6 +305,46 @@ def rollout_action(game: Game) -> Action:
     return actions[0]
 
 
+def _holds(
+    game: SpecialGame, forms: list[int], later: list[int], trump: int, turned: int | None
+) -> bool:
+    """Whether the last of ``forms`` keeps the trick against every card the seats still to
+    play hold in this world (each at its strongest, a Bomb as a loss)."""
+    state = model.TrickState(forms, trump)
+    led = state.led
+    for seat in later:
+        for card in game.held_cards(seat):
+            for g in model.threat_forms(card, trump, led, turned):
+                if g == model.BOMB or state.would_take(g, trump):
+                    return False
+    return True
+
+
+def _declared_forms(card: int, trump: int, led: int) -> tuple[int, ...]:
+    """The ways worth weighing to declare a Juggler, a Cloud or a Shapeshifter: as the trump,
+    the led suit or another suit; as a Wizard or a Jester."""
+    if card == Special.SHAPESHIFTER:
+        return (model.WIZARD, model.JESTER)
+    other = next(s for s in range(4) if s != trump and s != led)
+    suits = dict.fromkeys(s for s in (trump, led, other) if s >= 0)
+    return tuple(model.form_of(card, s) for s in suits)
+
+
+def _power_table(trump: int) -> dict[int, int]:
+    return {
+        suit * 100 + v: special_play.power(suit * 100 + v, trump)
+        for suit in range(4)
+        for v in range(100)
+    }
+
+
+_POWER = tuple(_power_table(t) for t in range(-1, 4))
+_SUITLESS_POWER = {
+    f: special_play.power(f, -1)
+    for f in (model.WIZARD, model.DRAGON, model.JESTER, model.FAIRY, model.WITCH, model.BOMB)
+}
+
+
 def _raw_power(card: int, trump: int, turned: int | None) -> int:
     c = model.copied_card(card, turned)
     if c == Special.SHAPESHIFTER:
@@ -287,7 +354,7 @@ def _raw_power(card: int, trump: int, turned: int | None) -> int:
     return special_play.power(model.form_of(c, None, turned), trump)
 
 
-def roll_out(game: Game) -> None:
+def roll_out(game: SpecialGame) -> None:
     """Play the world's round to its end."""
     while game.phase is not Phase.GAME_OVER and game.phase is not Phase.DEAL:
         game.apply(rollout_action(game))
@@ -315,8 +382,8 @@ class SpecialSearch:
     def _enough(self, start: float, samples: int, tries: int) -> bool:
         if self.max_samples is not None and samples >= self.max_samples:
             return True
-        if tries >= 4 * max(self.min_samples, 8) and samples == 0:
-            return True  # no world fits: give up
+        if tries - samples >= MAX_MISSES:
+            return True  # worlds keep failing to fit: decide with what there is
         now = time.perf_counter()
         return samples >= 2 and now + (now - start) / max(samples, 1) > start + self.time_budget
 
@@ -352,7 +419,10 @@ class SpecialSearch:
         samples = tries = 0
         while not self._enough(start, samples, tries):
             tries += 1
-            hands = sample_special_hands(k, self.rng)
+            try:
+                hands = sample_special_hands(k, self.rng)
+            except ValueError:  # no deal fits what this seat saw (a void gone stale)
+                continue
             world = play_world(view, k, hands)
             if world is None:
                 continue
@@ -388,7 +458,10 @@ class SpecialSearch:
         restricted = view.rules.last_bid_rule.applies(view.round) and not view.rules.hidden_bids
         while not self._enough(start, samples, tries):
             tries += 1
-            hands = sample_special_hands(k, self.rng)
+            try:
+                hands = sample_special_hands(k, self.rng)
+            except ValueError:
+                continue
             world = _deal_world(view, k, hands, dealer, size)
             if world is None:
                 continue
@@ -414,7 +487,7 @@ class SpecialSearch:
                 scores[i].append(s)
             samples += 1
         self.samples = samples
-        best = _pick(scores, candidates.index(guess))
+        best = _pick(scores, candidates.index(guess), BID_NOISE)
         return candidates[best] if best is not None else guess
 
 
@@ -457,9 +530,9 @@ def _representative(card: int, candidates: list[int], k: SpecialKnowledge) -> in
     return max(below) if below else candidates[0]
 
 
-def _pick(scores: list[list[int]], base: int) -> int | None:
+def _pick(scores: list[list[int]], base: int, noise: float = CARD_NOISE) -> int | None:
     """The candidate to play: the best mean, unless the heuristic's (``base``) is within
-    ``NOISE`` standard errors of the paired difference; None without samples."""
+    ``noise`` standard errors of the paired difference; None without samples."""
     if not scores or not scores[0]:
         return None
     m = len(scores[0])
@@ -470,7 +543,7 @@ def _pick(scores: list[list[int]], base: int) -> int | None:
     diffs = [x - y for x, y in zip(scores[best], scores[base], strict=True)]
     d = sum(diffs) / m
     var = sum((x - d) ** 2 for x in diffs) / (m - 1)
-    if d > NOISE * math.sqrt(var / m):
+    if d > noise * math.sqrt(var / m):
         return best
     return base
 

@@ -12,6 +12,7 @@ from typing import TextIO
 
 from ..cli import UserError
 from ..game import RestrictLastBid
+from ..game.specials import Special, parse_specials
 from ..i18n import _
 from ..net.deals import FOREHEAD_DEAL, forehead_refusal
 from . import options
@@ -55,6 +56,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     options.add_house_rules(parser)
     parser.add_argument(
+        "--specials",
+        type=_specials,
+        default=frozenset(),
+        metavar="LIST",
+        help=_(
+            "play with special cards: a comma-separated list of them (dragon, fairy, bomb, "
+            "werewolf, juggler, cloud, shapeshifter, witch, vampire) or all; dealt by "
+            "commit-reveal"
+        ),
+    )
+    parser.add_argument(
         "--records", type=Path, metavar="DIR", help=_("write each game's record into DIR")
     )
     parser.add_argument(
@@ -86,6 +98,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "reports the same with any N"
         ),
     )
+
+
+def _specials(text: str) -> frozenset[Special]:
+    try:
+        return parse_specials(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -130,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
         duplicate=args.duplicate,
         records=args.records,
         deal=args.deal,
+        specials=args.specials,
     )
     bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     try:

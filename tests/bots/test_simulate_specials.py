@@ -1,0 +1,70 @@
+"""``simulate --specials``: whole games with special cards between bots, in every mode."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from wizard_tui.cli import main
+from wizard_tui.deal import deck_for_round
+from wizard_tui.game.specials import SPECIALS, Special, deck_cards
+from wizard_tui.simulate import SimulationConfig, SimulationError, round_deck, run_simulation
+
+ALL = frozenset(SPECIALS)
+
+
+def test_a_duplicate_match_with_every_card() -> None:
+    config = SimulationConfig(
+        players=3,
+        games=2,
+        bots=("normal", "easy", "random"),
+        seed="specials",
+        duplicate=True,
+        length="1,2,5,9",
+        specials=ALL,
+    )
+    report = run_simulation(config)
+    assert report.games == 6
+    assert report.to_json()["rules"]["specials"] == [c.wire_name for c in sorted(ALL)]
+    for tally in report.tallies:
+        assert len(tally.scores) == 6 and tally.rounds == 6 * 4  # every seat of every deal
+        assert len(tally.margins) == 2
+    pairs = {tuple(d["levels"]) for d in report.to_json()["differences"]}
+    assert len(pairs) == 3
+    assert "specials: all" in report.table()
+
+
+def test_the_round_deck_is_the_tables_cards() -> None:
+    seeds = [bytes([s]) * 32 for s in range(3)]
+    specials = frozenset({Special.DRAGON, Special.FAIRY, Special.BOMB})
+    deck = round_deck(b"g" * 16, 1, seeds, specials)
+    assert sorted(deck) == sorted(deck_cards(specials))
+    plain = round_deck(b"g" * 16, 1, seeds, frozenset())
+    assert plain == deck_for_round(b"g" * 16, 1, seeds)  # the plain game's deck unchanged
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"deal": "private"}, "private deal"),
+        ({"specials": frozenset({Special.DRAGON})}, "fairy"),
+    ],
+)
+def test_impossible_tables_are_refused_before_play(
+    changes: dict[str, object], message: str
+) -> None:
+    base: dict[str, object] = {"players": 3, "bots": ("random",), "specials": ALL}
+    base.update(changes)
+    config = SimulationConfig(**base)  # type: ignore[arg-type]
+    with pytest.raises(SimulationError, match=f"(?i){message}"):
+        run_simulation(config)
+
+
+def test_the_command_line_plays_special_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--players", "3", "--bots", "easy", "--seed", "1", "--length", "1,2"]
+    assert main([*argv, "--specials", "dragon,fairy,witch", "--json", "--jobs", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rules"]["specials"] == ["dragon", "fairy", "witch"]
+    with pytest.raises(SystemExit):
+        main([*argv, "--specials", "unicorn"])
