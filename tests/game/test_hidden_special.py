@@ -2,7 +2,9 @@
 special game from public information alone (the turned card, who showed the Werewolf, plays,
 declarations, that a pass happened, the Witch's swap), and at the round's end replays the real
 deck and the passes' cards through the engine: the same scores, and a revoke (a card not
-held, a suit not followed, a card passed that was not held) is a ``Revoke`` naming the seat."""
+held, a suit not followed, a card passed that was not held) is a ``Revoke`` naming the seat.
+``SeatSpecialGame``: each seat's own game (the public game and its own hand) gives that seat
+exactly the engine's view of it."""
 
 from __future__ import annotations
 
@@ -12,10 +14,11 @@ import random
 import pytest
 
 from wizard_tui.game import Game, GameConfig, IllegalAction, Phase, TableRules, seat_view
-from wizard_tui.game.actions import Action, Deal, PassCard, Play, SwapCard
+from wizard_tui.game.actions import Action, Bid, CardsPassed, Deal, PassCard, Play, SwapCard
 from wizard_tui.game.errors import Reason
 from wizard_tui.game.hidden import Revoke
 from wizard_tui.game.hidden_special import HIDDEN_CARD, HiddenSpecialGame
+from wizard_tui.game.seat_special import SeatSpecialGame
 from wizard_tui.game.specials import SPECIALS, Special, deck_cards
 
 from .special_decks import cards, special_deck
@@ -117,16 +120,9 @@ def mirrored_game(seed: int, specials: frozenset[Special], players: int) -> tupl
 CASES = [(seed, SETS[seed % 4], 3 + seed % 4) for seed in range(4)]
 
 
-@pytest.mark.parametrize(("seed", "specials", "players"), CASES)
-def test_follows_random_games_and_scores_them(
-    seed: int, specials: frozenset[Special], players: int
-) -> None:
-    real, _ = mirrored_game(seed, specials, players)
-    assert real.is_over
-
-
-def test_the_random_games_have_every_move() -> None:
-    """The games above do pass cards and swap them (else they prove little)."""
+def test_follows_random_games_and_scores_them() -> None:
+    """Whole games, compared at every step; they do pass cards and swap them (else they
+    would prove little)."""
     passed = 0
     swapped = 0
     for seed, specials, players in CASES:
@@ -242,3 +238,76 @@ def test_witch_swap_puts_the_taken_card_back_in_play() -> None:
     game.apply(SwapCard(0, cards("2H")[0], cards("7H")[0]))
     with pytest.raises(IllegalAction):
         game.check_play(game.turn, cards("2H")[0])  # now lying in the trick
+
+
+def seat_mirrored_game(seed: int, specials: frozenset[Special], players: int) -> int:
+    """A whole game of random legal actions followed by every seat's own game (its hand and
+    the public actions, the card it receives at a pass): each seat's view is exactly the
+    engine's view of that seat, at every step. Returns how many passes it had."""
+    rng = random.Random(seed)
+    config = GameConfig(players, rng.randrange(players), TableRules(specials=specials))
+    real = Game(config)
+    seats = [SeatSpecialGame(config, s) for s in range(players)]
+    deck: tuple[int, ...] = ()
+    passes: list[list[int]] = []
+    passes_seen = 0
+    while not real.is_over:
+        if real.phase is Phase.DEAL:
+            shuffled = list(deck_cards(specials))
+            rng.shuffle(shuffled)
+            deck = tuple(shuffled)
+            real.apply(Deal(deck))
+            assert real.turned_card is not None
+            for s, own in enumerate(seats):
+                own.start_round(real.turned_card, werewolf_holder(real), real.dealt_hand(s))
+            passes = []
+        else:
+            action = rng.choice(real.legal_actions())
+            if type(action) is PassCard:
+                if passes_seen % players == 0:
+                    passes.append([0] * players)
+                passes[-1][action.seat] = action.card
+                passes_seen += 1
+            events = real.apply(action)
+            for s, own in enumerate(seats):
+                hidden = type(action) is PassCard and action.seat != s
+                own.apply(public_of(action) if hidden else action)
+                if any(type(e) is CardsPassed for e in events):
+                    last = real.last_pass(s)
+                    assert last is not None and own.waiting_for_pass
+                    own.received(last[1])
+        if real.phase in (Phase.DEAL, Phase.GAME_OVER) and real.round > seats[0].full.round:
+            for own in seats:
+                own.finish_round(deck, [tuple(p) for p in passes])
+        for s, own in enumerate(seats):
+            assert seat_view(own, s) == seat_view(real, s)
+    return passes_seen
+
+
+def test_every_seat_follows_its_own_hand() -> None:
+    passes = sum(seat_mirrored_game(seed, specials, n) for seed, specials, n in CASES[:3])
+    assert passes > 0
+
+
+def test_a_seat_checks_what_it_can() -> None:
+    rules = TableRules(specials=frozenset(SPECIALS), rounds=(2,))
+    config = GameConfig(3, 2, rules)
+    own = SeatSpecialGame(config, 1)
+    with pytest.raises(IllegalAction):
+        own.start_round(cards("9S")[0], None, cards("4H WLF"))  # it would have shown it
+    own.start_round(cards("9S")[0], None, cards("4H 5C"))
+    for _ in range(3):
+        own.apply(own.legal_actions()[0] if own.turn == 1 else Bid(own.turn, 0))
+    with pytest.raises(IllegalAction) as held_here:
+        own.apply(Play(0, cards("4H")[0]))  # seat 1 holds 4H itself
+    assert held_here.value.code == Reason.CARD_NOT_IN_HAND
+    own.apply(Play(0, cards("2H")[0]))
+    with pytest.raises(IllegalAction) as revoke:
+        own.apply(Play(1, cards("5C")[0]))  # its own revoke: it must follow hearts
+    assert revoke.value.code == Reason.MUST_FOLLOW_SUIT
+    with pytest.raises(IllegalAction):
+        own.apply(Play(1, cards("6D")[0]))  # not its card
+    assert seat_view(own, 1).legal_cards == (cards("4H")[0],)
+    own.apply(Play(1, cards("4H")[0]))
+    with pytest.raises(IllegalAction):
+        own.received(cards("7C")[0])  # no pass is waiting
