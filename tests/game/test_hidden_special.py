@@ -10,11 +10,24 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Sequence
 
 import pytest
 
 from wizard_tui.game import Game, GameConfig, IllegalAction, Phase, TableRules, seat_view
-from wizard_tui.game.actions import Action, Bid, CardsPassed, Deal, PassCard, Play, SwapCard
+from wizard_tui.game.actions import (
+    Action,
+    AdjustBid,
+    Bid,
+    CardsPassed,
+    ChooseTrump,
+    Deal,
+    Declare,
+    NameTrump,
+    PassCard,
+    Play,
+    SwapCard,
+)
 from wizard_tui.game.errors import Reason
 from wizard_tui.game.hidden import Revoke
 from wizard_tui.game.hidden_special import HIDDEN_CARD, HiddenSpecialGame
@@ -285,7 +298,7 @@ def seat_mirrored_game(seed: int, specials: frozenset[Special], players: int) ->
 
 
 def test_every_seat_follows_its_own_hand() -> None:
-    passes = sum(seat_mirrored_game(seed, specials, n) for seed, specials, n in CASES[:3])
+    passes = sum(seat_mirrored_game(seed, specials, n) for seed, specials, n in CASES[:2])
     assert passes > 0
 
 
@@ -311,3 +324,66 @@ def test_a_seat_checks_what_it_can() -> None:
     own.apply(Play(1, cards("4H")[0]))
     with pytest.raises(IllegalAction):
         own.received(cards("7C")[0])  # no pass is waiting
+
+
+GARBAGE: tuple[object, ...] = (-2, 69, 1.0, True, "5H", [1], {2: 3}, (4,))
+
+
+def passes_of(actions: Sequence[Action], players: int) -> list[tuple[int, ...]]:
+    """The cards of every pass in a round's actions, ``passes[m][seat]``."""
+    passed = [a for a in actions if type(a) is PassCard]
+    passes = []
+    for m in range(len(passed) // players):
+        cards_of_pass = [0] * players
+        for action in passed[m * players : (m + 1) * players]:
+            cards_of_pass[action.seat] = action.card
+        passes.append(tuple(cards_of_pass))
+    return passes
+
+
+def test_bad_input_is_refused_never_a_crash() -> None:
+    """Every action kind with every kind of bad value, in every state a random game reaches,
+    at the host's game and at a seat's: ``IllegalAction``, and nothing changes."""
+    rng = random.Random(7)
+    config = GameConfig(3, 0, TableRules(specials=frozenset(SPECIALS), rounds=(4, 5)))
+    real = Game(config)
+    host = HiddenSpecialGame(config)
+    own = SeatSpecialGame(config, 1)
+    kinds = (Play, Bid, Declare, AdjustBid, ChooseTrump, NameTrump, PassCard)
+    deck: tuple[int, ...] = ()
+    while not real.is_over:
+        if real.phase is Phase.DEAL:
+            shuffled = list(deck_cards(config.rules.specials))
+            rng.shuffle(shuffled)
+            deck = tuple(shuffled)
+            real.apply(Deal(deck))
+            assert real.turned_card is not None
+            host.start_round(real.turned_card, werewolf_holder(real))
+            own.start_round(real.turned_card, werewolf_holder(real), real.dealt_hand(1))
+            continue
+        for game in (host, own):
+            before = public_state(game)
+            for bad in GARBAGE:
+                for kind in kinds:
+                    for seat in (real.turn, bad):
+                        with pytest.raises(IllegalAction):
+                            game.apply(kind(seat, bad))  # type: ignore[arg-type]
+                with pytest.raises(IllegalAction):
+                    game.check_play(real.turn, bad)  # type: ignore[arg-type]
+                with pytest.raises(IllegalAction):
+                    game.apply(SwapCard(real.turn, 0, bad))  # type: ignore[arg-type]
+            assert public_state(game) == before
+        action = rng.choice(real.legal_actions())
+        assert not isinstance(action, Deal)
+        events = real.apply(action)
+        host.apply(public_of(action))
+        own.apply(action if action.seat == 1 else public_of(action))
+        if any(type(e) is CardsPassed for e in events):
+            last = real.last_pass(1)
+            assert last is not None
+            own.received(last[1])
+        if real.phase in (Phase.DEAL, Phase.GAME_OVER):
+            passes = passes_of(real.results[-1].actions, 3)
+            host.finish_round(deck, passes)
+            own.finish_round(deck, passes)
+    assert host.totals == real.totals == own.totals
