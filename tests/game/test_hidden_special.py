@@ -387,3 +387,15 @@ def test_bad_input_is_refused_never_a_crash() -> None:
             host.finish_round(deck, passes)
             own.finish_round(deck, passes)
     assert host.totals == real.totals == own.totals
+
+
+def test_a_forehead_round_is_not_a_seats_own() -> None:
+    rules = TableRules(specials=frozenset({Special.BOMB}), rounds=(1,), forehead=True)
+    config = GameConfig(3, 0, rules)
+    with pytest.raises(IllegalAction):
+        SeatSpecialGame(config, 0).start_round(cards("9S")[0], None, cards("4H"))
+    host = HiddenSpecialGame(config)
+    host.start_round(cards("9S")[0], None)
+    for _ in range(3):
+        host.apply(host.legal_actions()[0])
+    host.check_play(host.turn, -1)  # a blind play: the card is its unveiler's to open

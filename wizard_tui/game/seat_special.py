@@ -9,7 +9,9 @@ its Witch took in place of the one it gave. So its own legal cards, its pass and
 choices and its ``last_pass`` are the engine's (``SpecialGame.legal_plays`` and
 ``legal_actions`` read the held cards), and ``seat_view(game, seat)`` is the seat's full
 view. It checks what a seat can check at once: its own actions against its own hand, and
-that nobody else plays, or gives into a trick, a card it holds itself. Pure: no I/O.
+that nobody else plays, or gives into a trick, a card it holds itself. Not for a forehead
+round, whose seat cannot see its own card (it is refused: a ``HiddenSpecialGame`` follows
+that round). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Sequence
 from .actions import Action, Event
 from .engine import Game, GameConfig, Phase
 from .errors import IllegalAction, Reason
+from .forehead import is_forehead_round
 from .hidden_special import HIDDEN_CARD, HiddenSpecialGame
 from .special_engine import SpecialGame
 from .specials import Special
@@ -58,6 +61,8 @@ class SeatSpecialGame(HiddenSpecialGame):
         if (Special.WEREWOLF in cards) != (werewolf_holder == self.seat):
             raise IllegalAction(Reason.NOT_A_CARD, "the Werewolf's holder shows it")
         r = self.full.round  # the round before this one
+        if r < self.num_rounds and is_forehead_round(self.config.rules, self._sizes[r]):
+            raise IllegalAction(Reason.WRONG_PHASE, "a forehead round: the seat sees no card")
         if r < self.num_rounds and len(cards) != self._sizes[r]:
             raise IllegalAction(Reason.BAD_DECK, "not the round's number of cards")
         events = super().start_round(turned_card, werewolf_holder)
