@@ -151,7 +151,7 @@ def test_follows_random_games_and_scores_them() -> None:
 
 
 def one_round(
-    hands: str, turned: str, *, dealer: int = 2
+    hands: str, turned: str, *, dealer: int = 2, shown: bool = True
 ) -> tuple[HiddenSpecialGame, tuple[int, ...]]:
     """A one-round hidden game of three seats, dealt ``hands`` (seat by seat, ``|`` between),
     with its real deck."""
@@ -161,7 +161,7 @@ def one_round(
     deck = special_deck(3, dealer, dealt, cards(turned)[0], frozenset(SPECIALS))
     game = HiddenSpecialGame(config)
     holder = next((s for s, h in enumerate(dealt) if Special.WEREWOLF in h), None)
-    game.start_round(cards(turned)[0], holder)
+    game.start_round(cards(turned)[0], holder if shown else None)
     return game, deck
 
 
@@ -326,7 +326,7 @@ def test_a_seat_checks_what_it_can() -> None:
         own.received(cards("7C")[0])  # no pass is waiting
 
 
-GARBAGE: tuple[object, ...] = (-2, 69, 1.0, True, "5H", [1], {2: 3}, (4,))
+GARBAGE: tuple[object, ...] = (-2, 69, 1.0, True, "5H", [1], {2: 3}, (4,), int(Special.WEREWOLF))
 
 
 def passes_of(actions: Sequence[Action], players: int) -> list[tuple[int, ...]]:
@@ -399,3 +399,22 @@ def test_a_forehead_round_is_not_a_seats_own() -> None:
     for _ in range(3):
         host.apply(host.legal_actions()[0])
     host.check_play(host.turn, -1)  # a blind play: the card is its unveiler's to open
+
+
+def test_a_werewolf_kept_hidden_is_its_holders_revoke() -> None:
+    game, deck = one_round("2H 3C|WLF 5C|6H 7C", "9S", shown=False)  # seat 1 said nothing
+    assert game.phase is Phase.BID
+    for _ in range(3):
+        game.apply(game.legal_actions()[0])
+    for seat, card in ((0, "2H"), (1, "5C"), (2, "6H")):
+        game.apply(Play(seat, cards(card)[0]))
+    leader = game.turn
+    with pytest.raises(IllegalAction):
+        game.check_play(1, int(Special.WEREWOLF))  # never played, shown or not
+    rest = {0: "3C", 1: "8C", 2: "7C"}  # seat 1 plays a card it does not hold
+    for seat in (leader, (leader + 1) % 3, (leader + 2) % 3):
+        game.apply(Play(seat, cards(rest[seat])[0]))
+    assert game.round_complete
+    with pytest.raises(Revoke) as refused:
+        game.finish_round(deck)
+    assert refused.value.seat == 1 and type(refused.value.action) is NameTrump

@@ -36,6 +36,7 @@ from .actions import (
     Deal,
     Event,
     GameOver,
+    NameTrump,
     PassCard,
     Play,
     RoundDealt,
@@ -145,6 +146,10 @@ class HiddenSpecialGame(SpecialGame):
             raise IllegalAction(
                 Reason.CARD_NOT_IN_HAND, f"{card_name(card)} is already on the table"
             )
+        if card == Special.WEREWOLF:  # never in a hand: it takes the turned card's place
+            raise IllegalAction(
+                Reason.CARD_NOT_IN_HAND, "the Werewolf is never played: its holder shows it"
+            )
         return card
 
     def _play(self, seat: int, card: int, events: list[Event] | None = None) -> None:
@@ -252,6 +257,7 @@ class HiddenSpecialGame(SpecialGame):
         if not self.round_complete:
             raise IllegalAction(Reason.WRONG_PHASE, "the round is not finished")
         actions = self.resolved_actions(passes)
+        self._check_werewolf_shown(deck, actions)
         game = replay_round(self.full, deck, actions)
         last = game.results[-1]
         events: list[Event] = [
@@ -264,6 +270,23 @@ class HiddenSpecialGame(SpecialGame):
         self.totals = list(game.totals)
         self.phase = Phase.GAME_OVER if game.is_over else Phase.DEAL
         return events
+
+    def _check_werewolf_shown(self, deck: Sequence[int], actions: Sequence[PlayerAction]) -> None:
+        """The seat the real deck dealt the Werewolf must have shown it (named trump first):
+        one that kept it hidden is the culprit, not the first bidder the replay would
+        refuse."""
+        probe = self.full.copy()
+        probe.apply(Deal(tuple(deck)))
+        holder = probe.turn if probe.phase is Phase.NAME_TRUMP else None
+        if holder is None or any(type(a) is NameTrump and a.seat == holder for a in actions):
+            return
+        raise Revoke(
+            NameTrump(holder, None),
+            IllegalAction(
+                Reason.WRONG_PHASE,
+                "held the Werewolf and did not show it: its holder names trump before the bids",
+            ),
+        )
 
     def restore_round(self, deck: Sequence[int], actions: Sequence[PlayerAction]) -> RoundResult:
         """Add a round scored before, from its real ``deck`` and its actions (every pass's
