@@ -41,6 +41,7 @@ from .actions import (
     TrumpChosen,
 )
 from .cards import DECK_SIZE, FIRST_JESTER, FIRST_WIZARD, Suit
+from .codec import PlayerAction
 from .engine import (
     BEATS_ROWS,
     LED_AFTER,
@@ -68,7 +69,7 @@ from .view import SeatView
 class Revoke(Exception):
     """The round's replay with its real deck refused an action (a revoke, normally)."""
 
-    def __init__(self, action: Play | Bid | ChooseTrump, error: IllegalAction) -> None:
+    def __init__(self, action: PlayerAction, error: IllegalAction) -> None:
         super().__init__(f"seat {action.seat}: {error.message}")
         self.action = action
         self.seat = action.seat
@@ -387,10 +388,9 @@ class HiddenGame:
         self.phase = Phase.DEAL
 
 
-def replay_round(
-    before: Game, deck: Sequence[int], actions: Sequence[ChooseTrump | Bid | Play]
-) -> Game:
-    """A copy of ``before`` with one more round: dealt ``deck``, then ``actions``. Raises
+def replay_round(before: Game, deck: Sequence[int], actions: Sequence[PlayerAction]) -> Game:
+    """A copy of ``before`` with one more round: dealt ``deck``, then ``actions`` (with
+    special cards, every seat action of the round: ``RoundResult.actions``). Raises
     ``Revoke`` for the first action the engine refuses."""
     game = before.copy()
     game.apply(Deal(tuple(deck)))

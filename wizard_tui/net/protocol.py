@@ -7,7 +7,6 @@ spelling. Values are plain msgpack types: ints, strs, bins, lists, maps with str
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, cast
 
 import msgpack
@@ -770,7 +769,13 @@ class ViewReader:
         bids, won, totals = self._slow_lists(d["bids"], d["tricks_won"], d["totals"], players)
         foreheads, legal_low = _foreheads(d, rules, hand_size, seat, players, self._watching)
         legal_high = max_card if legal_low == 0 else BLIND_CARD  # a forehead round: blind only
-        view = new_seat_view(
+        turn = _int(d["turn"], -1, last_seat, "turn")
+        if rules.specials:  # (the view's last fields: docs/protocol.md, "Special cards")
+            specials = _special_fields(d, players, max_card, self._watching, turn == seat)
+        else:
+            _expect(SPECIAL_VIEW_KEYS.isdisjoint(d), "special cards' keys in a game without them")
+            specials = ()
+        return new_seat_view(
             seat,
             players,
             n_rounds,
@@ -779,7 +784,7 @@ class ViewReader:
             hand_size,
             dealer,
             _PHASES[d["phase"]],
-            _int(d["turn"], -1, last_seat, "turn"),
+            turn,
             _ints(d["hand"], 0, max_card, "hand", 0 if legal_low < 0 else held),
             foreheads,
             trump_card,
@@ -802,11 +807,8 @@ class ViewReader:
             ),
             _ints(d["legal_bids"], 0, 20, "legal bids", held and 21),
             _opt_int(d["forbidden_bid"], 0, 20, "forbidden bid"),
+            *specials,
         )
-        if not rules.specials:
-            _expect(SPECIAL_VIEW_KEYS.isdisjoint(d), "special cards' keys in a game without them")
-            return view
-        return _with_specials(view, d, players, max_card, self._watching)
 
     def _slow_lists(
         self, bids: Any, won: Any, totals: Any, players: int
@@ -844,12 +846,13 @@ SPECIAL_VIEW_KEYS = frozenset(
 )
 
 
-def _with_specials(
-    view: SeatView, d: dict[str, Any], players: int, max_card: int, watching: bool
-) -> SeatView:
-    """``view`` with the keys of a game with special cards, checked (docs/protocol.md,
-    "Special cards"). A watcher's view has no choice and no pass; a seat's choices come
-    only while it is on turn, and its pass only ever names its own cards."""
+def _special_fields(
+    d: dict[str, Any], players: int, max_card: int, watching: bool, on_turn: bool
+) -> tuple[Any, ...]:
+    """The keys of a view of a game with special cards, checked (docs/protocol.md, "Special
+    cards"): its turned card, declarations, legal choices, swap takes and last pass, the
+    view's last fields in order. A watcher's view has no choice and no pass; a seat's
+    choices come only while it is on turn."""
     declared = []
     for entry in _list(d["declared"], 128):
         _expect(type(entry) is list and len(entry) == 3, "a declaration is [trick, seat, choice]")
@@ -860,7 +863,7 @@ def _with_specials(
                 _int(entry[2], 0, max(Declaration), "declaration"),
             )
         )
-    held = 0 if watching or not view.my_turn else 21
+    held = 21 if on_turn and not watching else 0
     choices = _ints(d["legal_choices"], -1, MAX_HAND, "legal choices", held)
     takes = _ints(d["swap_takes"], 0, max_card, "swap takes", held and players)
     passed = d["last_pass"]
@@ -870,14 +873,8 @@ def _with_specials(
         pair = _ints(passed, 0, max_card, "last pass", 2)
         _expect(len(pair) == 2 and pair[0] != pair[1], "a pass is [card given, card got]")
         last_pass = (pair[0], pair[1])
-    return replace(
-        view,
-        turned_card=_opt_int(d["turned_card"], 0, max_card, "turned card"),
-        declared=tuple(declared),
-        legal_choices=choices,
-        swap_takes=takes,
-        last_pass=last_pass,
-    )
+    turned = _opt_int(d["turned_card"], 0, max_card, "turned card")
+    return (turned, tuple(declared), choices, takes, last_pass)
 
 
 def _foreheads(
