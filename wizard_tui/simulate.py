@@ -61,10 +61,11 @@ from .game import (
     winners,
 )
 from .game.actions import AdjustBid, Declare, NameTrump, PassCard, SwapCard
-from .game.specials import Special, deck_cards
+from .game.specials import Special
 from .i18n import N_, _, ngettext
 from .private_deal import PrivateRound, round_setup, veiled_round
 from .record import PRIVATE_PROTOCOL, GameRecord, GameRecorder, PlayerEntry, write_record
+from .verify_special import bids_made
 
 DEALS = ("commit-reveal", "private")
 
@@ -192,7 +193,10 @@ def play_game(
             if round_deal is not None and type(action) is Play:
                 round_deal.play(seat, action.card)
         if config.rules.hidden_bids:
-            _seal_bids(recorder, gid, r, game.results[-1].bids, round_deal)
+            # The bids as made: a Cloud may have changed the scored ones since they were sealed.
+            result = game.results[-1]
+            made = bids_made(result.actions, n) if config.rules.specials else result.bids
+            _seal_bids(recorder, gid, r, made, round_deal)
         if round_deal is not None:
             recorder.add_private_round(game.results[-1], round_deal.setup, round_deal.finish())
         else:
@@ -206,11 +210,7 @@ def round_deck(
     """Round ``r``'s deck from the seats' seeds: ``deck_for_round``'s for the plain deck;
     with special cards, the shuffle of the table's N = 60 + k cards, item i standing for card
     ``deck_cards(specials)[i]`` (docs/fairness.md)."""
-    if not specials:
-        return deck_for_round(game_id, r, seeds)
-    cards = deck_cards(specials)
-    combined = fairdeal.combined_seed(game_id, r, seeds)
-    return tuple(cards[i] for i in fairdeal.shuffle_order(combined, len(cards)))
+    return deck_for_round(game_id, r, seeds, specials)
 
 
 def _seal_bids(

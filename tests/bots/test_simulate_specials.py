@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,8 @@ from wizard_tui.cli import main
 from wizard_tui.deal import deck_for_round
 from wizard_tui.game.specials import SPECIALS, Special, deck_cards
 from wizard_tui.simulate import SimulationConfig, SimulationError, round_deck, run_simulation
+from wizard_tui.verify import verify_path
+from wizard_tui.verify_special import bids_made
 
 ALL = frozenset(SPECIALS)
 
@@ -68,3 +71,26 @@ def test_the_command_line_plays_special_cards(capsys: pytest.CaptureFixture[str]
     assert out["rules"]["specials"] == ["dragon", "fairy", "witch"]
     with pytest.raises(SystemExit):
         main([*argv, "--specials", "unicorn"])
+
+
+def test_hidden_bids_with_the_cloud_seal_the_bids_made(tmp_path: Path) -> None:
+    """A Cloud changes a bid after it was sealed: the seal must be of the bid made, so each
+    record verifies (it would fail ``bid-seal`` if the scored bids were sealed)."""
+    config = SimulationConfig(
+        players=3,
+        games=4,
+        bots=("normal",),
+        seed="clouds",
+        length="3,4,5,6",
+        hidden_bids=True,
+        specials=frozenset({Special.CLOUD}),
+        records=tmp_path,
+    )
+    report = run_simulation(config)
+    changed = 0
+    for path in report.records:
+        verdict = verify_path(path)
+        assert verdict.ok, verdict.line()
+        assert verdict.record is not None
+        changed += sum(rnd.bids != bids_made(rnd.actions or (), 3) for rnd in verdict.record.rounds)
+    assert changed > 0  # some Cloud changed a sealed bid, or the test proves nothing
