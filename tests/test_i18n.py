@@ -219,6 +219,18 @@ ROOM = {
     (None, "the dealer"): 13,
     (None, "names it"): 13,
     (None, "dealer's pick"): 13,
+    (None, "the Werewolf"): 13,
+    (None, "took"): 9,  # "took DRG": the word, a space, a card of three cells
+    # The special cards' help lines (ui/specials.py EFFECTS: 44 characters at most).
+    (None, "takes the trick over all, but a Fairy beats it"): 44,
+    (None, "lowest card; takes a trick with a Dragon in it"): 44,
+    (None, "nobody takes its trick"): 44,
+    (None, "its holder takes the trump card, names trump"): 44,
+    (None, "a named suit's 7.5; then all pass a card left"): 44,
+    (None, "a named suit's 9.75; its taker's bid goes 1 up/down"): 44,
+    (None, "played as a Wizard or a Jester, as declared"): 44,
+    (None, "may swap a hand card for one of its trick"): 44,
+    (None, "a copy of the card turned up at the deal"): 44,
     # The round summary's outcome column (9 cells).
     (None, "made it"): 9,
     (None, "{n} over"): 9,
