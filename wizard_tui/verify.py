@@ -295,7 +295,7 @@ def _verify_round(record: GameRecord, rnd: RecordedRound, r: int, game: Game) ->
         game.deal(deck)
         verify_special_round(game, rnd, r, _illegal, dealt.trump_card)
         if moves is not None:
-            check_private_moves(rnd, r, dealt.trump_card, *moves, _BLAME_RECORD)
+            check_private_moves(rnd, r, dealt.trump_card, *moves, _blamed)
         if record.rules.hidden_bids:
             _verify_bid_seals(record, rnd, r, bids_made(rnd.actions or (), n))
     else:
@@ -520,11 +520,14 @@ def _verify_commit_reveal(record: GameRecord, rnd: RecordedRound, r: int) -> tup
 
 # A fault of the record itself: the host that relayed and recorded the round is to blame.
 BLAME_RECORD = N_("{detail} (blame: the relay, the host that recorded the round)")
-_BLAME_RECORD = " (blame: the relay, the host that recorded the round)"  # the English suffix
 
 
 def _blame_record(template: str, /, **params: str | int | Phrase) -> Phrase:
     return phrase(BLAME_RECORD, detail=phrase(template, **params))
+
+
+def _blamed(detail: Phrase) -> Phrase:
+    return phrase(BLAME_RECORD, detail=detail)
 
 
 # A privately dealt special round's transcript, as the cards it moves: its opens and its
@@ -568,8 +571,12 @@ def _verify_private_deal(
     if withheld and any(isinstance(a, PassCard) for a in rnd.actions or ()):
         raise RecordError(
             "charge",
-            "a round in which cards were passed needs every reveal to open its gifts "
-            "(docs/private-deal.md section 16): it cannot be scored without one" + _BLAME_RECORD,
+            _blame_record(
+                N_(
+                    "a round in which cards were passed needs every reveal to open its gifts "
+                    "(docs/private-deal.md section 16): it cannot be scored without one"
+                )
+            ),
             round=r,
             culprit=RELAY,
         )

@@ -22,12 +22,15 @@ from .game import (
     Play,
     PlayerAction,
     Reason,
+    Suit,
     Trick,
     action_to_wire,
     card_name,
 )
 from .game.actions import AdjustBid, Declare, NameTrump, PassCard, SwapCard
 from .game.specials import Declaration, Special, is_special
+from .i18n import N_
+from .phrase import Phrase, phrase
 from .record import RecordedRound, RecordedTrick, RecordError
 
 # ``illegal(exc, game, value, round, trick, seat)``: verify's reading of an engine refusal.
@@ -45,17 +48,23 @@ PHASE_OF: dict[type, Phase] = {
     SwapCard: Phase.SWAP,
 }
 
-# What the seat on turn is asked for, by phase: "seat 2 is to ...".
+# What the seat on turn is asked for, by phase: "seat 2 is to ...". Every detail below is
+# a Phrase (wizard_tui/phrase.py): the record keeps its English, the player reads it
+# translated.
 _ASKED = {
-    Phase.CHOOSE_TRUMP: "name trump (the turned card asks the dealer for a suit)",
-    Phase.NAME_TRUMP: "name trump (it holds the Werewolf)",
-    Phase.BID: "bid",
-    Phase.PLAY: "play a card",
-    Phase.DECLARE: "declare what the card it just played is",
-    Phase.ADJUST_BID: "change its bid by one (it took the Cloud's trick)",
-    Phase.PASS: "pass a card to its left (a Juggler was in the trick)",
-    Phase.SWAP: "swap with the Witch's trick, or keep its hand",
+    Phase.CHOOSE_TRUMP: N_("name trump (the turned card asks the dealer for a suit)"),
+    Phase.NAME_TRUMP: N_("name trump (it holds the Werewolf)"),
+    Phase.BID: N_("bid"),
+    Phase.PLAY: N_("play a card"),
+    Phase.DECLARE: N_("declare what the card it just played is"),
+    Phase.ADJUST_BID: N_("change its bid by one (it took the Cloud's trick)"),
+    Phase.PASS: N_("pass a card to its left (a Juggler was in the trick)"),
+    Phase.SWAP: N_("swap with the Witch's trick, or keep its hand"),
 }
+
+
+def _asked(phase: Phase) -> Phrase | str:
+    return phrase(_ASKED[phase]) if phase in _ASKED else phase.value
 
 
 def verify_special_round(
@@ -72,18 +81,35 @@ def verify_special_round(
         if game.phase in over:
             raise RecordError(
                 "actions",
-                f"action {i} ({_wire(action)}) comes after the round's end: "
-                f"{len(rnd.actions) - i + 1} too many",
+                phrase(
+                    N_("action {i} ({action}) comes after the round's end: {extra} too many"),
+                    i=i,
+                    action=_wire(action),
+                    extra=len(rnd.actions) - i + 1,
+                ),
                 round=r,
                 seat=seat,
             )
         asked = game.phase
         t = _trick_of(game)
         if PHASE_OF.get(type(action)) is not asked:
+            why = _why_not(action, game, turned)
+            fields: dict[str, str | int | Phrase] = {"i": i, "seat": seat, "does": _does(action)}
+            fields["turn"] = game.turn
             raise RecordError(
                 "action-phase",
-                f"action {i}: seat {seat} {_does(action)}, but seat {game.turn} is to "
-                f"{_ASKED.get(asked, asked.value)}{_why_not(action, game, turned)}",
+                phrase(
+                    N_("action {i}: seat {seat} {does}, but seat {turn} is to {asked}"),
+                    **fields,
+                    asked=_asked(asked),
+                )
+                if why is None
+                else phrase(
+                    N_("action {i}: seat {seat} {does}, but seat {turn} is to {asked} ({why})"),
+                    **fields,
+                    asked=_asked(asked),
+                    why=why,
+                ),
                 round=r,
                 trick=t,
                 seat=seat,
@@ -91,8 +117,14 @@ def verify_special_round(
         if seat != game.turn:
             raise RecordError(
                 "play-order",
-                f"action {i}: seat {seat} {_does(action)} when seat {game.turn} is to "
-                f"{_ASKED.get(asked, asked.value)}",
+                phrase(
+                    N_("action {i}: seat {seat} {does} when seat {turn} is to {asked}"),
+                    i=i,
+                    seat=seat,
+                    does=_does(action),
+                    turn=game.turn,
+                    asked=_asked(asked),
+                ),
                 round=r,
                 trick=t,
                 seat=seat,
@@ -101,16 +133,20 @@ def verify_special_round(
             game.apply(action)
         except IllegalAction as exc:
             failure = illegal(exc, game, _value(action), r, t, seat)
-            detail = failure.detail
+            detail: Phrase | str = failure.detail if failure.said is None else failure.said
             if exc.reason is Reason.CARD_NOT_IN_HAND and not isinstance(action, Play):
                 held = " ".join(_name(c) for c in game.hand(seat))
-                detail = f"seat {seat} {_does(action)}, not in hand [{held}]"
+                said = N_("seat {seat} {does}, not in hand [{held}]")
+                detail = phrase(said, seat=seat, does=_does(action), held=held)
             elif exc.reason is Reason.NOT_IN_TRICK and game.tricks:
                 trick = " ".join(_name(c) for c in game.tricks[-1].cards)
-                detail = f"seat {seat} {_does(action)}: the Witch's trick is [{trick}]"
+                said = N_("seat {seat} {does}: the Witch's trick is [{trick}]")
+                detail = phrase(said, seat=seat, does=_does(action), trick=trick)
             raise RecordError(
                 failure.rule,
-                f"action {i} ({_wire(action)}): {detail}",
+                phrase(
+                    N_("action {i} ({action}): {detail}"), i=i, action=_wire(action), detail=detail
+                ),
                 round=r,
                 trick=t,
                 seat=seat,
@@ -129,8 +165,12 @@ def verify_special_round(
     if game.phase not in over:
         raise RecordError(
             "actions",
-            f"the round's actions end with {len(rnd.actions)}, but seat {game.turn} is "
-            f"still to {_ASKED.get(game.phase, game.phase.value)}",
+            phrase(
+                N_("the round's actions end with {n}, but seat {turn} is still to {asked}"),
+                n=len(rnd.actions),
+                turn=game.turn,
+                asked=_asked(game.phase),
+            ),
             round=r,
             seat=game.turn,
         )
@@ -138,35 +178,58 @@ def verify_special_round(
     if len(rnd.tricks) != len(result.tricks):
         raise RecordError(
             "trick-count",
-            f"{len(rnd.tricks)} tricks recorded; the actions play {len(result.tricks)}",
+            phrase(
+                N_("{got} tricks recorded; the actions play {want}"),
+                got=len(rnd.tricks),
+                want=len(result.tricks),
+            ),
             round=r,
         )
     if rnd.trump_card != result.trump_card:
         swapped = result.trump_card == Special.WEREWOLF != turned
-        why = " (the Werewolf, swapped for the turned card)" if swapped else ""
+        said = (
+            N_(
+                "the trump card on the table is {card} (the Werewolf, swapped for the turned "
+                "card), the record says {said}"
+            )
+            if swapped
+            else N_("the trump card on the table is {card}, the record says {said}")
+        )
         raise RecordError(
             "trump-card",
-            f"the trump card on the table is {_name(result.trump_card)}{why}, "
-            f"the record says {_name(rnd.trump_card)}",
+            phrase(said, card=_name_or_none(result.trump_card), said=_name_or_none(rnd.trump_card)),
             round=r,
         )
     if rnd.trump_suit != result.trump_suit:
-        want = "no trump" if result.trump_suit is None else result.trump_suit.label
-        got = "null" if rnd.trump_suit is None else rnd.trump_suit.label
+        want = phrase(N_("no trump")) if result.trump_suit is None else _suit(result.trump_suit)
+        got = "null" if rnd.trump_suit is None else rnd.trump_suit.label  # the record's value
         raise RecordError(
             "trump-suit",
-            f"the actions make {want} with the turned card {_name(turned)}; the record says {got}",
+            phrase(
+                N_("the actions make {want} with the turned card {card}; the record says {got}"),
+                want=want,
+                card=_name(turned),
+                got=got,
+            ),
             round=r,
         )
     made = bids_made(rnd.actions, len(rnd.bids))
     for seat, (got_bid, want_bid) in enumerate(zip(rnd.bids, result.bids, strict=True)):
         if got_bid != want_bid:
             changes = [a.bid for a in rnd.actions if isinstance(a, AdjustBid) and a.seat == seat]
-            how = f"bid {made[seat]}" + "".join(f", changed to {b}" for b in changes)
+            how = phrase(N_("bid {bid}"), bid=made[seat])
+            for b in changes:
+                how = phrase(N_("{how}, changed to {bid}"), how=how, bid=b)
+            if not changes:
+                how = phrase(N_("bid {bid}, no Cloud change"), bid=made[seat])
             raise RecordError(
                 "bids",
-                f"the record scores a bid of {got_bid}; the actions give {want_bid} ({how}"
-                f"{', no Cloud change' if not changes else ''})",
+                phrase(
+                    N_("the record scores a bid of {got}; the actions give {want} ({how})"),
+                    got=got_bid,
+                    want=want_bid,
+                    how=how,
+                ),
                 round=r,
                 seat=seat,
             )
@@ -193,7 +256,9 @@ def _check_trick(
     t = index + 1
     if index >= len(rnd.tricks):
         raise RecordError(
-            "trick-count", f"the actions play trick {t}; the record has {len(rnd.tricks)}", round=r
+            "trick-count",
+            phrase(N_("the actions play trick {t}; the record has {n}"), t=t, n=len(rnd.tricks)),
+            round=r,
         )
     got = rnd.tricks[index]
     if got == RecordedTrick(trick.leader, trick.plays, trick.winner, trick.bombed):
@@ -204,7 +269,11 @@ def _check_trick(
     if got.leader != trick.leader:
         raise RecordError(
             "leader",
-            f"the record says seat {got.leader} led; seat {trick.leader} leads",
+            phrase(
+                N_("the record says seat {got} led; seat {want} leads"),
+                got=got.leader,
+                want=trick.leader,
+            ),
             round=r,
             trick=t,
             seat=got.leader,
@@ -213,25 +282,47 @@ def _check_trick(
         said = " ".join(f"{s}:{_name(c)}" for s, c in got.plays)
         raise RecordError(
             "trick-plays",
-            f"the record's trick is [{said}]; the actions play [{shown}] (seat:card)",
+            phrase(
+                N_("the record's trick is [{said}]; the actions play [{shown}] (seat:card)"),
+                said=said,
+                shown=shown,
+            ),
             round=r,
             trick=t,
         )
     bombed = trick.bombed
     if got.bombed != bombed:
         detail = (
-            f"a Bomb is in [{shown}] (seat:card): nobody takes it, yet the record credits "
-            f"seat {got.winner}"
+            phrase(
+                N_(
+                    "a Bomb is in [{shown}] (seat:card): nobody takes it, yet the record "
+                    "credits seat {seat}"
+                ),
+                shown=shown,
+                seat=got.winner,
+            )
             if bombed
-            else f"the record calls [{shown}] (seat:card) bombed; there is no Bomb in it"
+            else phrase(
+                N_("the record calls [{shown}] (seat:card) bombed; there is no Bomb in it"),
+                shown=shown,
+            )
         )
         raise RecordError("trick-bombed", detail, round=r, trick=t)
     if got.winner != trick.winner:
-        what = "leads next (the Bomb: nobody takes it)" if bombed else "wins"
+        said = (
+            N_(
+                "the record says seat {got}; seat {want} leads next (the Bomb: nobody takes "
+                "it) [{shown}] (seat:card, each as it counted)"
+            )
+            if bombed
+            else N_(
+                "the record says seat {got}; seat {want} wins [{shown}] (seat:card, each as it "
+                "counted)"
+            )
+        )
         raise RecordError(
             "trick-winner",
-            f"the record says seat {got.winner}; seat {trick.winner} {what} "
-            f"[{shown}] (seat:card, each as it counted)",
+            phrase(said, got=got.winner, want=trick.winner, shown=shown),
             round=r,
             trick=t,
         )
@@ -248,10 +339,17 @@ def shown_card(card: int, choice: int | None, turned: int) -> str:
     return name + said
 
 
-def _name(card: int | None) -> str:
+def _name_or_none(card: int | None) -> str | Phrase:
+    return phrase(N_("no card")) if card is None else _name(card)
+
+
+def _suit(suit: Suit) -> Phrase:
+    """The suit's label (``hearts``), shown as the table names it (as ``verify._suit``)."""
+    return Phrase(suit.label, context="suit")
+
+
+def _name(card: int) -> str:
     """``13S``, ``W52``, ``DRG``: Wizards and Jesters with their id, as four of each."""
-    if card is None:
-        return "no card"
     if is_special(card):
         return Special(card).short_name
     try:
@@ -291,50 +389,55 @@ def _value(action: PlayerAction) -> int:
     return -1
 
 
-def _does(action: PlayerAction) -> str:
-    """``plays 5C``, ``declares hearts``, ... for a message."""
+def _does(action: PlayerAction) -> Phrase:
+    """``plays 5C``, ``declares hearts``, ... for a message (a declaration by its code)."""
     if isinstance(action, Play):
-        return f"plays {_name(action.card)}"
+        return phrase(N_("plays {card}"), card=_name(action.card))
     if isinstance(action, Bid):
-        return f"bids {action.bid}"
+        return phrase(N_("bids {bid}"), bid=action.bid)
     if isinstance(action, ChooseTrump):
-        return f"names {action.suit.label} trump"
+        return phrase(N_("names {suit} trump"), suit=_suit(action.suit))
     if isinstance(action, NameTrump):
-        return "names " + ("no trump" if action.suit is None else f"{action.suit.label} trump")
+        if action.suit is None:
+            return phrase(N_("names no trump"))
+        return phrase(N_("names {suit} trump"), suit=_suit(action.suit))
     if isinstance(action, Declare):
         try:
-            return f"declares {Declaration(action.choice).name.lower()}"
+            return phrase(N_("declares {what}"), what=Declaration(action.choice).name.lower())
         except ValueError:
-            return f"declares {action.choice!r}"
+            return phrase(N_("declares {what}"), what=repr(action.choice))
     if isinstance(action, AdjustBid):
-        return f"changes its bid to {action.bid}"
+        return phrase(N_("changes its bid to {bid}"), bid=action.bid)
     if isinstance(action, PassCard):
-        return f"passes {_name(action.card)}"
+        return phrase(N_("passes {card}"), card=_name(action.card))
     if action.give is None and action.take is None:
-        return "keeps its hand (Witch)"
-    give = None if action.give is None else _name(action.give)
-    take = None if action.take is None else _name(action.take)
-    return f"swaps {give} for {take} (Witch)"
+        return phrase(N_("keeps its hand (Witch)"))
+    give = str(None) if action.give is None else _name(action.give)
+    take = str(None) if action.take is None else _name(action.take)
+    return phrase(N_("swaps {give} for {take} (Witch)"), give=give, take=take)
 
 
-def _why_not(action: PlayerAction, game: Game, turned: int) -> str:
+def _why_not(action: PlayerAction, game: Game, turned: int) -> Phrase | None:
     """Why the moment asks for no such action, or what it asks for, where a reader would
     wonder."""
     if game.phase is Phase.DECLARE and game.trick:
         card = game.trick[-1][1]
-        copied = f", which copies {_name(turned)}" if card == Special.VAMPIRE else ""
-        return f" (it played {_name(card)}{copied})"
+        if card == Special.VAMPIRE:
+            said = N_("it played {card}, which copies {copied}")
+            return phrase(said, card=_name(card), copied=_name(turned))
+        return phrase(N_("it played {card}"), card=_name(card))
     if not isinstance(action, Declare):
-        return ""
+        return None
     trick = game.trick
     if not trick:
-        return ""
+        return None
     seat, card = trick[-1]
     if seat == action.seat and card == Special.VAMPIRE:
-        return f" (the Vampire copies {_name(turned)}, which asks for no declaration)"
+        said = N_("the Vampire copies {card}, which asks for no declaration")
+        return phrase(said, card=_name(turned))
     if seat == action.seat:
-        return f" ({_name(card)} asks for no declaration)"
-    return ""
+        return phrase(N_("{card} asks for no declaration"), card=_name(card))
+    return None
 
 
 def check_private_moves(
@@ -344,7 +447,7 @@ def check_private_moves(
     opens: Sequence[tuple[int, int]],
     shows: Sequence[tuple[int, int]],
     gifts: Sequence[tuple[int, int, int, int]],
-    blame: str,
+    blamed: Callable[[Phrase], Phrase] = lambda detail: detail,
 ) -> None:
     """A privately dealt special round (docs/private-deal.md section 16, "Who held what"):
     its transcript's messages are the moves its actions make. ``opens``: (seat, card) of
@@ -354,7 +457,8 @@ def check_private_moves(
     turned card the Werewolf's holder took, a card a Witch took from the trick), which
     needs none; every show is a Werewolf put face up or a card a Witch gave into the trick,
     but a face-up card it took; every gift is a ``pass_card``, to the giver's left. The
-    replay (``verify_special_round``) checks that each was a card its seat held."""
+    replay (``verify_special_round``) checks that each was a card its seat held.
+    ``blamed`` puts the blame on a failure's detail (verify's, on the relay)."""
     assert rnd.actions is not None
     n = len(rnd.hands)
     public: list[set[int]] = [set() for _ in range(n)]  # face-up cards taken into a hand
@@ -394,12 +498,20 @@ def check_private_moves(
         if got == want:
             continue
         t = want_opens[i][0] if i < len(want_opens) else None
-        shown = "nothing" if got is None else f"seat {got[0]} {_name(got[1])}"
-        said = "nothing" if want is None else f"seat {want[0]} {_name(want[1])}"
         raise RecordError(
             "open-mismatch",
-            f"opened play {i + 1} of the round: the transcript opens {shown}, the record's "
-            f"actions play {said} (a face-up card taken into a hand is played unopened)" + blame,
+            blamed(
+                phrase(
+                    N_(
+                        "opened play {i} of the round: the transcript opens {shown}, the "
+                        "record's actions play {said} (a face-up card taken into a hand is "
+                        "played unopened)"
+                    ),
+                    i=i + 1,
+                    shown=_seat_card(got),
+                    said=_seat_card(want),
+                )
+            ),
             round=r,
             trick=t,
             seat=None if want is None else want[0],
@@ -408,19 +520,38 @@ def check_private_moves(
     if list(shows) != want_shows:
         raise RecordError(
             "shown-mismatch",
-            f"the transcript shows {_pairs(shows)}; the record's actions put face up "
-            f"{_pairs(want_shows)} (the Werewolf, cards a Witch gave into a trick)" + blame,
+            blamed(
+                phrase(
+                    N_(
+                        "the transcript shows {got}; the record's actions put face up {want} "
+                        "(the Werewolf, cards a Witch gave into a trick)"
+                    ),
+                    got=_pairs(shows),
+                    want=_pairs(want_shows),
+                )
+            ),
             round=r,
             culprit=RELAY,
         )
     if sorted(gifts) != sorted(want_gifts):
         raise RecordError(
             "pass-mismatch",
-            f"the transcript's gifts are [{_gifts(gifts)}]; the record's passes are "
-            f"[{_gifts(want_gifts)}]" + blame,
+            blamed(
+                phrase(
+                    N_("the transcript's gifts are [{got}]; the record's passes are [{want}]"),
+                    got=_gifts(gifts),
+                    want=_gifts(want_gifts),
+                )
+            ),
             round=r,
             culprit=RELAY,
         )
+
+
+def _seat_card(pair: tuple[int, int] | None) -> Phrase:
+    if pair is None:
+        return phrase(N_("nothing"))
+    return phrase(N_("seat {seat} {card}"), seat=pair[0], card=_name(pair[1]))
 
 
 def _gifts(gifts: Sequence[tuple[int, int, int, int]]) -> str:

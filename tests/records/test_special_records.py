@@ -539,7 +539,7 @@ def private_doc(
     return copy.deepcopy(json.loads(_private_text(specials, seed, rounds)))
 
 
-def _moving_doc() -> Doc:
+def moving_doc() -> Doc:
     """A private game whose record holds a Werewolf's swap, a pass and a Witch's swap (long
     rounds deal most special cards: the first seed nearly always has them all)."""
     for seed in range(10):
@@ -567,7 +567,7 @@ def test_a_privately_dealt_special_game_verifies_and_its_plays_are_the_opens() -
 
 
 def test_a_private_game_whose_cards_change_hands_verifies() -> None:
-    record = verify_document(_moving_doc())
+    record = verify_document(moving_doc())
     assert record.private
 
 
@@ -577,7 +577,7 @@ def _first(doc: Doc, kind: str) -> tuple[int, int, list[Any]]:
 
 def test_a_private_pass_the_actions_change_is_refused() -> None:
     """Every seat recorded passing its right neighbour's card: a card it did not hold."""
-    doc = _moving_doc()
+    doc = moving_doc()
     r, _, _ = _first(doc, "pass_card")
     rnd = doc["rounds"][r - 1]
     passes = [a for a in rnd["actions"] if a[0] == "pass_card"][: len(doc["players"])]
@@ -589,7 +589,7 @@ def test_a_private_pass_the_actions_change_is_refused() -> None:
     assert "passes" in got.detail
 
 
-def _moves_of(doc: Doc, r: int) -> tuple[RecordedRound, int, list[Any], list[Any], list[Any]]:
+def moves_of(doc: Doc, r: int) -> tuple[RecordedRound, int, list[Any], list[Any], list[Any]]:
     """Round ``r`` of a private special record, typed, with its turned card and its
     transcript's opens, shows and gifts as cards, as ``verify`` reads them."""
     record = parse_record(copy.deepcopy(doc))
@@ -604,7 +604,7 @@ def _moves_of(doc: Doc, r: int) -> tuple[RecordedRound, int, list[Any], list[Any
     return rnd, rnd.turned_card, opens, shows, gifts
 
 
-def _moving_round(doc: Doc) -> int:
+def moving_round(doc: Doc) -> int:
     return next(
         r
         for r, rnd in enumerate(doc["rounds"], 1)
@@ -613,23 +613,23 @@ def _moving_round(doc: Doc) -> int:
 
 
 def test_the_private_transcript_must_make_the_moves_the_actions_make() -> None:
-    doc = _moving_doc()
-    r = _moving_round(doc)
-    rnd, turned, opens, shows, gifts = _moves_of(doc, r)
-    check_private_moves(rnd, r, turned, opens, shows, gifts, "")  # as recorded: it holds
+    doc = moving_doc()
+    r = moving_round(doc)
+    rnd, turned, opens, shows, gifts = moves_of(doc, r)
+    check_private_moves(rnd, r, turned, opens, shows, gifts)  # as recorded: it holds
     assert shows and gifts
     with pytest.raises(RecordError) as info:
-        check_private_moves(rnd, r, turned, opens, shows[1:], gifts, "")
+        check_private_moves(rnd, r, turned, opens, shows[1:], gifts)
     assert (info.value.rule, info.value.round) == ("shown-mismatch", r)
     changed = [
         (m, g, to, (c + 1) % 60) if k == 0 else (m, g, to, c)
         for k, (m, g, to, c) in enumerate(gifts)
     ]
     with pytest.raises(RecordError) as info:
-        check_private_moves(rnd, r, turned, opens, shows, changed, "")
+        check_private_moves(rnd, r, turned, opens, shows, changed)
     assert (info.value.rule, info.value.round) == ("pass-mismatch", r)
     with pytest.raises(RecordError) as info:
-        check_private_moves(rnd, r, turned, opens[:-1], shows, gifts, "")
+        check_private_moves(rnd, r, turned, opens[:-1], shows, gifts)
     assert (info.value.rule, info.value.round) == ("open-mismatch", r)
 
 
@@ -639,7 +639,7 @@ def test_the_werewolfs_turned_card_is_played_without_an_open() -> None:
     for seed in range(10):
         doc = private_doc(seed=seed, rounds=(16, 20))
         for r, _, _ in action_places(doc, "name_trump"):
-            rnd, turned, opens, shows, gifts = _moves_of(doc, r)
+            rnd, turned, opens, shows, gifts = moves_of(doc, r)
             played = [(a.seat, a.card) for a in rnd.actions or () if isinstance(a, Play)]
             taker = next(a.seat for a in rnd.actions or () if isinstance(a, NameTrump))
             if (taker, turned) in played:  # played by its taker, not passed on
@@ -651,7 +651,7 @@ def test_the_werewolfs_turned_card_is_played_without_an_open() -> None:
         raise AssertionError("no seed has a Werewolf's holder play the turned card")
     assert (taker, turned) not in opens
     with pytest.raises(RecordError) as info:
-        check_private_moves(rnd, r, turned, [*opens, (taker, turned)], shows, gifts, "")
+        check_private_moves(rnd, r, turned, [*opens, (taker, turned)], shows, gifts)
     assert info.value.rule == "open-mismatch"
     assert (taker, int(WLF)) in shows
 

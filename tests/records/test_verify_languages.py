@@ -136,3 +136,72 @@ def test_the_command_prints_the_language_and_keeps_its_exit_status() -> None:
         EXPECTED[good.name]["line"].format(file=good),
         EXPECTED[bad.name]["line"].format(file=bad),
     ]
+
+
+def _special_failures() -> Iterator[RecordError]:
+    """A failure of each kind a record with special cards has: each card's tamper, and the
+    round's actions and fields changed (tests/records/test_special_records.py's)."""
+    from . import test_special_records as sp
+
+    for tamper in sp.TAMPERS.values():
+        yield sp.failure(sp.tampered(tamper))
+    after_the_end, cut_short, swapped_plays, out_of_turn, rescored = (
+        sp.special_doc() for _ in range(5)
+    )
+    actions = after_the_end["rounds"][0]["actions"]
+    actions.append(list(actions[-1]))
+    cut_short["rounds"][0]["actions"].pop()
+    trick = swapped_plays["rounds"][0]["tricks"][1]
+    trick["plays"][0], trick["plays"][1] = trick["plays"][1], trick["plays"][0]
+    actions = out_of_turn["rounds"][0]["actions"]
+    a, b = [i for i, action in enumerate(actions) if action[0] == "bid"][:2]
+    actions[a], actions[b] = actions[b], actions[a]
+    rnd = rescored["rounds"][0]
+    seat = next(action for action in rnd["actions"] if action[0] == "bid")[1]
+    rnd["bids"][seat] += 1 if rnd["bids"][seat] == 0 else -1
+    undealt = sp.special_doc(3, "bomb")
+    undealt["rounds"][0]["hands"][0][0] = int(sp.DRG)  # no Dragon at this table
+    not_an_action = sp.special_doc()
+    not_an_action["rounds"][0]["actions"][0] = ["teleport", 0, 1]
+    for document in (after_the_end, cut_short, swapped_plays, out_of_turn, rescored):
+        yield sp.failure(document)
+    yield sp.failure(undealt)
+    yield sp.failure(not_an_action)
+
+
+def test_special_card_faults_are_said_in_each_language() -> None:
+    seen = set()
+    for exc in _special_failures():
+        seen.add(exc.rule)
+        _said_in_every_language(exc)
+    assert {"trick-winner", "actions", "bids", "play-order", "bad-value"} <= seen, seen
+
+
+def test_a_private_special_round_s_moves_are_said_in_each_language_with_the_blame() -> None:
+    from wizard_tui.phrase import phrase
+    from wizard_tui.verify import BLAME_RECORD
+    from wizard_tui.verify_special import check_private_moves
+
+    from . import test_special_records as sp
+
+    doc = sp.moving_doc()
+    r = sp.moving_round(doc)
+    rnd, turned, opens, shows, gifts = sp.moves_of(doc, r)
+    changed = [
+        (m, g, to, (c + 1) % 60) if k == 0 else (m, g, to, c)
+        for k, (m, g, to, c) in enumerate(gifts)
+    ]
+    cases = ((opens[:-1], shows, gifts), (opens, shows[1:], gifts), (opens, shows, changed))
+    for moves in cases:
+        with pytest.raises(RecordError) as info:
+            check_private_moves(
+                rnd, r, turned, *moves, lambda detail: phrase(BLAME_RECORD, detail=detail)
+            )
+        exc = info.value
+        assert exc.detail.endswith(" (blame: the relay, the host that recorded the round)")
+        _said_in_every_language(exc)
+        i18n.setup("de")
+        assert "(Schuld: der Vermittler, der Gastgeber, der die Runde protokolliert hat)" in (
+            exc.shown()
+        )
+        i18n.setup("en")

@@ -127,8 +127,16 @@ class _Reader:
                 specials = sorted(self.cards)[DECK_SIZE:]
                 raise self.fail(
                     "bad-value",
-                    f"{path} is {card}, not a card of this game's deck "
-                    f"(0..{DECK_SIZE - 1} and its special cards {specials})",
+                    phrase(
+                        N_(
+                            "{path} is {card}, not a card of this game's deck (0..{last} and its "
+                            "special cards {specials})"
+                        ),
+                        path=path,
+                        card=card,
+                        last=DECK_SIZE - 1,
+                        specials=str(specials),
+                    ),
                     **where,
                 )
         elif not 0 <= card < DECK_SIZE:
@@ -412,7 +420,8 @@ def _parse_round(
         bombed = False
         if specials and "bombed" in trick:
             if trick["bombed"] is not True:
-                raise rd.fail("wrong-type", f"{tat}.bombed must be true when present", trick=t + 1)
+                said = phrase(N_("{path}.bombed must be true when present"), path=tat)
+                raise rd.fail("wrong-type", said, trick=t + 1)
             bombed = True
         tricks.append(RecordedTrick(leader, tuple(plays), winner, bombed))
     turned_card: int | None = None
@@ -459,7 +468,8 @@ def _parse_actions(rd: _Reader, raw: object, at: str, n: int) -> tuple[PlayerAct
         try:
             out.append(action_from_wire(wire))
         except ValueError as exc:
-            raise rd.fail("bad-value", f"{iat} is not an action: {exc}", seat=seat) from None
+            said = phrase(N_("{path} is not an action: {why}"), path=iat, why=str(exc))
+            raise rd.fail("bad-value", said, seat=seat) from None
     return tuple(out)
 
 
