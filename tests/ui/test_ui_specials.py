@@ -388,7 +388,8 @@ async def _to_pass(pilot, app: WizardApp, session: LocalSession) -> None:
     await play_special_first(pilot, app, session, Special.JUGGLER)
     await until(pilot, lambda: panel_of(app, DeclarePanel) is not None)
     await pilot.press("c")
-    await until(pilot, lambda: "pass a card" in app.screen.query_one(PromptLine).text)
+    asked = i18n._("Juggler: pass a card to {name} ({arrows} choose, Enter passes)")
+    await until(pilot, lambda: asked.split("{name}")[0] in app.screen.query_one(PromptLine).text)
 
 
 async def _to_swap(pilot, app: WizardApp, session: LocalSession) -> None:
@@ -400,7 +401,8 @@ async def _to_bomb(pilot, app: WizardApp, session: LocalSession) -> None:
     await play_special_first(pilot, app, session, Special.BOMB)
     # (Cid, whose 3 would have taken it, leads next and we follow: the trick is ours
     # to see, and the bombed one's line is in the log.)
-    await until(pilot, lambda: "Bomb: nobody takes it; Cid leads." in log_text(app))
+    said = i18n._("Bomb: nobody takes it; {name} leads.").format(name="Cid")
+    await until(pilot, lambda: said in log_text(app))
 
 
 async def _to_help(pilot, app: WizardApp, session: LocalSession) -> None:
@@ -469,7 +471,7 @@ async def test_special_screens_fit_in_ascii(screen: str) -> None:
 async def test_special_screens_fit_in_every_language(language: str) -> None:
     i18n.setup(language)
     try:
-        found = {s: await _problems_on(s, (80, 24)) for s in ("swap", "werewolf", "help")}
+        found = {s: await _problems_on(s, (80, 24)) for s in sorted(SCREENS)}
     finally:
         i18n.setup("en")
     assert {s: f for s, f in found.items() if f} == {}
@@ -511,3 +513,29 @@ async def test_lobby_shows_the_special_cards_in_force_to_everyone(size: tuple[in
         rows = screen_text(host)
         assert "[x] BMB" in rows and "[ ] DRG FRY" in rows
         assert problems(host) == []
+
+
+@pytest.mark.parametrize("language", [lang for lang in i18n.LANGUAGES if lang != "en"])
+async def test_the_lobby_and_picker_of_special_cards_fit_in_every_language(language: str) -> None:
+    i18n.setup(language)
+    try:
+        found = []
+        for is_host in (False, True):
+            app = WizardApp(
+                StaticSession(_lobby_with(tuple(c.wire_name for c in SPECIALS), is_host)),
+                name="Ann",
+            )
+            async with app.run_test(size=(80, 24)) as pilot:
+                await until(pilot, lambda app=app: app.lobby is not None)
+                await pilot.pause()
+                found += problems(app)
+                if is_host:
+                    await pilot.press("p")
+                    await until(pilot, lambda app=app: isinstance(app.screen, SpecialsScreen))
+                    await pilot.pause()
+                    found += problems(app)
+                    said = i18n._("Special cards")
+                    assert said in screen_text(app), screen_text(app)
+    finally:
+        i18n.setup("en")
+    assert found == []
