@@ -32,3 +32,17 @@ def test_worded_refusals_keep_their_fields_in_the_language() -> None:
     # A count that differs in its two places is not our sentence: the host's English stays.
     odd = ActionRefused("not_ready", "4 players are seated: keep 5 seats")
     assert refusal_text(odd) == "4 players are seated: keep 5 seats"
+
+
+def test_every_rule_refusal_code_has_a_sentence_in_every_language() -> None:
+    """The engine's every reason (the special cards' and the forehead round's too) is said
+    in the player's language, not left as the host's English."""
+    from wizard_tui.game import Reason
+
+    for reason in Reason:
+        refused = ActionRefused(reason.value, "the host's English text")
+        for code in ("cs", "de", "es", "it"):
+            i18n.setup(code)
+            said = refusal_text(refused)
+            assert said != "the host's English text", (code, reason)
+        i18n.setup("en")

@@ -37,6 +37,9 @@ REASONS: dict[str, str] = {
     "table_full": N_("a table has at most 6 seats"),
     "bad_envelope": N_("the host could not read that message"),
     "stale_attempt": N_("that deal was started again"),
+    "must_play_blind": N_("in this round you play your card unseen"),  # a forehead round
+    "not_a_choice": N_("that is not one of the choices offered"),  # the special cards
+    "not_in_trick": N_("that card is not in the trick"),
 }
 
 # The host's English message -> a sentence for it, for codes that stand for several reasons
