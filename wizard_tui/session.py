@@ -9,7 +9,7 @@ Intents never wait for the network: they are queued and answered by later update
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -132,6 +132,29 @@ class TableSession(Protocol):
 
     def choose_trump(self, suit: Suit) -> None: ...
 
+    # The special cards' intents (docs/rules.md, "Special cards"): the view's phase and its
+    # ``legal_choices`` / ``legal_cards`` / ``swap_takes`` say which is asked.
+
+    def name_trump(self, suit: Suit | None) -> None:
+        """The Werewolf's holder names trump (None: no trump)."""
+        ...
+
+    def declare(self, choice: int) -> None:
+        """What a played Juggler, Cloud or Shapeshifter is (a ``Declaration`` value)."""
+        ...
+
+    def adjust_bid(self, bid: int) -> None:
+        """The Cloud's taker's new bid."""
+        ...
+
+    def pass_card(self, card: int) -> None:
+        """The card passed to the left after a Juggler's trick."""
+        ...
+
+    def swap(self, give: int | None, take: int | None) -> None:
+        """The Witch's swap: a hand card for a trick card, or both None to keep the hand."""
+        ...
+
     def chat(self, text: str) -> None: ...
 
     def start_game(self) -> None:
@@ -155,9 +178,10 @@ class TableSession(Protocol):
         hidden_bids: bool | None = None,
         forehead: bool | None = None,
         length: str | None = None,
+        specials: Sequence[str] | None = None,
     ) -> None:
         """Host only: the table's seats (3-6), its bots' level and the last-bid rule, and
-        the house rules (None: as they are)."""
+        the house rules (None: as they are; ``specials``: the special cards' wire names)."""
         ...
 
     def rematch(self) -> None: ...

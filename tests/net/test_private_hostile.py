@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +30,12 @@ from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.deals import DealKind
 from wizard_tui.net.deals.private.client_deal import ClientDeal
-from wizard_tui.net.deals.private.host import MAX_CHARGES
+from wizard_tui.net.deals.private.host import MAX_CHARGES, PrivateDealing
 from wizard_tui.net.deals.private.seat import PrivateSeatHalf
 from wizard_tui.net.deals.seat_half import SeatHalf
 from wizard_tui.net.host import HostOptions
 from wizard_tui.net.host_adapter import WizardHost
+from wizard_tui.net.host_state import DEFAULT_DEAL_STEP_TIMEOUT
 from wizard_tui.net.journal import journal_path, read_journal
 from wizard_tui.net.restore import replay
 from wizard_tui.record import RecordError
@@ -101,7 +103,9 @@ class Hostile(NetworkSession):
         super()._handle(msg)
         if msg["t"] == "refused":
             self.refusals.append(f"{msg.get('code')}: {msg.get('message')}")
-        view, deal = self.view, self.seat_half.deal  # type: ignore[attr-defined]
+        # (Until the welcome names the private deal, the seat half is commit-reveal's: no deal.)
+        half = self.seat_half
+        view, deal = self.view, half.deal if isinstance(half, PrivateSeatHalf) else None
         if msg["t"] != "state" or view is None or deal is None or deal.hand is None:
             return
         if view.round != deal.round or not self._due(deal):
@@ -226,9 +230,40 @@ def _rounds_done(host: WizardHost, rounds: int) -> bool:
     return host.table is not None and len(host.table.recorder.rounds) >= rounds
 
 
-async def _play(tmp_path: Path, cls: type[Hostile], rounds: int, seed: int, **kwargs: Any):
+class AttackDeadlineHost(WizardHost):
+    """A host whose deal-step deadline is ``ATTACK_DEADLINE`` for one step only: the hostile
+    seat's reveal once every card of round ``ROUND`` is played, which it withholds. Every
+    other step keeps ``options.deal_step_timeout``: a short deadline for every step would
+    cut off honest programs on a loaded machine (their passes and reveals in the earlier
+    rounds), and the hostile seat before it can attack."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.shortened: list[tuple[Any, ...]] = []  # the steps given the short deadline
+
+    def start_timer(self, key: Any, delay: float, fire: Callable[[], None]) -> None:
+        if isinstance(key, tuple) and key[:1] == ("deal_step",):
+            assert isinstance(self.deal_half, PrivateDealing)
+            step = self.deal_half.owed_steps().get(key[1])
+            if key[1] == HOSTILE and step is not None and step[0] == ROUND and step[-1] == "reveal":
+                delay = ATTACK_DEADLINE
+                self.shortened.append(step)
+        super().start_timer(key, delay, fire)
+
+
+ATTACK_DEADLINE = 0.3  # seconds: the attacked step's deadline (AttackDeadlineHost)
+
+
+async def _play(
+    tmp_path: Path,
+    cls: type[Hostile],
+    rounds: int,
+    seed: int,
+    host_cls: type[WizardHost] = WizardHost,
+    **kwargs: Any,
+):
     options = _options(tmp_path, **kwargs)
-    async with asyncio.timeout(90), running_host(options) as host:
+    async with asyncio.timeout(90), running_host(options, host_cls=host_cls) as host:
         sessions = await seat_sessions(options.port, 1)
         sessions += await seat_sessions(options.port, 1, cls=cls)
         await play_until(host, sessions, lambda: _rounds_done(host, rounds), seed=seed)
@@ -323,13 +358,19 @@ async def test_a_seat_silent_after_the_last_card_pays_and_the_round_counts(
     tmp_path: Path,
 ) -> None:
     """It keeps its reveal and says nothing: its deal step times out (the host cuts it off),
-    the round is scored from the opens, and it pays; a bot takes the seat it left."""
+    the round is scored from the opens, and it pays; a bot takes the seat it left. (Only
+    that step has the short deadline: the others keep the default, which no honest program
+    comes near, loaded or not.)"""
     cls = _kind("end", "silent")
     host, honest, hostile = await _play(
-        tmp_path, cls, ROUND + 1, seed=7, deal_step_timeout=0.3, takeover_after=0.3
+        tmp_path, cls, ROUND + 1, seed=7, host_cls=AttackDeadlineHost, takeover_after=0.3
     )
-    assert hostile.attacked
+    assert hostile.attacked == [(ROUND, 0)]
+    assert host.options.deal_step_timeout == DEFAULT_DEAL_STEP_TIMEOUT
+    assert isinstance(host, AttackDeadlineHost) and host.shortened == [(ROUND, 0, "reveal")]
     record = host.table.recorder.record()  # type: ignore[union-attr]
+    # A bot of the host signs for the seat it left; the honest player was never cut off.
+    assert {s.seat for s in record.stand_ins if s.key is not None} == {HOSTILE}
     assert not [d for d in record.redeals if d.round == ROUND]
     _assert_paid(host, ROUND, "unrevealed")
     assert_partial_game_verified(host, honest)

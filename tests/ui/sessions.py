@@ -118,11 +118,25 @@ class RecordingSession:
         self.sent.append(("remove_bot", seat))
 
     def lobby_settings(
-        self, seats: int, bot_level: str, restrict_last_bid: str, **house_rules: object
+        self,
+        seats: int,
+        bot_level: str,
+        restrict_last_bid: str,
+        *,
+        hidden_bids: bool | None = None,
+        forehead: bool | None = None,
+        length: str | None = None,
+        specials: Sequence[str] | None = None,
     ) -> None:
-        self.sent.append(
-            ("lobby_settings", seats, bot_level, restrict_last_bid, *house_rules.items())
-        )
+        # A house rule left None stays as it is: only the others are recorded, in order.
+        house_rules = {
+            "hidden_bids": hidden_bids,
+            "forehead": forehead,
+            "length": length,
+            "specials": specials,
+        }
+        changed = tuple((key, value) for key, value in house_rules.items() if value is not None)
+        self.sent.append(("lobby_settings", seats, bot_level, restrict_last_bid, *changed))
 
     def rematch(self) -> None:
         self.sent.append(("rematch",))

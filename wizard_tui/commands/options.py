@@ -37,19 +37,23 @@ def add_rules(parser: argparse.ArgumentParser) -> None:
     add_specials(parser)
 
 
-def add_specials(parser: argparse.ArgumentParser) -> None:
-    """The special cards (docs/rules.md, "Special cards"), none by default."""
+def add_specials(parser: argparse.ArgumentParser, help_text: str | None = None) -> None:
+    """The special cards (docs/rules.md, "Special cards"), none by default. ``help_text``
+    (translated, ``{names}`` for the cards' names) is for a command whose deal differs:
+    host's and play's otherwise."""
     names = ", ".join(card.wire_name for card in SPECIALS)
+    if help_text is None:
+        help_text = _(
+            "play with special cards: a comma-separated list of {names}, or all "
+            "(the dragon and the fairy only together); dealt by commit-reveal, as the "
+            "private deal cannot deal them yet"
+        )
     parser.add_argument(
         "--specials",
         type=_specials,
         default=frozenset(),
         metavar="LIST",
-        help=_(
-            "play with special cards: a comma-separated list of {names}, or all "
-            "(the dragon and the fairy only together); dealt by commit-reveal, as the "
-            "private deal cannot deal them yet"
-        ).format(names=names),
+        help=help_text.format(names=names),
     )
 
 

@@ -12,7 +12,6 @@ from typing import TextIO
 
 from ..cli import UserError
 from ..game import RestrictLastBid
-from ..game.specials import Special, parse_specials
 from ..i18n import _
 from ..net.deals import FOREHEAD_DEAL, forehead_refusal
 from . import options
@@ -55,15 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=_("when the dealer may not make the bids total the round number (default never)"),
     )
     options.add_house_rules(parser)
-    parser.add_argument(
-        "--specials",
-        type=_specials,
-        default=frozenset(),
-        metavar="LIST",
-        help=_(
-            "play with special cards: a comma-separated list of them (dragon, fairy, bomb, "
-            "werewolf, juggler, cloud, shapeshifter, witch, vampire) or all; dealt by "
-            "commit-reveal"
+    options.add_specials(
+        parser,
+        _(
+            "play with special cards: a comma-separated list of {names}, or all "
+            "(the dragon and the fairy only together); only with --deal commit-reveal "
+            "(the default), as the private deal cannot deal them yet"
         ),
     )
     parser.add_argument(
@@ -98,13 +94,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "reports the same with any N"
         ),
     )
-
-
-def _specials(text: str) -> frozenset[Special]:
-    try:
-        return parse_specials(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,6 +15,8 @@ from .engine import Game, Phase, RoundResult, Trick, cards_of
 from .forehead import BLIND_CARD, foreheads_of, is_forehead_round
 from .rules import RestrictLastBid
 from .special_engine import SpecialGame
+from .special_tricks import copied_card
+from .specials import Special
 from .table_rules import TableRules
 
 _ROUND_PHASES = (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
@@ -88,6 +90,15 @@ class SeatView:
             1 for t in self.tricks for s, _ in t.plays if s == self.seat
         )
         return self.hand_size - played
+
+    @property
+    def vampire_copies(self) -> int | None:
+        """The card the Vampire plays as this round (docs/rules.md, "The Vampire"): the card
+        turned up at the deal, a Jester when that was the Werewolf or the Vampire itself;
+        None when the Vampire is not in this game's deck or no card is turned up."""
+        if Special.VAMPIRE not in self.rules.specials or self.turned_card is None:
+            return None
+        return copied_card(Special.VAMPIRE, self.turned_card)
 
     @property
     def played_cards(self) -> tuple[int, ...]:

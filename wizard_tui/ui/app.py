@@ -314,72 +314,79 @@ class WizardApp(TableApp):
             return
         hand(table.view.turn)
 
-    def _send(self, intent: str, *args: object, **options: object) -> None:
+    def _connected(self) -> TableSession | None:
+        """The session the intents go to (a warning while there is none yet). The handlers
+        call its methods by name, so mypy checks every intent against ``TableSession``."""
         if self.session is None:
             self.notify(_("Not connected to a table yet."), severity="warning")
-            return
-        getattr(self.session, intent)(*args, **options)
+        return self.session
 
     def on_play_card(self, message: PlayCard) -> None:
-        self._send("play", message.card)
+        if (session := self._connected()) is not None:
+            session.play(message.card)
 
     def on_make_bid(self, message: MakeBid) -> None:
-        self._send("bid", message.bid)
+        if (session := self._connected()) is not None:
+            session.bid(message.bid)
 
     def on_pick_trump(self, message: PickTrump) -> None:
-        self._send("choose_trump", message.suit)
+        if (session := self._connected()) is not None:
+            session.choose_trump(message.suit)
 
     # The special cards: the client session's intents (docs/protocol.md).
 
     def on_name_trump_intent(self, message: NameTrumpIntent) -> None:
-        self._send("name_trump", message.suit)
+        if (session := self._connected()) is not None:
+            session.name_trump(message.suit)
 
     def on_declare_intent(self, message: DeclareIntent) -> None:
-        self._send("declare", message.choice)
+        if (session := self._connected()) is not None:
+            session.declare(message.choice)
 
     def on_adjust_bid_intent(self, message: AdjustBidIntent) -> None:
-        self._send("adjust_bid", message.bid)
+        if (session := self._connected()) is not None:
+            session.adjust_bid(message.bid)
 
     def on_pass_card_intent(self, message: PassCardIntent) -> None:
-        self._send("pass_card", message.card)
+        if (session := self._connected()) is not None:
+            session.pass_card(message.card)
 
     def on_swap_intent(self, message: SwapIntent) -> None:
-        self._send("swap", message.give, message.take)
+        if (session := self._connected()) is not None:
+            session.swap(message.give, message.take)
 
     def on_send_chat(self, message: SendChat) -> None:
-        self._send("chat", message.text)
+        if (session := self._connected()) is not None:
+            session.chat(message.text)
 
     def on_start_game(self, message: StartGame) -> None:
-        self._send("start_game")
+        if (session := self._connected()) is not None:
+            session.start_game()
 
     def on_add_bot(self, message: AddBot) -> None:
-        self._send("add_bot")
+        if (session := self._connected()) is not None:
+            session.add_bot()
 
     def on_remove_bot(self, message: RemoveBot) -> None:
-        self._send("remove_bot", message.seat)
+        if (session := self._connected()) is not None:
+            session.remove_bot(message.seat)
 
     def on_change_table(self, message: ChangeTable) -> None:
-        house_rules = {
-            key: value
-            for key, value in (
-                ("hidden_bids", message.hidden_bids),
-                ("forehead", message.forehead),
-                ("length", message.length),
-                ("specials", message.specials),
+        if (session := self._connected()) is not None:
+            # (A house rule left None is left out: the host keeps it as it is.)
+            session.lobby_settings(
+                message.seats,
+                message.bot_level,
+                message.restrict_last_bid,
+                hidden_bids=message.hidden_bids,
+                forehead=message.forehead,
+                length=message.length,
+                specials=message.specials,
             )
-            if value is not None
-        }
-        # (A house rule left None is left out: the host keeps it as it is.)
-        self._send(
-            "lobby_settings",
-            message.seats,
-            message.bot_level,
-            message.restrict_last_bid,
-            **house_rules,
-        )
 
     def on_ask_rematch(self, message: AskRematch) -> None:
-        self._send("rematch")
+        if (session := self._connected()) is not None:
+            session.rematch()
 
     # ------------------------------------------------------------------ actions any screen uses
 

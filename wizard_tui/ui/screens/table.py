@@ -17,7 +17,6 @@ from textual.screen import Screen
 
 from ...game import BLIND_CARD, GameOver, Phase, RoundScored, SeatView, Suit, TrickWon, left_of
 from ...game.actions import TrickBombed
-from ...game.specials import Special
 from ...i18n import N_, _
 from ...session import ActionRefused, TableUpdate
 from ..glyphs import clean, suit_name
@@ -301,7 +300,7 @@ class TableScreen(Screen, inherit_bindings=False):
             view.trump_suit,
             view.phase,
             turned=view.turned_card,
-            vampire=Special.VAMPIRE in view.rules.specials,
+            vampire_copies=view.vampire_copies,
         )
         # A forehead round: your own card is face down (``BLIND_CARD``), "play your card".
         held = view.hand or (BLIND_CARD,) * view.blind_cards

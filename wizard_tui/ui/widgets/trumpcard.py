@@ -3,7 +3,7 @@
 Drawn by the hand widget at its right end (one widget fewer to style at start-up).
 With the special cards (docs/rules.md): after a Werewolf's swap the Werewolf lies there and
 the words name the card it took; with the Vampire in the deck a fourth row says what the
-Vampire copies."""
+Vampire copies (the view's ``vampire_copies``: the engine decides it, this only draws it)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class TrumpCard:
         self.dealt = False  # a round is on: draw the card (or "no trump card")
         self.phase = Phase.DEAL
         self.turned: int | None = None  # the card turned up at the deal (special games)
-        self.vampire = False  # the Vampire is in the deck: say what it copies
+        self.vampire_copies: int | None = None  # what the Vampire plays as (None: no Vampire)
 
     def show(
         self,
@@ -37,10 +37,10 @@ class TrumpCard:
         suit: Suit | None,
         phase: Phase,
         turned: int | None = None,
-        vampire: bool = False,
+        vampire_copies: int | None = None,
     ) -> None:
         self.card, self.suit, self.phase = card, suit, phase
-        self.turned, self.vampire = turned, vampire
+        self.turned, self.vampire_copies = turned, vampire_copies
         self.dealt = phase not in (Phase.DEAL, Phase.GAME_OVER)
 
     @property
@@ -49,14 +49,6 @@ class TrumpCard:
         if self.card == Special.WEREWOLF and self.turned is not None and self.turned != self.card:
             return self.turned
         return None
-
-    def copied(self) -> int | None:
-        """The card the Vampire plays as: the one turned up at the deal, a Jester when that
-        was a Werewolf or the Vampire itself (docs/rules.md, "The Vampire")."""
-        turned = self.turned if self.turned is not None else self.card
-        if turned is None:
-            return None
-        return 56 if turned in (Special.WEREWOLF, Special.VAMPIRE) else turned
 
     def _box(self, w: CardWidget) -> tuple[str, str, str]:
         g = w.glyphs
@@ -102,7 +94,7 @@ class TrumpCard:
 
     def vampire_row(self, w: CardWidget) -> Text | None:
         """``VMP copies 7♥``, below the card, while the Vampire is in the deck."""
-        copied = self.copied() if self.vampire and self.dealt else None
+        copied = self.vampire_copies if self.dealt else None
         if copied is None:
             return None
         row = Text(_("{vampire} copies").format(vampire=Special.VAMPIRE.short_name) + " ")
