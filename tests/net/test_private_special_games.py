@@ -1,0 +1,70 @@
+"""Privately dealt games with special cards (docs/private-deal.md section 16) over real sockets
+on 127.0.0.1, between the host's bots and network bots (``join --bot``'s ``play_as_bot``):
+the special cards that move no card between hands (Dragon, Fairy, Bomb, Cloud, Shapeshifter,
+Vampire). Every session ends as documented (exit code 0, its link closed), every client
+checks every round, and the host's record and every joiner's own record verify. The cards
+that move a card (Werewolf, Juggler, Witch) are still refused with the private deal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from net_helpers import play_bots, running_host, seat_sessions
+from private_helpers import assert_private_game_verified
+
+from wizard_tui.game import TableRules
+from wizard_tui.game.actions import Declare
+from wizard_tui.game.specials import SPECIALS, Special
+from wizard_tui.net.deals import MOVING_SPECIALS, specials_refusal
+from wizard_tui.net.host import HostCore, HostOptions
+
+STILL = frozenset(SPECIALS) - MOVING_SPECIALS  # the six that move no card
+
+
+async def test_a_private_game_with_the_still_special_cards_verifies(tmp_path: Path) -> None:
+    options = HostOptions(
+        players=4,
+        bots=1,
+        bot_level="easy",
+        rules=TableRules(specials=STILL),
+        length="short",
+        records_dir=tmp_path / "records",
+        deal="private",
+    )
+    async with asyncio.timeout(120), running_host(options, rng=random.Random(5)) as host:
+        sessions = await seat_sessions(options.port, 3, records_dir=tmp_path / "own")
+        codes = await play_bots(sessions, "easy", seed=5)
+        await host.finished.wait()
+    assert codes == [0, 0, 0]  # join --bot's exit status: finished, every round verified
+    assert all(s.client.state == "closed" for s in sessions)
+    assert_private_game_verified(host, sessions)
+    assert all(s.record_path is not None and s.record_path.exists() for s in sessions)
+    table = host.table
+    assert table is not None
+    results = table.game.results
+    assert table.game.config.rules.specials == STILL
+    # The game reached the special cards: some were dealt, and a declaration was made.
+    dealt = {c for r in results for hand in r.hands for c in hand}
+    assert dealt & set(STILL)
+    assert any(type(a) is Declare for r in results for a in r.actions)
+    assert all(r.turned_card is not None for r in results)
+
+
+@pytest.mark.parametrize("card", sorted(MOVING_SPECIALS))
+def test_a_private_host_still_refuses_a_card_that_moves_cards(card: Special) -> None:
+    rules = TableRules(specials=STILL | {card})
+    with pytest.raises(ValueError, match="Werewolf, the Juggler, the Witch"):
+        HostCore(HostOptions(players=4, rules=rules, deal="private"))
+    assert specials_refusal("private", STILL) is None
+    assert specials_refusal("commit-reveal", SPECIALS) is None
+
+
+def test_a_private_host_refuses_special_cards_with_the_forehead_round() -> None:
+    with pytest.raises(ValueError, match="forehead round"):
+        HostCore(
+            HostOptions(players=4, rules=TableRules(forehead=True, specials=STILL), deal="private")
+        )
