@@ -14,13 +14,16 @@ from pathlib import Path
 
 import pytest
 from net_helpers import play_bots, running_host, seat_sessions
-from private_helpers import assert_private_game_verified
+from private_helpers import assert_private_game_verified, play_until
 
 from wizard_tui.game import TableRules
 from wizard_tui.game.actions import Declare
+from wizard_tui.game.hidden_special import HiddenSpecialGame
 from wizard_tui.game.specials import SPECIALS, Special
 from wizard_tui.net.deals import MOVING_SPECIALS, specials_refusal
 from wizard_tui.net.host import HostCore, HostOptions
+from wizard_tui.net.journal import read_journal
+from wizard_tui.net.restore import replay
 
 STILL = frozenset(SPECIALS) - MOVING_SPECIALS  # the six that move no card
 
@@ -68,3 +71,37 @@ def test_a_private_host_refuses_special_cards_with_the_forehead_round() -> None:
         HostCore(
             HostOptions(players=4, rules=TableRules(forehead=True, specials=STILL), deal="private")
         )
+
+
+async def test_a_stopped_private_special_game_is_rebuilt_from_its_journal(tmp_path: Path) -> None:
+    """Each scored round is journaled with its deck and every action (declarations, a
+    Cloud's change): a host stopped mid-game rebuilds those rounds exactly from its journal."""
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="easy",
+        rules=TableRules(specials=STILL),
+        records_dir=tmp_path / "records",
+        journal_dir=tmp_path / "games",
+        deal="private",
+    )
+    async with asyncio.timeout(120), running_host(options, rng=random.Random(7)) as host:
+        sessions = await seat_sessions(options.port, 2)
+
+        def scored() -> bool:
+            game = host.table.game if host.table is not None else None
+            if game is None or len(game.results) < 2:
+                return False  # (a declaration journaled, and a round after it)
+            return any(type(a) is Declare for r in game.results[:-1] for a in r.actions)
+
+        await play_until(host, sessions, scored, seed=7)
+        table = host.table
+        assert table is not None and host.journal is not None and not table.finished
+        live = table.game.results
+        path = host.journal.path
+    restored = replay(read_journal(path).entries)
+    game = restored.table.game
+    assert isinstance(game, HiddenSpecialGame)
+    assert game.results == live[: len(game.results)] and len(game.results) >= 2
+    assert [r.actions for r in game.results] == [r.actions for r in live[: len(game.results)]]
+    assert any(type(a) is Declare for r in game.results for a in r.actions)
