@@ -50,7 +50,7 @@ def test_the_seats_view_with_its_hand_is_the_engines(seed: int) -> None:
     assert compared > 10  # it compared plays, not only bids
 
 
-def test_a_shuffled_trick_with_a_led_suit_asks_to_follow() -> None:
+def test_a_led_suit_asks_to_follow() -> None:
     """A hand with a card of the led suit may play only that suit and the special cards."""
     rules = TableRules(specials=STILL)
     game = HiddenSpecialGame(GameConfig(3, 0, rules))

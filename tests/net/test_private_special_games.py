@@ -13,11 +13,11 @@ import random
 from pathlib import Path
 
 import pytest
-from net_helpers import play_bots, running_host, seat_sessions
+from net_helpers import assert_game_verified, play_bots, running_host, seat_sessions
 from private_helpers import assert_private_game_verified, play_until
 
 from wizard_tui.game import TableRules
-from wizard_tui.game.actions import Declare
+from wizard_tui.game.actions import AdjustBid, Declare
 from wizard_tui.game.hidden_special import HiddenSpecialGame
 from wizard_tui.game.specials import SPECIALS, Special
 from wizard_tui.net.deals import MOVING_SPECIALS, specials_refusal
@@ -28,12 +28,15 @@ from wizard_tui.net.restore import replay
 STILL = frozenset(SPECIALS) - MOVING_SPECIALS  # the six that move no card
 
 
-async def test_a_private_game_with_the_still_special_cards_verifies(tmp_path: Path) -> None:
+@pytest.mark.parametrize("hidden_bids", [False, True])
+async def test_a_private_game_with_the_still_special_cards_verifies(
+    tmp_path: Path, hidden_bids: bool
+) -> None:
     options = HostOptions(
         players=4,
         bots=1,
         bot_level="easy",
-        rules=TableRules(specials=STILL),
+        rules=TableRules(specials=STILL, hidden_bids=hidden_bids),
         length="short",
         records_dir=tmp_path / "records",
         deal="private",
@@ -105,3 +108,27 @@ async def test_a_stopped_private_special_game_is_rebuilt_from_its_journal(tmp_pa
     assert game.results == live[: len(game.results)] and len(game.results) >= 2
     assert [r.actions for r in game.results] == [r.actions for r in live[: len(game.results)]]
     assert any(type(a) is Declare for r in game.results for a in r.actions)
+
+
+async def test_hidden_bids_changed_by_a_cloud_verify_with_commit_reveal(tmp_path: Path) -> None:
+    """A Cloud changes a bid after it was sealed: every client checks the result's seals
+    against the bids as made (its actions), not the scored ones, under either deal."""
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="normal",
+        rules=TableRules(specials=frozenset({Special.CLOUD}), hidden_bids=True),
+        length="short",
+        records_dir=tmp_path / "records",
+        deal="commit-reveal",
+    )
+    async with asyncio.timeout(120), running_host(options, rng=random.Random(3)) as host:
+        sessions = await seat_sessions(options.port, 2, records_dir=tmp_path / "own")
+        codes = await play_bots(sessions, "normal", seed=3)
+        await host.finished.wait()
+    assert codes == [0, 0]
+    assert_game_verified(host, sessions)
+    table = host.table
+    assert table is not None
+    changed = [r for r in table.game.results if any(type(a) is AdjustBid for a in r.actions)]
+    assert changed  # a Cloud changed a bid, or the test proves nothing
