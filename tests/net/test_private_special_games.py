@@ -10,20 +10,25 @@ from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from net_helpers import assert_game_verified, play_bots, running_host, seat_sessions
-from private_helpers import assert_private_game_verified, play_until
+from private_helpers import assert_partial_game_verified, assert_private_game_verified, play_until
+from test_private_cheating import CHEATER, Revokes, _dealt_again_and_played
 
 from wizard_tui.game import TableRules
 from wizard_tui.game.actions import AdjustBid, Declare
 from wizard_tui.game.hidden_special import HiddenSpecialGame
-from wizard_tui.game.specials import SPECIALS, Special
+from wizard_tui.game.specials import SPECIALS, Special, is_special
 from wizard_tui.net.deals import MOVING_SPECIALS, specials_refusal
+from wizard_tui.net.deals.private.client_deal import ClientDeal
 from wizard_tui.net.host import HostCore, HostOptions
 from wizard_tui.net.journal import read_journal
 from wizard_tui.net.restore import replay
+from wizard_tui.verify import verify_record
 
 STILL = frozenset(SPECIALS) - MOVING_SPECIALS  # the six that move no card
 
@@ -132,3 +137,44 @@ async def test_hidden_bids_changed_by_a_cloud_verify_with_commit_reveal(tmp_path
     assert table is not None
     changed = [r for r in table.game.results if any(type(a) is AdjustBid for a in r.actions)]
     assert changed  # a Cloud changed a bid, or the test proves nothing
+
+
+class RevokesAPlainCard(Revokes):
+    """Plays a suit card of another suit while holding the suit led (never a special card,
+    which may always be played)."""
+
+    def cheat_play(self, view: Any, deal: ClientDeal, card: int) -> bool:
+        plain = replace(view, hand=tuple(c for c in view.hand if not is_special(c)))
+        return super().cheat_play(plain, deal, card)
+
+
+async def test_a_revoke_in_a_private_special_game_is_named_and_the_record_verifies(
+    tmp_path: Path,
+) -> None:
+    """A revoke is found at the round's end by the replay of every action with the opened
+    deck: the attempt is voided naming the revoker, and the record of the void (every
+    action in order, declarations between the plays) verifies."""
+    options = HostOptions(
+        players=4,
+        bots=1,
+        bot_level="random",
+        rules=TableRules(specials=STILL),
+        records_dir=tmp_path,
+        deal="private",
+    )
+    async with asyncio.timeout(90), running_host(options) as host:
+        sessions = await seat_sessions(options.port, 1)
+        sessions += await seat_sessions(options.port, 1, cls=RevokesAPlainCard)
+        sessions += await seat_sessions(options.port, 1)
+        await play_until(host, sessions, lambda: _dealt_again_and_played(host), seed=11)
+    cheater = sessions[CHEATER]
+    assert isinstance(cheater, RevokesAPlainCard) and cheater.cheated_in is not None
+    table = host.table
+    assert table is not None
+    record = table.recorder.record()
+    (void,) = record.redeals
+    assert (void.round, void.attempt) == cheater.cheated_in
+    assert (void.fault, void.culprit) == ("must_follow_suit", CHEATER), void.reason
+    assert any(a[0] == "play" for a in void.actions)  # every action, plays included
+    verify_record(record)
+    assert_partial_game_verified(host, sessions)

@@ -99,6 +99,14 @@ class HostDeal:
     def transcript(self) -> list[Envelope]:
         return self.relay.transcript
 
+    @property
+    def all_played(self) -> bool:
+        """Every dealt card is open: each seat's program reveals its keys now (a decision
+        may still follow the last card: a Cloud's change of its bid)."""
+        setup = self.setup
+        dealt = sum(1 for k in range(setup.items) if setup.holder(k) is not None)
+        return len(self.relay.view.plays) == dealt
+
     def start(self) -> None:
         """K0/K1: the bots take their turn in the chain (when the chain starts with one)."""
         for seat, player in self.bots.items():

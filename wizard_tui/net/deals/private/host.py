@@ -694,7 +694,10 @@ class PrivateDealing(DealHostBase):
             suspect = deal.suspect
             self.void(f"{suspect.code}: {suspect.detail}", suspect.code, None, None, reveals=True)
         elif deal.verdict is not None:
-            self._finish(deal)
+            if game.round_complete or isinstance(deal.verdict, RoundFailed):
+                self._finish(deal)
+            # (else every card is down and verified, and a decision follows the last one,
+            # a Cloud's change: between_rounds comes back here once it is made)
         elif deal.dealt and game.phase is Phase.DEAL and game.round == game.full.round:
             turned = deal.trump_card
             if isinstance(game, HiddenSpecialGame):
@@ -744,8 +747,10 @@ class PrivateDealing(DealHostBase):
         return self.voiding is None and self.game.round_complete
 
     def _early_reveal(self, deal: HostDeal) -> int | None:
-        """A remote seat that revealed its keys while the round is still being played."""
-        if self.game.round_complete:
+        """A remote seat that revealed its keys while cards of the round are still to be
+        played. (A seat's program reveals once every card is open, even if a decision
+        follows the last card: a Cloud's change of its bid.)"""
+        if self.game.round_complete or deal.all_played:
             return None
         return next((s for s in sorted(deal.relay.view.revealed) if s not in deal.bots), None)
 
@@ -908,7 +913,13 @@ class PrivateDealing(DealHostBase):
         port = self.port
         deal, game = self.deal, self.game
         assert deal is not None
-        actions = [action_to_wire(a) for a in game.round_actions if not isinstance(a, Play)]
+        # The record's actions of a voided attempt: its trump choice and bids (the plays are
+        # the transcript's opens); with special cards every action in order, plays included
+        # (a declaration or a Cloud's change comes between them: docs/record-format.md).
+        special = isinstance(game, HiddenSpecialGame)
+        actions = [
+            action_to_wire(a) for a in game.round_actions if special or not isinstance(a, Play)
+        ]
 
         reveals = reveals and deal.fault is None and self._all_connected()
         self.voiding = _Void(reason, code, culprit, evidence, actions, charged, reveals)
