@@ -1,8 +1,8 @@
 """``--specials`` of ``wizard-tui host`` and ``play``: what it refuses in words (the private
 deal with a card it cannot deal yet; a Dragon without its Fairy; a name no card has), what it
-chooses (commit-reveal when no deal is named, but private for the cards that move none), and a headless host with all nine cards and
-a ``join --bot`` process: both exit 0 and both records verify (several joiners in one
-process: test_special_games.py)."""
+chooses (commit-reveal when no deal is named, but private for the cards that move none), and
+a headless host with all nine cards and a ``join --bot`` process: both exit 0 and both
+records verify (several joiners in one process: test_special_games.py)."""
 
 from __future__ import annotations
 
