@@ -47,8 +47,8 @@ def add_specials(parser: argparse.ArgumentParser) -> None:
         metavar="LIST",
         help=_(
             "play with special cards: a comma-separated list of {names}, or all "
-            "(the dragon and the fairy only together); the private deal deals those that "
-            "move no card, the werewolf, juggler and witch are dealt by commit-reveal"
+            "(the dragon and the fairy only together); dealt by commit-reveal, as the "
+            "private deal cannot deal them yet"
         ).format(names=names),
     )
 
