@@ -64,6 +64,7 @@ from .game.actions import AdjustBid, Declare, NameTrump, PassCard, SwapCard
 from .game.specials import Special
 from .i18n import N_, _, ngettext
 from .private_deal import PrivateRound, round_setup, veiled_round
+from .private_special import SpecialMoves
 from .record import PRIVATE_PROTOCOL, GameRecord, GameRecorder, PlayerEntry, write_record
 from .verify_special import bids_made
 
@@ -139,8 +140,11 @@ def play_game(
         raise SimulationError(f"unknown deal {deal!r}: one of {', '.join(DEALS)}")
     private = deal == "private"
     specials = rules.specials if isinstance(rules, TableRules) else frozenset()
-    if private and specials:
-        raise SimulationError("the private deal cannot deal special cards yet: use commit-reveal")
+    if private and specials and isinstance(rules, TableRules) and rules.forehead:
+        raise SimulationError(
+            "the private deal cannot deal special cards in the forehead round yet: "
+            "use commit-reveal"
+        )
     if private:
         signing_keys = signing_keys or [SigningKey.generate() for _ in range(n)]
         if len(signing_keys) != n:
@@ -166,15 +170,21 @@ def play_game(
     gid = deal_set.game_id
     for r, seeds in enumerate(deal_set.seeds[: config.num_rounds][:rounds], 1):
         round_deal: PrivateRound | None = None
+        moves: SpecialMoves | None = None  # a special round's deal messages (show, gifts)
         if private:
             assert signing_keys is not None
             dealer = dealer_of(deal_set.first_dealer, r, n)
             veiled = veiled_round(config.rules, n, r)
             size = game.config.round_size(r)
-            setup = round_setup(gid, r, n, dealer, public_keys, hand_size=size, veiled=veiled)
-            round_deal = PrivateRound(setup, signing_keys, seeds)
-            hands, _ = round_deal.deal()
+            setup = round_setup(
+                gid, r, n, dealer, public_keys, hand_size=size, veiled=veiled, specials=specials
+            )
+            round_deal = PrivateRound(setup, signing_keys, seeds, specials=specials)
+            hands, turned = round_deal.deal()
             game.deal(round_deal.deck(hands))
+            if specials:
+                assert turned is not None  # (a round with special cards turns a card up)
+                moves = SpecialMoves(round_deal, turned)
         else:
             # Commit first, then deal from the seeds: the order of the real protocol.
             commitments = [fairdeal.commitment(gid, r, s, seed) for s, seed in enumerate(seeds)]
@@ -190,7 +200,9 @@ def play_game(
                 action = resolve_blind(game, action)
             decisions[seat] += 1
             _apply(game, seat, bot, action)
-            if round_deal is not None and type(action) is Play:
+            if moves is not None:
+                moves.follow(action)
+            elif round_deal is not None and type(action) is Play:
                 round_deal.play(seat, action.card)
         if config.rules.hidden_bids:
             # The bids as made: a Cloud may have changed the scored ones since they were sealed.
@@ -514,8 +526,11 @@ def run_simulation(
         rules.check(n)
     except ValueError as exc:
         raise SimulationError(str(exc)) from None
-    if config.specials and config.deal == "private":
-        raise SimulationError("the private deal cannot deal special cards yet: use commit-reveal")
+    if config.specials and config.deal == "private" and rules.forehead:
+        raise SimulationError(
+            "the private deal cannot deal special cards in the forehead round yet: "
+            "use commit-reveal"
+        )
     for level in set(levels):
         make_bot(level)  # unknown levels fail now, not mid-run
     if config.records is not None:

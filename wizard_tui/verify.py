@@ -990,8 +990,30 @@ def _check_revoke(
     # applies (it takes every action the engine does).
     actions: list[PlayerAction] = [action_from_wire(a) for a in d.actions]
     specials = game.config.rules.specials
-    for seat, card in _played_cards(d.private_deal.setup, d.private_deal.envelopes, specials):
-        actions.append(Play(seat, card))
+    opened = _played_cards(d.private_deal.setup, d.private_deal.envelopes, specials)
+    if specials:
+        # Every action of the attempt in order, its plays among them (a declaration or a
+        # Cloud's change comes between plays): the plays must be the transcript's opens.
+        plays = [(a.seat, a.card) for a in actions if type(a) is Play]
+        if plays != opened:
+            raise _void_error(
+                phrase(
+                    N_("{where}: the recorded plays are not the transcript's opens"),
+                    where=where,
+                ),
+                "redeal",
+                r,
+                RELAY,
+            )
+    elif any(type(a) is not ChooseTrump and type(a) is not Bid for a in actions):
+        raise _void_error(
+            phrase(N_("{where}: a voided attempt records its trump and bids only"), where=where),
+            "redeal",
+            r,
+            RELAY,
+        )
+    else:
+        actions.extend(Play(seat, card) for seat, card in opened)
     deck = tuple(i for i in items if i is not None)
     try:
         replay_round(game, deck, cast("list[ChooseTrump | Bid | Play]", actions))

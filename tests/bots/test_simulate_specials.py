@@ -10,6 +10,7 @@ import pytest
 from wizard_tui.cli import main
 from wizard_tui.deal import deck_for_round
 from wizard_tui.game.specials import SPECIALS, Special, deck_cards
+from wizard_tui.record import PRIVATE_PROTOCOL
 from wizard_tui.simulate import SimulationConfig, SimulationError, round_deck, run_simulation
 from wizard_tui.verify import verify_path
 from wizard_tui.verify_special import bids_made
@@ -50,7 +51,10 @@ def test_the_round_deck_is_the_tables_cards() -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"deal": "private"}, "private deal"),
+        (
+            {"deal": "private", "forehead": True, "specials": ALL - {Special.WEREWOLF}},
+            "private deal cannot deal special cards in the forehead round",
+        ),
         ({"specials": frozenset({Special.DRAGON})}, "fairy"),
     ],
 )
@@ -94,3 +98,26 @@ def test_hidden_bids_with_the_cloud_seal_the_bids_made(tmp_path: Path) -> None:
         assert verdict.record is not None
         changed += sum(rnd.bids != bids_made(rnd.actions or (), 3) for rnd in verdict.record.rounds)
     assert changed > 0  # some Cloud changed a sealed bid, or the test proves nothing
+
+
+def test_private_games_with_every_card_verify(tmp_path: Path) -> None:
+    """The private deal with all nine cards (docs/private-deal.md section 16): the Werewolf
+    shown, each Juggler's pass as gifts, each Witch's card shown; every record verifies."""
+    config = SimulationConfig(
+        players=3,
+        games=3,
+        bots=("easy",),
+        seed="private-specials",
+        length="2,5,9,12",
+        specials=ALL,
+        deal="private",
+        records=tmp_path,
+    )
+    report = run_simulation(config)
+    kinds: set[str] = set()
+    for path in report.records:
+        verdict = verify_path(path)
+        assert verdict.ok, verdict.line()
+        assert verdict.record is not None and verdict.record.protocol == PRIVATE_PROTOCOL
+        kinds |= {type(a).__name__ for rnd in verdict.record.rounds for a in rnd.actions or ()}
+    assert {"NameTrump", "PassCard", "SwapCard"} <= kinds  # the cards that move cards came

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+import pytest
 from net_helpers import CapturingSession, play_bots, running_host, seat_sessions
 from private_helpers import assert_private_game_verified
 
@@ -24,6 +25,9 @@ from netplay.mental import PUBLIC, RoundKeys
 from netplay.mental.protocol import decode_body
 from netplay.mental.sra import scalar_bytes, scalar_from_bytes
 from netplay.signing import Envelope
+from wizard_tui.game import TableRules
+from wizard_tui.game.specials import SPECIALS
+from wizard_tui.net.deals import MOVING_SPECIALS
 from wizard_tui.net.host import HostOptions
 from wizard_tui.net.host_adapter import WizardHost
 
@@ -69,8 +73,20 @@ def _round_keys(envelopes: list[Envelope]) -> dict[int, RoundKeys]:
     return keys
 
 
-async def test_the_host_never_sees_an_unplayed_card(tmp_path: Path) -> None:
-    options = HostOptions(players=4, bots=1, bot_level="random", records_dir=tmp_path)
+# The plain game, and a short one with the special cards the private deal deals (those that
+# move no card: docs/private-deal.md section 16).
+STILL_SPECIALS = frozenset(SPECIALS) - MOVING_SPECIALS
+
+
+@pytest.mark.parametrize(
+    ("rules", "length"), [(TableRules(), "full"), (TableRules(specials=STILL_SPECIALS), "short")]
+)
+async def test_the_host_never_sees_an_unplayed_card(
+    tmp_path: Path, rules: TableRules, length: str
+) -> None:
+    options = HostOptions(
+        players=4, bots=1, bot_level="random", records_dir=tmp_path, rules=rules, length=length
+    )
     options.deal = "private"
     async with asyncio.timeout(60), running_host(options, host_cls=RecordingHost) as host:
         sessions = await seat_sessions(options.port, 3, cls=CapturingSession)
@@ -84,6 +100,7 @@ async def test_the_host_never_sees_an_unplayed_card(tmp_path: Path) -> None:
         deal = rnd.private_deal
         assert deal is not None
         setup, n, r = deal.setup, 4, rnd.round
+        size = len(rnd.hands[0])
         keys = _round_keys(list(deal.envelopes))
         for seat, raw, at, plays in host.inbound:
             if at != (r, 0) or seat == 3:  # seat 3 is the host's bot
@@ -106,10 +123,12 @@ async def test_the_host_never_sees_an_unplayed_card(tmp_path: Path) -> None:
                     played += 1
                 if scalar_bytes(own.positions[k].e) in raw:
                     assert body is not None and body["t"] == "reveal", (r, seat, k)
-                    assert plays == n * r  # every card of the round was down
+                    assert plays == n * size  # every card of the round was down
                     revealed += 1
     # Every card of the three clients was found in its play, and its key in the reveal.
-    assert played == revealed == 3 * sum(range(1, 16)) and searched > played
+    sizes = [len(rnd.hands[0]) for rnd in record.rounds]
+    assert len(sizes) > 2 and (length != "full" or sizes == [*range(1, 16)])
+    assert played == revealed == 3 * sum(sizes) and searched > played
     for session in sessions:
         assert isinstance(session, CapturingSession)
         states = [m for m in session.received if m["t"] == "state"]

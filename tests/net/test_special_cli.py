@@ -1,8 +1,8 @@
 """``--specials`` of ``wizard-tui host`` and ``play``: what it refuses in words (the private
-deal, which cannot deal them yet; a Dragon without its Fairy; a name no card has), what it
-chooses (commit-reveal when no deal is named), and a headless host with all nine cards and
-a ``join --bot`` process: both exit 0 and both records verify (several joiners in one
-process: test_special_games.py)."""
+deal with a card it cannot deal yet; a Dragon without its Fairy; a name no card has), what it
+chooses (commit-reveal when no deal is named, but private for the cards that move none), and
+a headless host with all nine cards and a ``join --bot`` process: both exit 0 and both
+records verify (several joiners in one process: test_special_games.py)."""
 
 from __future__ import annotations
 
@@ -57,6 +57,22 @@ def test_special_cards_choose_the_commit_reveal_deal() -> None:
     args = parser.parse_args(["--specials", "fairy,dragon,bmb"])
     assert args.specials == {Special.DRAGON, Special.FAIRY, Special.BOMB}
     assert options.chosen_deal(parser.parse_args([])) == "private"  # (no special card)
+
+
+def test_special_cards_that_move_no_card_are_dealt_privately() -> None:
+    """The private deal deals the Dragon, Fairy, Bomb, Cloud, Shapeshifter and Vampire (no
+    card changes hands): chosen when no deal is named, and taken when named; with the
+    forehead round, or a card that moves cards, commit-reveal."""
+    parser = argparse.ArgumentParser()
+    options.add_rules(parser)
+    options.add_deal(parser)
+    still = ["--specials", "dragon,fairy,bomb,cloud,shapeshifter,vampire"]
+    assert options.chosen_deal(parser.parse_args(still)) == "private"
+    assert options.chosen_deal(parser.parse_args([*still, "--deal", "private"])) == "private"
+    assert options.chosen_deal(parser.parse_args([*still, "--forehead"])) == "commit-reveal"
+    for card in ("werewolf", "juggler", "witch"):
+        args = parser.parse_args(["--specials", f"cloud,{card}"])
+        assert options.chosen_deal(args) == "commit-reveal"
 
 
 async def test_a_headless_host_and_a_join_bot_play_all_nine(tmp_path: Path) -> None:

@@ -136,16 +136,17 @@ def add_deal(parser: argparse.ArgumentParser) -> None:
 
 def chosen_deal(args: argparse.Namespace) -> str:
     """The deal the options name: private by default, commit-reveal for a game with the
-    forehead round or special cards (the private deal cannot deal them yet:
-    docs/private-deal.md); a private deal named with special cards is refused."""
+    forehead round or with special cards the private deal cannot deal yet (the Werewolf, the
+    Juggler, the Witch, or any with the forehead round: docs/private-deal.md section 16); a
+    private deal named with those is refused."""
     deal = getattr(args, "deal", None)
     forehead = bool(getattr(args, "forehead", False))
-    specials = bool(getattr(args, "specials", None))
+    specials = frozenset(getattr(args, "specials", None) or ())
     if deal is None:
-        if specials and specials_refusal("private"):
+        if specials and specials_refusal("private", specials, forehead=forehead):
             return SPECIALS_DEAL
         return FOREHEAD_DEAL if forehead and forehead_refusal("private") else "private"
-    if specials and specials_refusal(deal):
+    if specials and specials_refusal(deal, specials, forehead=forehead):
         raise UserError(
             _(
                 "the {deal} deal cannot deal the special cards yet (a passed card must reach "

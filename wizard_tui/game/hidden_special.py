@@ -27,6 +27,7 @@ to prove and the replay's to check. Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from .actions import (
     Action,
@@ -43,7 +44,7 @@ from .actions import (
     RoundScored,
     SwapCard,
 )
-from .cards import card_name
+from .cards import FIRST_WIZARD, RANKS_PER_SUIT, card_name
 from .codec import PlayerAction
 from .engine import Game, GameConfig, Phase, RoundResult
 from .errors import IllegalAction, Reason
@@ -51,8 +52,15 @@ from .forehead import BLIND_CARD, is_forehead_round
 from .hidden import Revoke, replay_round
 from .rules import dealer_of
 from .special_engine import SpecialGame
-from .special_tricks import dealer_names_trump, declaration_choices, form_of, trump_of_turned
+from .special_tricks import (
+    dealer_names_trump,
+    declaration_choices,
+    form_of,
+    led_of,
+    trump_of_turned,
+)
 from .specials import Special
+from .view import SeatView
 
 # The card of a ``PassCard`` whose card only its giver and its receiver know.
 HIDDEN_CARD = -1
@@ -361,4 +369,30 @@ class HiddenSpecialGame(SpecialGame):
         raise TypeError("a hidden game is not copied: search needs the hands")
 
 
-__all__ = ["HIDDEN_CARD", "HiddenSpecialGame", "Revoke"]
+def view_with_special_hand(view: SeatView, dealt: Sequence[int]) -> SeatView:
+    """A view of a ``HiddenSpecialGame`` with its seat's own hand put in, at a table whose
+    special cards move no card between hands (no Werewolf, Juggler or Witch: a hand is then
+    its dealt cards less those played): the cards not played yet, and the legal ones when it
+    is to play, as ``SpecialGame.legal_plays`` gives them (the led suit read from the trick's
+    cards and their declarations)."""
+    played = set(view.played_cards)
+    hand = tuple(card for card in dealt if card not in played)
+    legal: tuple[int, ...] = ()
+    if view.my_turn and view.phase is Phase.PLAY:
+        trick = len(view.tricks)
+        chosen = {seat: choice for t, seat, choice in view.declared if t == trick}
+        forms = [
+            form_of(card, chosen.get(seat), view.turned_card)
+            for seat, card in view.trick
+            if seat in chosen or not declaration_choices(card, view.turned_card)
+        ]
+        led = led_of(forms)
+        follow = [c for c in hand if c < FIRST_WIZARD and c // RANKS_PER_SUIT == led]
+        if led >= 0 and follow:
+            legal = tuple(sorted(follow + [c for c in hand if c >= FIRST_WIZARD]))
+        else:
+            legal = tuple(sorted(hand))
+    return replace(view, hand=hand, legal_cards=legal)
+
+
+__all__ = ["HIDDEN_CARD", "HiddenSpecialGame", "Revoke", "view_with_special_hand"]

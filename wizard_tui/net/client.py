@@ -58,6 +58,7 @@ from ..session import (
     SessionUpdate,
     TableUpdate,
 )
+from ..verify_special import bids_made
 from . import protocol as p
 from .away_player import AwayPlayer, is_away
 from .deals import COMMIT_REVEAL, DealKind, find_deal_kind
@@ -302,14 +303,17 @@ class NetworkSession:
         elif self.recorder is not None:
             self.recorder.add_bid_seals(revealed.round, revealed.seals, revealed.nonces)
 
-    def _result_seals(self, wire: Any) -> None:
+    def _result_seals(self, wire: Any, result: RoundResult) -> None:
         """Hidden bids: the seals and nonces a round's result carries, checked against its
-        bids, into our record before the round itself (we may have missed the reveal)."""
+        bids as made (a Cloud may have changed a scored one since: its actions say), into
+        our record before the round itself (we may have missed the reveal)."""
         if self.config is None or self.game_id is None or not self.config.rules.hidden_bids:
             return
+        players = self.config.players
+        made = bids_made(result.actions, players) if self.config.rules.specials else None
         found = self.sealed_bids.result_seals(
-            a_dict(wire, "round result"), self.config.players, self.game_id,
-            self.seat_half.bid_attempt,
+            a_dict(wire, "round result"), players, self.game_id,
+            self.seat_half.bid_attempt, made,
         )  # fmt: skip
         if found is None:
             return
@@ -649,7 +653,7 @@ class NetworkSession:
         )
         self.history.append(result)
         if not self.watching:
-            self._result_seals(msg.get("result"))
+            self._result_seals(msg.get("result"), result)
             self.seat_half.round_end(result, seeds, msg)
         if self.view is not None:
             self.view = _with_history(self.view, tuple(self.history))

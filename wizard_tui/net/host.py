@@ -133,7 +133,11 @@ class HostCore:
             raise ValueError("more bots than seats")
         if options.rules.forehead and (why := forehead_refusal(options.deal)):
             raise ValueError(why)
-        if options.rules.specials and (why := specials_refusal(options.deal)):
+        if options.rules.specials and (
+            why := specials_refusal(
+                options.deal, options.rules.specials, forehead=options.rules.forehead
+            )
+        ):
             raise ValueError(why)
         self.options = options
         # What a step has done so far (its effects, in order), and the follow-up inputs it
@@ -444,9 +448,10 @@ class HostCore:
             except ValueError as exc:
                 self._refuse(session, p.NOT_READY, str(exc))
                 return
-            if specials and (why := specials_refusal(self.options.deal)):
-                self._refuse(session, p.NOT_READY, why)
-                return
+        forehead = bool(msg.get("forehead", self.options.rules.forehead))
+        if specials and (why := specials_refusal(self.options.deal, specials, forehead=forehead)):
+            self._refuse(session, p.NOT_READY, why)
+            return
         try:
             replace(
                 self.options.rules,

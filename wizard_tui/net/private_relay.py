@@ -17,7 +17,7 @@ reveals), ``fault`` when an envelope failed a check (its culprit is named alread
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from netplay.mental import (
     CardOpened,
@@ -52,8 +52,18 @@ def foreheads(setup: DealSetup, veiled: Mapping[int, int]) -> dict[int, int]:
 class HostDeal:
     """One attempt of one round's private deal at the host; see the module docstring."""
 
-    def __init__(self, setup: DealSetup, bot_keys: Mapping[int, SigningKey]) -> None:
+    def __init__(
+        self,
+        setup: DealSetup,
+        bot_keys: Mapping[int, SigningKey],
+        cards: Sequence[int] | None = None,
+    ) -> None:
         self.setup = setup
+        # The card of every item (``private_deal.item_cards``; the identity without special
+        # cards): ``trump_card``, ``bot_hand``, ``bot_play`` and ``card_of`` speak cards.
+        self.cards = tuple(range(setup.items)) if cards is None else tuple(cards)
+        if len(self.cards) != setup.items:
+            raise ValueError(f"{len(self.cards)} cards for a deal of {setup.items} items")
         self.relay = DealRelay(setup)
         # The bots are the host's own seats: re-auditing their own relay's round would prove
         # nothing to anyone and stall the host's loop (and a table in its process) at every
@@ -89,6 +99,14 @@ class HostDeal:
     def transcript(self) -> list[Envelope]:
         return self.relay.transcript
 
+    @property
+    def all_played(self) -> bool:
+        """Every dealt card is open: each seat's program reveals its keys now (a decision
+        may still follow the last card: a Cloud's change of its bid)."""
+        setup = self.setup
+        dealt = sum(1 for k in range(setup.items) if setup.holder(k) is not None)
+        return len(self.relay.view.plays) == dealt
+
     def start(self) -> None:
         """K0/K1: the bots take their turn in the chain (when the chain starts with one)."""
         for seat, player in self.bots.items():
@@ -106,7 +124,21 @@ class HostDeal:
         if player.hand is None:
             return ()
         # (A veiled card, a forehead round's, is not the bot's to see.)
-        return tuple(player.hand[k] for k in self.setup.positions_of(seat) if k in player.hand)
+        cards = self.cards
+        return tuple(
+            cards[player.hand[k]] for k in self.setup.positions_of(seat) if k in player.hand
+        )
+
+    def card_of(self, item: int) -> int:
+        """The card an item of this deal stands for."""
+        return self.cards[item]
+
+    def item_of(self, card: int) -> int | None:
+        """The item that stands for ``card``; None if the table's deck has no such card."""
+        try:
+            return self.cards.index(card)
+        except ValueError:
+            return None
 
     def bot_foreheads(self, seat: int) -> dict[int, int]:
         """What a bot sees on the others' foreheads: seat -> card (a forehead round)."""
@@ -120,8 +152,9 @@ class HostDeal:
             position = next(k for k in self.setup.positions_of(seat) if k not in player.hand)
             self._route(seat, player.play_blind(position))
             return
-        position = next(k for k, item in player.hand.items() if item == card)
-        self._route(seat, player.play(position, card))
+        item = self.cards.index(card)  # (the bot chose it from its own hand)
+        position = next(k for k, held in player.hand.items() if held == item)
+        self._route(seat, player.play(position, item))
 
     def reveal_bots(self) -> None:
         """K5 for every bot that has not revealed yet."""
@@ -163,7 +196,7 @@ class HostDeal:
 
     def _note(self, event: Event) -> None:
         if isinstance(event, PublicOpened):
-            self.trump_card = event.item
+            self.trump_card = self.cards[event.item]
         elif isinstance(event, CardOpened):
             self.plays.append(event)
         elif isinstance(event, Suspect):

@@ -14,7 +14,7 @@ changed ours, or a reveal that does not open, is a failed check (``problem``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -148,10 +148,17 @@ class SealedSeat:
         return revealed, None
 
     def result_seals(
-        self, wire: dict[str, Any], players: int, game_id: bytes, attempt: int
+        self,
+        wire: dict[str, Any],
+        players: int,
+        game_id: bytes,
+        attempt: int,
+        made: Sequence[int] | None = None,
     ) -> tuple[tuple[bytes, ...], tuple[bytes, ...], str | None] | None:
         """A round result's ``bid_seals`` (None: it has none): the seals and nonces, and a
-        problem in words if a bid of the result does not open its seal."""
+        problem in words if a bid of the result does not open its seal. ``made``: the bids
+        as made, when they may differ from the result's scored ones (a Cloud changes one
+        after it was sealed); else the result's."""
         pairs = wire.get("bid_seals")
         if pairs is None:
             return None
@@ -165,7 +172,7 @@ class SealedSeat:
         r = int_in(wire.get("round"), 1, 0xFFFF, "round")
         if self.key is not None and self.key[0] == r:
             attempt = self.key[1]  # the attempt we saw bid
-        bids = a_list(wire.get("bids"), "bids", players)
+        bids = list(made) if made is not None else a_list(wire.get("bids"), "bids", players)
         for seat in range(players):
             if not opens_bid(seals[seat], game_id, r, attempt, seat, bids[seat], nonces[seat]):
                 return seals, nonces, f"round {r}: seat {seat}'s bid does not open its seal"

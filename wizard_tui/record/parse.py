@@ -528,6 +528,12 @@ def _parse_redeals(raw: object, n: int, private: bool = False) -> tuple[Redeal, 
     return tuple(out)
 
 
+# The actions a voided private attempt records: its trump choice and bids; with special cards
+# every action in order, the plays, declarations and Cloud's changes among them (a table the
+# private deal deals moves no card: no pass nor swap). ``verify`` checks which the rules allow.
+_REDEAL_ACTIONS = ("trump", "name_trump", "bid", "play", "declare", "adjust_bid")
+
+
 def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Redeal:
     """A voided attempt of a private deal (docs/private-deal.md section 11)."""
     for key in ("round", "attempt", "reason", "private_deal", "fault", "culprit"):
@@ -555,9 +561,10 @@ def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Re
     actions = []
     for k, raw in enumerate(rd.array(d.get("actions", []), f"{at}.actions")):
         item = rd.array(raw, f"{at}.actions[{k}]")
-        if len(item) != 3 or item[0] not in ("trump", "name_trump", "bid"):
+        if len(item) != 3 or item[0] not in _REDEAL_ACTIONS:
             said = phrase(
-                N_("{path} is not [trump|name_trump|bid, seat, value]"), path=f"{at}.actions[{k}]"
+                N_("{path} is not [trump|name_trump|bid|play|declare|adjust_bid, seat, value]"),
+                path=f"{at}.actions[{k}]",
             )
             raise rd.fail("bad-value", said)
         actions.append(

@@ -3,6 +3,9 @@ package here plus one line in ``_BUILT_IN``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from ...game.specials import SPECIALS, Special
 from .commit_reveal import KIND as COMMIT_REVEAL
 from .kind import DealKind
 from .private import KIND as PRIVATE
@@ -44,12 +47,29 @@ def forehead_refusal(deal: str) -> str | None:
 SPECIALS_DEAL = "commit-reveal"  # the deal a game with special cards uses when none is named
 
 
-def specials_refusal(deal: str) -> str | None:
-    """Why a game with special cards cannot be dealt by ``deal``, or None if it can. The
-    private deal cannot pass or swap a card yet (docs/private-deal.md)."""
+# The special cards that move a card between hands (docs/rules.md, "Special cards"): a deal
+# kind deals them only if it says so (``DealKind.moves``).
+MOVING_SPECIALS: frozenset[Special] = frozenset({Special.WEREWOLF, Special.JUGGLER, Special.WITCH})
+
+
+def specials_refusal(
+    deal: str, specials: Iterable[Special] = SPECIALS, *, forehead: bool = False
+) -> str | None:
+    """Why a game with the special cards ``specials`` (and the forehead round if
+    ``forehead``) cannot be dealt by ``deal``, or None if it can. The private deal cannot
+    pass or swap a card yet (the Werewolf, the Juggler, the Witch), nor deal special cards
+    into the forehead round (docs/private-deal.md section 16)."""
     kind = _KINDS.get(deal)
-    if kind is None or kind.specials:
+    chosen = frozenset(specials)
+    if kind is None or not chosen or kind.moves:
         return None
+    if kind.specials and not (chosen & MOVING_SPECIALS) and not forehead:
+        return None
+    if kind.specials:  # some of them: say which it cannot
+        return (
+            f"the {deal} deal cannot deal the special cards yet with the Werewolf, the "
+            f"Juggler, the Witch or the forehead round: play them with --deal {SPECIALS_DEAL}"
+        )
     return (
         f"the {deal} deal cannot deal the special cards yet: play them with --deal {SPECIALS_DEAL}"
     )
@@ -71,6 +91,7 @@ def unregister_deal_kind(name: str) -> None:
 __all__ = [
     "COMMIT_REVEAL",
     "FOREHEAD_DEAL",
+    "MOVING_SPECIALS",
     "PRIVATE",
     "SPECIALS_DEAL",
     "DealKind",

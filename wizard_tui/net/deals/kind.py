@@ -18,10 +18,12 @@ class DealKind:
     # Whether it deals the forehead round (docs/rules.md): each card open to every seat but
     # its holder. The private deal does not yet (docs/private-deal.md, "The forehead round").
     forehead: bool = False
-    # Whether it deals the special cards (docs/rules.md, "Special cards"), whose Juggler and
-    # Witch move cards between hands. The private deal does not yet: a passed card would
-    # have to be learned by its new holder alone (docs/private-deal.md).
+    # Whether it deals the special cards (docs/rules.md, "Special cards").
     specials: bool = False
+    # Whether it also deals the cards that move cards between hands (the Werewolf, the
+    # Juggler, the Witch: ``MOVING_SPECIALS``). The private deal does not yet: a passed card
+    # must be learned by its new holder alone (docs/private-deal.md section 16).
+    moves: bool = False
 
 
 __all__ = ["DealKind"]

@@ -11,5 +11,6 @@ KIND = DealKind(
     host=CommitRevealHost,
     seat=CommitRevealSeat,
     forehead=True,  # the host knows every hand: it shows each seat the others' cards
-    specials=True,  # ... and moves the cards a Werewolf, a Juggler or a Witch moves
+    specials=True,
+    moves=True,  # ... and moves the cards a Werewolf, a Juggler or a Witch moves
 )

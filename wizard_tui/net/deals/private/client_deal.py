@@ -14,7 +14,7 @@ Its secret can be kept on disk for a restart (``round_secrets.py``).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from netplay.mental import (
@@ -40,9 +40,19 @@ class ClientDeal:
     """This seat's part in one attempt of one privately dealt round."""
 
     def __init__(
-        self, setup: DealSetup, seat: int, signing_key: SigningKey, secret: bytes | None = None
+        self,
+        setup: DealSetup,
+        seat: int,
+        signing_key: SigningKey,
+        secret: bytes | None = None,
+        cards: Sequence[int] | None = None,
     ) -> None:
         self.setup = setup
+        # The card of every item (``private_deal.item_cards``; the identity without special
+        # cards): ``play``, ``hand``, ``trump_card``, ``plays`` and ``deck_of`` speak cards.
+        self.cards = tuple(range(setup.items)) if cards is None else tuple(cards)
+        if len(self.cards) != setup.items:
+            raise ValueError(f"{len(self.cards)} cards for a deal of {setup.items} items")
         self.seat = seat
         self.signing_key = signing_key
         self.secret = secret if secret is not None else secrets.token_bytes(SECRET_BYTES)
@@ -88,10 +98,11 @@ class ClientDeal:
         if card == BLIND_CARD:  # a forehead round: our veiled card, unseen
             return self._play_blind()
         hand = self.player.hand or {}
-        position = next((k for k, item in hand.items() if item == card), None)
-        if position is None or position in self.player.view.opened:
+        item = self.cards.index(card) if card in self.cards else None
+        position = next((k for k, held in hand.items() if held == item), None)
+        if item is None or position is None or position in self.player.view.opened:
             raise ValueError(f"card {card} is not in our hand")
-        events = self.player.play(position, card)
+        events = self.player.play(position, item)
         envelope = next(e.envelope for e in events if isinstance(e, Send))
         self._take([e for e in events if not isinstance(e, Send)])
         return envelope
@@ -127,7 +138,8 @@ class ClientDeal:
         hand = self.player.hand
         if hand is None:
             return None
-        return tuple(hand[k] for k in self.setup.positions_of(self.seat) if k in hand)
+        cards = self.cards
+        return tuple(cards[hand[k]] for k in self.setup.positions_of(self.seat) if k in hand)
 
     @property
     def foreheads(self) -> dict[int, int]:
@@ -137,7 +149,8 @@ class ClientDeal:
     @property
     def trump_card(self) -> int | None:
         public = self.setup.public_positions
-        return self.player.view.opened.get(public[0]) if public else None
+        item = self.player.view.opened.get(public[0]) if public else None
+        return None if item is None else self.cards[item]
 
     @property
     def all_played(self) -> bool:
@@ -155,12 +168,17 @@ class ClientDeal:
 
     def plays(self) -> list[tuple[int, int]]:
         """(seat, card) of every open, in the order we received them."""
-        return played_items(self.setup, self.player.view.transcript)
+        cards = self.cards
+        return [(seat, cards[item]) for seat, item in played_items(self.setup, self.transcript)]
+
+    def deck_of(self, verdict: RoundVerified) -> tuple[int, ...]:
+        """The round's deck as cards, from its verification's items."""
+        return tuple(self.cards[i] for i in verdict.items if i is not None)
 
     def open_of(self, seat: int, card: int) -> Envelope | None:
         for envelope in self.player.view.transcript:
             body = decode_body(envelope.body)
-            if envelope.sender == seat and body["t"] == "open" and body["item"] == card:
+            if envelope.sender == seat and body["t"] == "open" and self.cards[body["item"]] == card:
                 return envelope
         return None
 

@@ -53,7 +53,8 @@ from ....game import (
 )
 from ....game.codec import PlayerAction, action_to_wire
 from ....game.hidden import HiddenGame, Revoke, replay_round, view_with_foreheads, view_with_hand
-from ....private_deal import opened_deck, round_setup, veiled_round
+from ....game.hidden_special import HiddenSpecialGame, view_with_special_hand
+from ....private_deal import item_cards, opened_deck, round_setup, veiled_round
 from ....record import PRIVATE_PROTOCOL, UNREVEALED, VOIDED, GameRecorder
 from ... import protocol as p
 from ...host_state import Seat, Table, queried
@@ -70,10 +71,13 @@ from ...journal_facts import (
 from ...private_relay import HostDeal
 from ..host_half import DealHostBase
 
+# The table's game: it knows no hand (with special cards, those that move no card).
+PrivateGame = HiddenGame | HiddenSpecialGame
+
 
 def plain_actions(actions: Sequence[PlayerAction]) -> list[ChooseTrump | Bid | Play]:
-    """A private round's actions: trump, bids and plays only (the private deal deals no
-    special card yet, ``specials_refusal``); ValueError for any other."""
+    """A private round's actions without special cards: trump, bids and plays only;
+    ValueError for any other."""
     plain: list[ChooseTrump | Bid | Play] = []
     for action in actions:
         if not isinstance(action, ChooseTrump | Bid | Play):
@@ -155,9 +159,9 @@ class PrivateDealing(DealHostBase):
         self._uncharged = 0
 
     @property
-    def game(self) -> HiddenGame:
+    def game(self) -> PrivateGame:
         table = self.port.table
-        assert table is not None and isinstance(table.game, HiddenGame)
+        assert table is not None and isinstance(table.game, HiddenGame | HiddenSpecialGame)
         return table.game
 
     # -- a game, and its journal facts: applied live and when replaying -----------------------
@@ -177,7 +181,9 @@ class PrivateDealing(DealHostBase):
                 keys.append(seat.signing_key)
         return {"deal": PRIVATE, "signing_keys": tuple(keys), "bot_keys": bot_keys}
 
-    def begin(self, header: GameHeader) -> tuple[Game | HiddenGame, GameRecorder]:
+    def begin(
+        self, header: GameHeader
+    ) -> tuple[Game | HiddenGame | HiddenSpecialGame, GameRecorder]:
         if len(header.signing_keys) != header.config.players:
             raise ValueError("a privately dealt game has a signing key per seat")
         self.signing_keys = self._keys_in_use = header.signing_keys
@@ -196,11 +202,13 @@ class PrivateDealing(DealHostBase):
             protocol=PRIVATE_PROTOCOL,
             signing_keys=header.signing_keys,
         )
+        if header.config.rules.specials:  # (those that move no card: specials_refusal)
+            return HiddenSpecialGame(header.config), recorder
         return HiddenGame(header.config), recorder
 
     def apply(self, table: Table, fact: Fact) -> list[Event]:
         game = table.game
-        assert isinstance(game, HiddenGame)
+        assert isinstance(game, HiddenGame | HiddenSpecialGame)
         if isinstance(fact, SeatCharged):  # before the round's score
             r = fact.round
             if r != game.full.round + 1 or fact.why not in (VOIDED, UNREVEALED):
@@ -230,6 +238,7 @@ class PrivateDealing(DealHostBase):
                 attempt,
                 hand_size=game.config.round_size(r),
                 veiled=veiled,
+                specials=game.config.rules.specials,
             )
             return []
         if not isinstance(fact, AttemptVoided | PrivateRoundScored):
@@ -254,7 +263,9 @@ class PrivateDealing(DealHostBase):
             if game.round_complete:  # live: every play is in, the deck scores it
                 events = game.finish_round(fact.deck)  # (Revoke: nothing changed)
                 result = game.results[-1]
-            else:  # replaying: the round is rebuilt from its deck and actions
+            elif isinstance(game, HiddenSpecialGame):  # replaying: rebuilt from deck, actions
+                result = game.restore_round(fact.deck, fact.actions)
+            else:
                 result = game.restore_round(fact.deck, plain_actions(fact.actions))
             table.recorder.add_private_round(result, setup, fact.envelopes)
             table.history_wire.append(p.result_wire(result, None))
@@ -342,7 +353,8 @@ class PrivateDealing(DealHostBase):
         setup = self.attempt
         assert setup is not None
         dealer = dealer_of(game.config.first_dealer, r, game.players)
-        self.deal = deal = HostDeal(setup, {**self.bot_signers, **self.stand_in_signers})
+        signers = {**self.bot_signers, **self.stand_in_signers}
+        self.deal = deal = HostDeal(setup, signers, item_cards(game.config.rules.specials))
 
         self.voiding = None
         self.withheld = set()
@@ -526,7 +538,9 @@ class PrivateDealing(DealHostBase):
             body = None  # signed garbage: the relay names its sender
         blind = card == BLIND_CARD  # a forehead round: the play of an unseen card
         if body is not None and (
-            (body["t"] != "blind") if blind else (body["t"] != "open" or body["item"] != card)
+            (body["t"] != "blind")
+            if blind
+            else (body["t"] != "open" or body["item"] != deal.item_of(card))
         ):
             port.refuse(session, p.BAD_ENVELOPE, "the open is not this card's")
             return
@@ -556,6 +570,8 @@ class PrivateDealing(DealHostBase):
             return view
         if view.forehead:  # it sees the others' cards, not its own
             return view_with_foreheads(view, deal.bot_foreheads(seat))
+        if isinstance(self.game, HiddenSpecialGame):
+            return view_with_special_hand(view, deal.bot_hand(seat))
         return view_with_hand(view, deal.bot_hand(seat))
 
     def bot_play(self, seat: int, card: int) -> bool:
@@ -568,7 +584,8 @@ class PrivateDealing(DealHostBase):
     def act(self, table: Table, action: PlayerAction, by: Decider) -> list[Event]:
         # Trump and bids are public: the hidden game takes them; the round is journaled
         # whole once scored (``private_round``), since its keys cannot survive a crash.
-        # (No special card: the private deal refuses them, ``specials_refusal``.)
+        # (With special cards: the declarations and the Cloud's change are public too; the
+        # cards that move a card between hands are refused, ``specials_refusal``.)
         return queried(table.game).apply(action)
 
     def _play_through(
@@ -580,7 +597,7 @@ class PrivateDealing(DealHostBase):
         self._flush(deal)
         if deal.fault is None and deal.suspect is None and len(deal.plays) > before:
             opened = deal.plays[-1]
-            if opened.seat == seat and opened.item == card:
+            if opened.seat == seat and deal.card_of(opened.item) == card:
                 # The play is the game's: its change (a follow-up input) tells the seats, and
                 # after the last card moves the deal on (between_rounds: the reveals).
                 self.port.changed(self.game.apply(Play(seat, card)))
@@ -598,14 +615,15 @@ class PrivateDealing(DealHostBase):
         veiled = deal.setup.veiled_positions
         game = self.game
         for opened in deal.plays:
+            card = deal.card_of(opened.item)
             if (
                 opened.position in veiled
                 and game.phase is Phase.PLAY
                 and game.turn == opened.seat
-                and opened.item not in [card for _, card in game.trick]
-                and opened.item not in {c for t in game.tricks for c in t.cards}
+                and card not in [c for _, c in game.trick]
+                and card not in {c for t in game.tricks for c in t.cards}
             ):
-                self.port.changed(game.apply(Play(opened.seat, opened.item)))
+                self.port.changed(game.apply(Play(opened.seat, card)))
 
     def _current(self, session: Session, msg: dict[str, Any]) -> HostDeal | None:
         port = self.port
@@ -676,9 +694,17 @@ class PrivateDealing(DealHostBase):
             suspect = deal.suspect
             self.void(f"{suspect.code}: {suspect.detail}", suspect.code, None, None, reveals=True)
         elif deal.verdict is not None:
-            self._finish(deal)
+            if game.round_complete or isinstance(deal.verdict, RoundFailed):
+                self._finish(deal)
+            # (else every card is down and verified, and a decision follows the last one,
+            # a Cloud's change: between_rounds comes back here once it is made)
         elif deal.dealt and game.phase is Phase.DEAL and game.round == game.full.round:
-            self.port.changed(game.start_round(deal.trump_card))
+            turned = deal.trump_card
+            if isinstance(game, HiddenSpecialGame):
+                assert turned is not None  # (a round with special cards always turns one up)
+                self.port.changed(game.start_round(turned))
+            else:
+                self.port.changed(game.start_round(turned))
 
     def _finish(self, deal: HostDeal) -> None:
         """Every seat revealed: score the round, or void it naming the culprit."""
@@ -695,7 +721,7 @@ class PrivateDealing(DealHostBase):
             )
             return
         assert isinstance(verdict, RoundVerified)
-        self._score(tuple(i for i in verdict.items if i is not None))
+        self._score(tuple(deal.card_of(i) for i in verdict.items if i is not None))
 
     def _score(self, deck: tuple[int, ...]) -> None:
         deal = self.deal
@@ -721,8 +747,10 @@ class PrivateDealing(DealHostBase):
         return self.voiding is None and self.game.round_complete
 
     def _early_reveal(self, deal: HostDeal) -> int | None:
-        """A remote seat that revealed its keys while the round is still being played."""
-        if self.game.round_complete:
+        """A remote seat that revealed its keys while cards of the round are still to be
+        played. (A seat's program reveals once every card is open, even if a decision
+        follows the last card: a Cloud's change of its bid.)"""
+        if self.game.round_complete or deal.all_played:
             return None
         return next((s for s in sorted(deal.relay.view.revealed) if s not in deal.bots), None)
 
@@ -739,7 +767,7 @@ class PrivateDealing(DealHostBase):
         self._watch_steps()
 
     def _finish_unrevealed(self, deal: HostDeal) -> None:
-        deck = opened_deck(deal.relay.view)
+        deck = opened_deck(deal.relay.view, self.game.config.rules.specials)
         assert deck is not None  # every card was played through the relay
         try:
             replay_round(self.game.full, deck, self.game.round_actions)
@@ -885,7 +913,13 @@ class PrivateDealing(DealHostBase):
         port = self.port
         deal, game = self.deal, self.game
         assert deal is not None
-        actions = [action_to_wire(a) for a in game.round_actions if not isinstance(a, Play)]
+        # The record's actions of a voided attempt: its trump choice and bids (the plays are
+        # the transcript's opens); with special cards every action in order, plays included
+        # (a declaration or a Cloud's change comes between them: docs/record-format.md).
+        special = isinstance(game, HiddenSpecialGame)
+        actions = [
+            action_to_wire(a) for a in game.round_actions if special or not isinstance(a, Play)
+        ]
 
         reveals = reveals and deal.fault is None and self._all_connected()
         self.voiding = _Void(reason, code, culprit, evidence, actions, charged, reveals)

@@ -28,9 +28,10 @@ from ....game import (
     void_charge,
 )
 from ....game.hidden import view_with_foreheads, view_with_hand
+from ....game.hidden_special import view_with_special_hand
 from ....i18n import N_, _
 from ....phrase import Phrase, in_round, phrase
-from ....private_deal import opened_deck, round_setup, veiled_round
+from ....private_deal import item_cards, opened_deck, round_setup, veiled_round
 from ....record import (
     PRIVATE_PROTOCOL,
     UNREVEALED,
@@ -198,8 +199,19 @@ class PrivateSeatHalf(SeatHalf):
         expect(dealer is None or dealer == expected, "dealer")
         veiled = veiled_round(config.rules, n, r)  # a forehead round (docs/private-deal.md)
         size = _hand_size(config, r)
-        setup = round_setup(game_id, r, n, expected, keys, attempt, hand_size=size, veiled=veiled)
-        deal = ClientDeal(setup, seat, self.signing_key, secret)
+        specials = config.rules.specials
+        setup = round_setup(
+            game_id,
+            r,
+            n,
+            expected,
+            keys,
+            attempt,
+            hand_size=size,
+            veiled=veiled,
+            specials=specials,
+        )
+        deal = ClientDeal(setup, seat, self.signing_key, secret, item_cards(specials))
         if self.store is not None:
             if secret is None:
                 self.store.save(game_id, r, attempt, deal.secret)
@@ -316,7 +328,10 @@ class PrivateSeatHalf(SeatHalf):
                 # lost and the round is being voided): this is no decision of ours yet.
                 return replace(view, turn=-1)
             return view
-        merged = view_with_hand(view, deal.hand)
+        if view.rules.specials:  # (those that move no card: the deal refuses the others)
+            merged = view_with_special_hand(view, deal.hand)
+        else:
+            merged = view_with_hand(view, deal.hand)
         self._merged[id(merged)] = merged  # until the round's end
         return merged
 
@@ -465,7 +480,7 @@ class PrivateSeatHalf(SeatHalf):
             # what was opened, each play checked against its signed claim (section 10).
             view = deal.player.view
             if sorted(view.missing_reveals()) == withheld:
-                opened = opened_deck(view)
+                opened = opened_deck(view, port.config.rules.specials if port.config else ())
         if not isinstance(verdict, RoundVerified) and opened is None:
             problem = deal.fault or (verdict.fault if verdict is not None else None)
             why = phrase(N_("keys missing")) if problem is None else fault_phrase(problem)
@@ -477,7 +492,7 @@ class PrivateSeatHalf(SeatHalf):
             return
         assert checker is not None
         if isinstance(verdict, RoundVerified):
-            deck = [i for i in verdict.items if i is not None]
+            deck = list(deal.deck_of(verdict))
         else:
             assert opened is not None
             deck = list(opened)
@@ -527,10 +542,12 @@ class PrivateSeatHalf(SeatHalf):
         port, r = self.port, result.round
         assert watch.result is not None and port.checker is not None
         plays = [play for trick in result.tricks for play in trick.plays]
-        if _opens(watch.setup, watch.transcript) != plays:
+        cards = item_cards(port.config.rules.specials if port.config is not None else ())
+        opens = [(seat, cards[item]) for seat, item in _opens(watch.setup, watch.transcript)]
+        if opens != plays:
             self._report(r, phrase(_NOT_OPENED), failed=True)
             return
-        deck = [i for i in watch.result.items if i is not None]
+        deck = [cards[i] for i in watch.result.items if i is not None]
         outcome = port.checker.check_deck(deck, result, None, ())
         said = outcome.said
         if outcome.ok:
@@ -553,7 +570,17 @@ class PrivateSeatHalf(SeatHalf):
         keys = self._pending_keys
         veiled = veiled_round(config.rules, n, r)
         size = _hand_size(config, r)
-        setup = round_setup(game_id, r, n, dealer, keys, attempt, hand_size=size, veiled=veiled)
+        setup = round_setup(
+            game_id,
+            r,
+            n,
+            dealer,
+            keys,
+            attempt,
+            hand_size=size,
+            veiled=veiled,
+            specials=config.rules.specials,
+        )
         self._watch = Verifier(setup)
         for envelope in transcript:
             self._watch_receive(envelope)

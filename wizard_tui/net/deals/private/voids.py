@@ -74,9 +74,13 @@ def _find_revoke(
     """Replay the voided attempt as we saw it, with its real deck."""
     if replica is None or view is None or replica.round != deal.round - 1:
         return None
+    if replica.config.rules.specials:
+        # The view keeps no declaration or Cloud's change of the attempt in order: no
+        # replay of ours could tell a revoke from a missing action, so we blame nobody.
+        return None
     actions = trump_and_bids(view, deal.trump_card)
     actions.extend(Play(seat, card) for seat, card in deal.plays())
-    deck = tuple(i for i in verdict.items if i is not None)
+    deck = deal.deck_of(verdict)
     try:
         replay_round(replica, deck, actions)
     except Revoke as revoke:

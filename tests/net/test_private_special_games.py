@@ -1,0 +1,180 @@
+"""Privately dealt games with special cards (docs/private-deal.md section 16) over real sockets
+on 127.0.0.1, between the host's bots and network bots (``join --bot``'s ``play_as_bot``):
+the special cards that move no card between hands (Dragon, Fairy, Bomb, Cloud, Shapeshifter,
+Vampire). Every session ends as documented (exit code 0, its link closed), every client
+checks every round, and the host's record and every joiner's own record verify. The cards
+that move a card (Werewolf, Juggler, Witch) are still refused with the private deal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from net_helpers import assert_game_verified, play_bots, running_host, seat_sessions
+from private_helpers import assert_partial_game_verified, assert_private_game_verified, play_until
+from test_private_cheating import CHEATER, Revokes, _dealt_again_and_played
+
+from wizard_tui.game import TableRules
+from wizard_tui.game.actions import AdjustBid, Declare
+from wizard_tui.game.hidden_special import HiddenSpecialGame
+from wizard_tui.game.specials import SPECIALS, Special, is_special
+from wizard_tui.net.deals import MOVING_SPECIALS, specials_refusal
+from wizard_tui.net.deals.private.client_deal import ClientDeal
+from wizard_tui.net.host import HostCore, HostOptions
+from wizard_tui.net.journal import read_journal
+from wizard_tui.net.restore import replay
+from wizard_tui.verify import verify_record
+
+STILL = frozenset(SPECIALS) - MOVING_SPECIALS  # the six that move no card
+
+
+@pytest.mark.parametrize("hidden_bids", [False, True])
+async def test_a_private_game_with_the_still_special_cards_verifies(
+    tmp_path: Path, hidden_bids: bool
+) -> None:
+    options = HostOptions(
+        players=4,
+        bots=1,
+        bot_level="easy",
+        rules=TableRules(specials=STILL, hidden_bids=hidden_bids),
+        length="short",
+        records_dir=tmp_path / "records",
+        deal="private",
+    )
+    async with asyncio.timeout(120), running_host(options, rng=random.Random(5)) as host:
+        sessions = await seat_sessions(options.port, 3, records_dir=tmp_path / "own")
+        codes = await play_bots(sessions, "easy", seed=5)
+        await host.finished.wait()
+    assert codes == [0, 0, 0]  # join --bot's exit status: finished, every round verified
+    assert all(s.client.state == "closed" for s in sessions)
+    assert_private_game_verified(host, sessions)
+    assert all(s.record_path is not None and s.record_path.exists() for s in sessions)
+    table = host.table
+    assert table is not None
+    results = table.game.results
+    assert table.game.config.rules.specials == STILL
+    # The game reached the special cards: some were dealt, and a declaration was made.
+    dealt = {c for r in results for hand in r.hands for c in hand}
+    assert dealt & set(STILL)
+    assert any(type(a) is Declare for r in results for a in r.actions)
+    assert all(r.turned_card is not None for r in results)
+
+
+@pytest.mark.parametrize("card", sorted(MOVING_SPECIALS))
+def test_a_private_host_still_refuses_a_card_that_moves_cards(card: Special) -> None:
+    rules = TableRules(specials=STILL | {card})
+    with pytest.raises(ValueError, match="Werewolf, the Juggler, the Witch"):
+        HostCore(HostOptions(players=4, rules=rules, deal="private"))
+    assert specials_refusal("private", STILL) is None
+    assert specials_refusal("commit-reveal", SPECIALS) is None
+
+
+def test_a_private_host_refuses_special_cards_with_the_forehead_round() -> None:
+    with pytest.raises(ValueError, match="forehead round"):
+        HostCore(
+            HostOptions(players=4, rules=TableRules(forehead=True, specials=STILL), deal="private")
+        )
+
+
+async def test_a_stopped_private_special_game_is_rebuilt_from_its_journal(tmp_path: Path) -> None:
+    """Each scored round is journaled with its deck and every action (declarations, a
+    Cloud's change): a host stopped mid-game rebuilds those rounds exactly from its journal."""
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="easy",
+        rules=TableRules(specials=STILL),
+        records_dir=tmp_path / "records",
+        journal_dir=tmp_path / "games",
+        deal="private",
+    )
+    async with asyncio.timeout(120), running_host(options, rng=random.Random(7)) as host:
+        sessions = await seat_sessions(options.port, 2)
+
+        def scored() -> bool:
+            game = host.table.game if host.table is not None else None
+            if game is None or len(game.results) < 2:
+                return False  # (a declaration journaled, and a round after it)
+            return any(type(a) is Declare for r in game.results[:-1] for a in r.actions)
+
+        await play_until(host, sessions, scored, seed=7)
+        table = host.table
+        assert table is not None and host.journal is not None and not table.finished
+        live = table.game.results
+        path = host.journal.path
+    restored = replay(read_journal(path).entries)
+    game = restored.table.game
+    assert isinstance(game, HiddenSpecialGame)
+    assert game.results == live[: len(game.results)] and len(game.results) >= 2
+    assert [r.actions for r in game.results] == [r.actions for r in live[: len(game.results)]]
+    assert any(type(a) is Declare for r in game.results for a in r.actions)
+
+
+async def test_hidden_bids_changed_by_a_cloud_verify_with_commit_reveal(tmp_path: Path) -> None:
+    """A Cloud changes a bid after it was sealed: every client checks the result's seals
+    against the bids as made (its actions), not the scored ones, under either deal."""
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="normal",
+        rules=TableRules(specials=frozenset({Special.CLOUD}), hidden_bids=True),
+        length="short",
+        records_dir=tmp_path / "records",
+        deal="commit-reveal",
+    )
+    async with asyncio.timeout(120), running_host(options, rng=random.Random(3)) as host:
+        sessions = await seat_sessions(options.port, 2, records_dir=tmp_path / "own")
+        codes = await play_bots(sessions, "normal", seed=3)
+        await host.finished.wait()
+    assert codes == [0, 0]
+    assert_game_verified(host, sessions)
+    table = host.table
+    assert table is not None
+    changed = [r for r in table.game.results if any(type(a) is AdjustBid for a in r.actions)]
+    assert changed  # a Cloud changed a bid, or the test proves nothing
+
+
+class RevokesAPlainCard(Revokes):
+    """Plays a suit card of another suit while holding the suit led (never a special card,
+    which may always be played)."""
+
+    def cheat_play(self, view: Any, deal: ClientDeal, card: int) -> bool:
+        plain = replace(view, hand=tuple(c for c in view.hand if not is_special(c)))
+        return super().cheat_play(plain, deal, card)
+
+
+async def test_a_revoke_in_a_private_special_game_is_named_and_the_record_verifies(
+    tmp_path: Path,
+) -> None:
+    """A revoke is found at the round's end by the replay of every action with the opened
+    deck: the attempt is voided naming the revoker, and the record of the void (every
+    action in order, declarations between the plays) verifies."""
+    options = HostOptions(
+        players=4,
+        bots=1,
+        bot_level="random",
+        rules=TableRules(specials=STILL),
+        records_dir=tmp_path,
+        deal="private",
+    )
+    async with asyncio.timeout(90), running_host(options) as host:
+        sessions = await seat_sessions(options.port, 1)
+        sessions += await seat_sessions(options.port, 1, cls=RevokesAPlainCard)
+        sessions += await seat_sessions(options.port, 1)
+        await play_until(host, sessions, lambda: _dealt_again_and_played(host), seed=11)
+    cheater = sessions[CHEATER]
+    assert isinstance(cheater, RevokesAPlainCard) and cheater.cheated_in is not None
+    table = host.table
+    assert table is not None
+    record = table.recorder.record()
+    (void,) = record.redeals
+    assert (void.round, void.attempt) == cheater.cheated_in
+    assert (void.fault, void.culprit) == ("must_follow_suit", CHEATER), void.reason
+    assert any(a[0] == "play" for a in void.actions)  # every action, plays included
+    verify_record(record)
+    assert_partial_game_verified(host, sessions)
