@@ -45,8 +45,8 @@ def add_specials(parser: argparse.ArgumentParser, help_text: str | None = None) 
     if help_text is None:
         help_text = _(
             "play with special cards: a comma-separated list of {names}, or all "
-            "(the dragon and the fairy only together); dealt by commit-reveal, as the "
-            "private deal cannot deal them yet"
+            "(the dragon and the fairy only together); the private deal does not deal the "
+            "werewolf, the juggler or the witch yet"
         )
     parser.add_argument(
         "--specials",

@@ -58,8 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         _(
             "play with special cards: a comma-separated list of {names}, or all "
-            "(the dragon and the fairy only together); only with --deal commit-reveal "
-            "(the default), as the private deal cannot deal them yet"
+            "(the dragon and the fairy only together); with --deal private, not in the "
+            "forehead round"
         ),
     )
     parser.add_argument(
