@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from netplay.mental import Gift
+from netplay.mental import DealPlayer, Gift
+from netplay.mental.protocol import Event
+from netplay.mental.protocol import Phase as DealPhase
 
 from .game import left_of
 from .game.actions import NameTrump, PassCard, Play, SwapCard
@@ -55,6 +57,24 @@ class SpecialMoves:
         return None
 
 
+def werewolf_opening(player: DealPlayer, cards: Sequence[int]) -> list[Event]:
+    """At a table with the Werewolf, what a seat sends as soon as its hand is open
+    (docs/private-deal.md section 16, "Wizard's messages"): the ``show`` of the Werewolf if
+    it was dealt it, then its ``inbox``, so that every seat sends the same, and nobody
+    learns from a wait who holds it. Nothing before the hand is open, nor a second time.
+    ``cards[item]`` is the card of an item."""
+    view, seat = player.view, player.seat
+    if player.hand is None or view.phase is not DealPhase.PLAY or seat in view.inboxes:
+        return []
+    events: list[Event] = []
+    werewolf = int(Special.WEREWOLF)
+    for position in player.setup.positions_of(seat):
+        item = player.hand.get(position)
+        if item is not None and cards[item] == werewolf and position not in view.shows:
+            events += player.show(position, item)
+    return events + player.send_inbox()
+
+
 def gift_passes(gifts: Sequence[Gift], cards: Sequence[int], players: int) -> list[tuple[int, ...]]:
     """The cards of every pass of a round, ``passes[m][seat]`` the card ``seat`` passed at
     pass ``m``, from its verified ``gifts`` (items; ``cards[item]`` is the card).
@@ -87,4 +107,4 @@ def culprit_of_gifts(gifts: Sequence[Gift], players: int) -> int | None:
     return None
 
 
-__all__ = ["SpecialMoves", "culprit_of_gifts", "gift_passes"]
+__all__ = ["SpecialMoves", "culprit_of_gifts", "gift_passes", "werewolf_opening"]

@@ -1,6 +1,6 @@
 """``view_with_special_hand``: a private seat's own hand and legal cards put into the host's
-view of a ``HiddenSpecialGame`` (the special cards that move no card) are the engine's own
-view of that seat, at every position of random games."""
+view of a ``HiddenSpecialGame`` (the special cards that move no card, and the Werewolf) are
+the engine's own view of that seat, at every position of random games."""
 
 from __future__ import annotations
 
@@ -18,21 +18,26 @@ MOVING = {Special.WEREWOLF, Special.JUGGLER, Special.WITCH}
 STILL = frozenset(SPECIALS) - MOVING
 
 
+@pytest.mark.parametrize("werewolf", [False, True])
 @pytest.mark.parametrize("seed", range(6))
-def test_the_seats_view_with_its_hand_is_the_engines(seed: int) -> None:
+def test_the_seats_view_with_its_hand_is_the_engines(seed: int, werewolf: bool) -> None:
+    """Also with the Werewolf: its holder's hand has the turned card in its place."""
     rng = random.Random(seed)
     players = rng.randrange(3, 7)
-    rules = TableRules(specials=STILL, rounds=(1, 3, 6, 9))
+    specials = STILL | {Special.WEREWOLF} if werewolf else STILL
+    rules = TableRules(specials=specials, rounds=(1, 3, 6, 9))
     config = GameConfig(players, rng.randrange(players), rules)
     real, hidden = Game(config), HiddenSpecialGame(config)
-    compared = 0
+    compared = held = 0
     for _ in rules.rounds or ():
-        deck = list(deck_cards(STILL))
+        deck = list(deck_cards(specials))
         rng.shuffle(deck)
         real.apply(Deal(tuple(deck)))
         assert real.turned_card is not None
-        hidden.start_round(real.turned_card)
         dealt = [real.dealt_hand(s) for s in range(players)]
+        holder = next((s for s in range(players) if Special.WEREWOLF in dealt[s]), None)
+        held += holder is not None
+        hidden.start_round(real.turned_card, holder)
         while real.phase not in (Phase.DEAL, Phase.GAME_OVER):
             for s in range(players):
                 # The host's view carries no hand (a private table): the seat puts its own in.
@@ -48,6 +53,8 @@ def test_the_seats_view_with_its_hand_is_the_engines(seed: int) -> None:
         hidden.finish_round(deck)
         assert hidden.results[-1] == real.results[-1]
     assert compared > 10  # it compared plays, not only bids
+    # A seat held the Werewolf (in every seed but 1, whose deals turn it up or leave it out).
+    assert held > 0 if werewolf and seed != 1 else held == 0 or werewolf
 
 
 def test_a_led_suit_asks_to_follow() -> None:

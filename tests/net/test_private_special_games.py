@@ -1,9 +1,10 @@
 """Privately dealt games with special cards (docs/private-deal.md section 16) over real sockets
 on 127.0.0.1, between the host's bots and network bots (``join --bot``'s ``play_as_bot``):
 the special cards that move no card between hands (Dragon, Fairy, Bomb, Cloud, Shapeshifter,
-Vampire). Every session ends as documented (exit code 0, its link closed), every client
+Vampire), and the Werewolf (its holder's show and every seat's inbox, then the turned card
+taken face up). Every session ends as documented (exit code 0, its link closed), every client
 checks every round, and the host's record and every joiner's own record verify. The cards
-that move a card (Werewolf, Juggler, Witch) are still refused with the private deal.
+that pass or swap a card (Juggler, Witch) are still refused with the private deal.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from private_helpers import assert_partial_game_verified, assert_private_game_ve
 from test_private_cheating import CHEATER, Revokes, _dealt_again_and_played
 
 from wizard_tui.game import TableRules
-from wizard_tui.game.actions import AdjustBid, Declare
+from wizard_tui.game.actions import AdjustBid, Declare, NameTrump, Play
 from wizard_tui.game.hidden_special import HiddenSpecialGame
 from wizard_tui.game.specials import SPECIALS, Special, is_special
-from wizard_tui.net.deals import MOVING_SPECIALS, specials_refusal
+from wizard_tui.net.deals import MOVING_SPECIALS, UNDEALT_MOVES, specials_refusal
 from wizard_tui.net.deals.private.client_deal import ClientDeal
 from wizard_tui.net.host import HostCore, HostOptions
 from wizard_tui.net.journal import read_journal
@@ -65,12 +66,49 @@ async def test_a_private_game_with_the_still_special_cards_verifies(
     assert all(r.turned_card is not None for r in results)
 
 
-@pytest.mark.parametrize("card", sorted(MOVING_SPECIALS))
-def test_a_private_host_still_refuses_a_card_that_moves_cards(card: Special) -> None:
+async def test_a_private_game_with_the_werewolf_verifies(tmp_path: Path) -> None:
+    """The Werewolf over the network: every seat sends its inbox once its hand is open, the
+    holder its show of the Werewolf first; the host starts the round with the seat that
+    showed it, which names trump and later plays the turned card it took (no deal message).
+    Host bots and network bots; every record verifies."""
+    specials = STILL | {Special.WEREWOLF}
+    options = HostOptions(
+        players=4,
+        bots=2,
+        bot_level="easy",
+        rules=TableRules(specials=specials),
+        records_dir=tmp_path / "records",
+        deal="private",
+    )
+    async with asyncio.timeout(180), running_host(options, rng=random.Random(8)) as host:
+        sessions = await seat_sessions(options.port, 2, records_dir=tmp_path / "own")
+        codes = await play_bots(sessions, "easy", seed=8)
+        await host.finished.wait()
+    assert codes == [0, 0]
+    assert_private_game_verified(host, sessions)
+    table = host.table
+    assert table is not None
+    results = table.game.results
+    named = [
+        (r, a.seat) for r in results for a in r.actions if type(a) is NameTrump
+    ]  # a Werewolf was dealt and its holder named trump
+    # The Werewolf was held both by a network seat (0 and 1: the joiners) and a host bot.
+    assert {seat < 2 for _, seat in named} == {True, False}
+    # Its holder took the turned card: some holder played it in that round.
+    assert any(
+        type(a) is Play and a.seat == seat and a.card == r.turned_card
+        for r, seat in named
+        for a in r.actions
+    )
+
+
+@pytest.mark.parametrize("card", sorted(UNDEALT_MOVES))
+def test_a_private_host_still_refuses_a_card_that_passes_or_swaps(card: Special) -> None:
     rules = TableRules(specials=STILL | {card})
-    with pytest.raises(ValueError, match="Werewolf, the Juggler, the Witch"):
+    with pytest.raises(ValueError, match="Juggler, the Witch"):
         HostCore(HostOptions(players=4, rules=rules, deal="private"))
     assert specials_refusal("private", STILL) is None
+    assert specials_refusal("private", STILL | {Special.WEREWOLF}) is None
     assert specials_refusal("commit-reveal", SPECIALS) is None
 
 

@@ -46,7 +46,7 @@ def add_specials(parser: argparse.ArgumentParser, help_text: str | None = None) 
         help_text = _(
             "play with special cards: a comma-separated list of {names}, or all "
             "(the dragon and the fairy only together); the private deal does not deal the "
-            "werewolf, the juggler or the witch yet"
+            "juggler or the witch yet"
         )
     parser.add_argument(
         "--specials",
@@ -136,8 +136,8 @@ def add_deal(parser: argparse.ArgumentParser) -> None:
 
 def chosen_deal(args: argparse.Namespace) -> str:
     """The deal the options name: private by default, commit-reveal for a game with the
-    forehead round or with special cards the private deal cannot deal yet (the Werewolf, the
-    Juggler, the Witch, or any with the forehead round: docs/private-deal.md section 16); a
+    forehead round or with special cards the private deal cannot deal yet (the Juggler, the
+    Witch, or any with the forehead round: docs/private-deal.md section 16); a
     private deal named with those is refused."""
     deal = getattr(args, "deal", None)
     forehead = bool(getattr(args, "forehead", False))

@@ -371,10 +371,15 @@ class HiddenSpecialGame(SpecialGame):
 
 def view_with_special_hand(view: SeatView, dealt: Sequence[int]) -> SeatView:
     """A view of a ``HiddenSpecialGame`` with its seat's own hand put in, at a table whose
-    special cards move no card between hands (no Werewolf, Juggler or Witch: a hand is then
-    its dealt cards less those played): the cards not played yet, and the legal ones when it
-    is to play, as ``SpecialGame.legal_plays`` gives them (the led suit read from the trick's
-    cards and their declarations)."""
+    special cards move no card between hands but the Werewolf (no Juggler or Witch: a hand is
+    then its dealt cards less those played, the Werewolf's holder's with the turned card in
+    the Werewolf's place, as the engine deals it): the cards not played yet, and the legal
+    ones when it is to play, as ``SpecialGame.legal_plays`` gives them (the led suit read
+    from the trick's cards and their declarations)."""
+    turned = view.turned_card
+    if view.trump_card == Special.WEREWOLF and turned is not None and turned != Special.WEREWOLF:
+        # The Werewolf's holder put it in the turned card's place and took that card.
+        dealt = [turned if card == Special.WEREWOLF else card for card in dealt]
     played = set(view.played_cards)
     hand = tuple(card for card in dealt if card not in played)
     legal: tuple[int, ...] = ()

@@ -37,6 +37,8 @@ from netplay.mental.protocol import Phase as DealPhase
 from netplay.signing import Envelope, SigningKey
 
 from ..game import BLIND_CARD
+from ..game.specials import Special
+from ..private_special import werewolf_opening
 
 
 def foreheads(setup: DealSetup, veiled: Mapping[int, int]) -> dict[int, int]:
@@ -57,6 +59,8 @@ class HostDeal:
         setup: DealSetup,
         bot_keys: Mapping[int, SigningKey],
         cards: Sequence[int] | None = None,
+        *,
+        werewolf: bool = False,
     ) -> None:
         self.setup = setup
         # The card of every item (``private_deal.item_cards``; the identity without special
@@ -65,6 +69,9 @@ class HostDeal:
         if len(self.cards) != setup.items:
             raise ValueError(f"{len(self.cards)} cards for a deal of {setup.items} items")
         self.relay = DealRelay(setup)
+        # A table with the Werewolf: each bot shows it if dealt it, then sends its inbox, as
+        # soon as its hand is open (docs/private-deal.md section 16).
+        self.werewolf = werewolf
         # The bots are the host's own seats: re-auditing their own relay's round would prove
         # nothing to anyone and stall the host's loop (and a table in its process) at every
         # round end. The relay's audit (``verdict``) stands for them.
@@ -105,7 +112,24 @@ class HostDeal:
         may still follow the last card: a Cloud's change of its bid)."""
         setup = self.setup
         dealt = sum(1 for k in range(setup.items) if setup.holder(k) is not None)
-        return len(self.relay.view.plays) == dealt
+        view = self.relay.view
+        return len(view.plays) + len(view.shows) == dealt
+
+    @property
+    def inboxes_in(self) -> bool:
+        """Every seat's inbox is accepted (at a table with the Werewolf the round starts
+        then: a holder's show came before its inbox)."""
+        return len(self.relay.view.inboxes) == self.setup.seats
+
+    @property
+    def werewolf_holder(self) -> int | None:
+        """The seat that showed the Werewolf (None if nobody did)."""
+        view = self.relay.view
+        for position, (seat, _key, _env) in view.shows.items():
+            item = view.opened.get(position)
+            if item is not None and self.cards[item] == Special.WEREWOLF:
+                return seat
+        return None
 
     def start(self) -> None:
         """K0/K1: the bots take their turn in the chain (when the chain starts with one)."""
@@ -163,6 +187,18 @@ class HostDeal:
                 self._route(seat, player.reveal())
 
     def _route(self, seat: int, events: list[Event]) -> None:
+        self._route_one(seat, events)
+        sent = self.werewolf
+        while sent and self.fault is None:  # a bot's hand opened: its opening, one by one
+            sent = False
+            for bot_seat, bot in self.bots.items():
+                if bot.halted is None and self.fault is None:
+                    batch = werewolf_opening(bot, self.cards)
+                    if batch:
+                        self._route_one(bot_seat, batch)
+                        sent = True
+
+    def _route_one(self, seat: int, events: list[Event]) -> None:
         queue: deque[tuple[int, list[Event]]] = deque([(seat, events)])
         while queue:
             sender, batch = queue.popleft()

@@ -50,6 +50,10 @@ SPECIALS_DEAL = "commit-reveal"  # the deal a game with special cards uses when 
 # The special cards that move a card between hands (docs/rules.md, "Special cards"): a deal
 # kind deals them only if it says so (``DealKind.moves``).
 MOVING_SPECIALS: frozenset[Special] = frozenset({Special.WEREWOLF, Special.JUGGLER, Special.WITCH})
+# Those a kind that deals special cards but does not say ``moves`` cannot deal yet: the
+# private deal deals the Werewolf (its show and the turned card taken face up), not yet a
+# passed or swapped card.
+UNDEALT_MOVES: frozenset[Special] = frozenset({Special.JUGGLER, Special.WITCH})
 
 
 def specials_refusal(
@@ -57,18 +61,18 @@ def specials_refusal(
 ) -> str | None:
     """Why a game with the special cards ``specials`` (and the forehead round if
     ``forehead``) cannot be dealt by ``deal``, or None if it can. The private deal cannot
-    pass or swap a card yet (the Werewolf, the Juggler, the Witch), nor deal special cards
+    pass or swap a card yet (the Juggler, the Witch), nor deal special cards
     into the forehead round (docs/private-deal.md section 16)."""
     kind = _KINDS.get(deal)
     chosen = frozenset(specials)
     if kind is None or not chosen or kind.moves:
         return None
-    if kind.specials and not (chosen & MOVING_SPECIALS) and not forehead:
+    if kind.specials and not (chosen & UNDEALT_MOVES) and not forehead:
         return None
     if kind.specials:  # some of them: say which it cannot
         return (
-            f"the {deal} deal cannot deal the special cards yet with the Werewolf, the "
-            f"Juggler, the Witch or the forehead round: play them with --deal {SPECIALS_DEAL}"
+            f"the {deal} deal cannot deal the special cards yet with the Juggler, the Witch "
+            f"or the forehead round: play them with --deal {SPECIALS_DEAL}"
         )
     return (
         f"the {deal} deal cannot deal the special cards yet: play them with --deal {SPECIALS_DEAL}"
@@ -94,6 +98,7 @@ __all__ = [
     "MOVING_SPECIALS",
     "PRIVATE",
     "SPECIALS_DEAL",
+    "UNDEALT_MOVES",
     "DealKind",
     "deal_kinds",
     "deal_names",

@@ -21,8 +21,9 @@ class DealKind:
     # Whether it deals the special cards (docs/rules.md, "Special cards").
     specials: bool = False
     # Whether it also deals the cards that move cards between hands (the Werewolf, the
-    # Juggler, the Witch: ``MOVING_SPECIALS``). The private deal does not yet: a passed card
-    # must be learned by its new holder alone (docs/private-deal.md section 16).
+    # Juggler, the Witch: ``MOVING_SPECIALS``). The private deal deals the Werewolf, not yet
+    # the Juggler or the Witch (``UNDEALT_MOVES``): a passed card must be learned by its new
+    # holder alone (docs/private-deal.md section 16).
     moves: bool = False
 
 

@@ -11,5 +11,5 @@ KIND = DealKind(
     host=PrivateHost,
     seat=PrivateSeatHalf,
     forehead=True,  # each card veiled from its holder (docs/private-deal.md section 15)
-    specials=True,  # those that move no card between hands; not in the forehead round
+    specials=True,  # all but the Juggler and the Witch; not in the forehead round
 )

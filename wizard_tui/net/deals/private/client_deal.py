@@ -32,6 +32,8 @@ from netplay.mental.protocol import Event, decode_body, played_items
 from netplay.signing import Envelope, SigningKey
 
 from ....game import BLIND_CARD
+from ....game.specials import Special
+from ....private_special import werewolf_opening
 from ...private_relay import foreheads
 from .round_secrets import SECRET_BYTES
 
@@ -154,9 +156,28 @@ class ClientDeal:
 
     @property
     def all_played(self) -> bool:
-        """Every dealt card is open: time for the reveals."""
+        """Every dealt card is open (played, or shown: the Werewolf): time for the reveals."""
         dealt = sum(1 for k in range(self.setup.items) if self.setup.holder(k) is not None)
-        return len(self.player.view.plays) == dealt
+        view = self.player.view
+        return len(view.plays) + len(view.shows) == dealt
+
+    def open_hand(self) -> None:
+        """At a table with the Werewolf: once our hand is open, our show of the Werewolf if
+        we hold it, then our inbox (``werewolf_opening``), into ``outbox``."""
+        if self.fault is None:
+            self._guard(lambda: werewolf_opening(self.player, self.cards))
+
+    @property
+    def taken_card(self) -> int | None:
+        """The face-up card we took into our hand (the turned card, for the Werewolf we
+        showed): its play needs no deal message. None if we took none."""
+        werewolf = self.cards.index(Special.WEREWOLF) if Special.WEREWOLF in self.cards else None
+        shows = self.player.view.shows
+        if any(
+            shows[k][0] == self.seat and self.player.view.opened.get(k) == werewolf for k in shows
+        ):
+            return self.trump_card
+        return None
 
     @property
     def revealed(self) -> bool:

@@ -54,6 +54,7 @@ from ....game import (
 from ....game.codec import PlayerAction, action_to_wire
 from ....game.hidden import HiddenGame, Revoke, replay_round, view_with_foreheads, view_with_hand
 from ....game.hidden_special import HiddenSpecialGame, view_with_special_hand
+from ....game.specials import Special
 from ....private_deal import item_cards, opened_deck, round_setup, veiled_round
 from ....record import PRIVATE_PROTOCOL, UNREVEALED, VOIDED, GameRecorder
 from ... import protocol as p
@@ -71,7 +72,7 @@ from ...journal_facts import (
 from ...private_relay import HostDeal
 from ..host_half import DealHostBase
 
-# The table's game: it knows no hand (with special cards, those that move no card).
+# The table's game: it knows no hand (with special cards: not yet the Juggler or Witch).
 PrivateGame = HiddenGame | HiddenSpecialGame
 
 
@@ -202,7 +203,7 @@ class PrivateDealing(DealHostBase):
             protocol=PRIVATE_PROTOCOL,
             signing_keys=header.signing_keys,
         )
-        if header.config.rules.specials:  # (those that move no card: specials_refusal)
+        if header.config.rules.specials:  # (no Juggler or Witch yet: specials_refusal)
             return HiddenSpecialGame(header.config), recorder
         return HiddenGame(header.config), recorder
 
@@ -354,7 +355,10 @@ class PrivateDealing(DealHostBase):
         assert setup is not None
         dealer = dealer_of(game.config.first_dealer, r, game.players)
         signers = {**self.bot_signers, **self.stand_in_signers}
-        self.deal = deal = HostDeal(setup, signers, item_cards(game.config.rules.specials))
+        specials = game.config.rules.specials
+        self.deal = deal = HostDeal(
+            setup, signers, item_cards(specials), werewolf=Special.WEREWOLF in specials
+        )
 
         self.voiding = None
         self.withheld = set()
@@ -528,6 +532,10 @@ class PrivateDealing(DealHostBase):
         except IllegalAction as exc:
             port.refuse(session, exc.code, exc.message)
             return
+        if _taken(deal, seat, card):  # face up when it was taken: no deal message
+            self.port.changed(self.game.apply(Play(seat, card)))
+            self._watch_steps()
+            return
         if "open" not in msg:
             port.refuse(session, p.BAD_ENVELOPE, "a play of a private deal carries its open")
             return
@@ -577,15 +585,19 @@ class PrivateDealing(DealHostBase):
     def bot_play(self, seat: int, card: int) -> bool:
         """A bot's play goes through the relay too (its open), never straight to the game."""
         deal = self.deal
-        if deal is not None and self.voiding is None:
+        if deal is not None and self.voiding is None and _taken(deal, seat, card):
+            self.port.changed(self.game.apply(Play(seat, card)))
+            self._watch_steps()
+        elif deal is not None and self.voiding is None:
             self._play_through(deal, seat, card, lambda: deal.bot_play(seat, card))
         return True
 
     def act(self, table: Table, action: PlayerAction, by: Decider) -> list[Event]:
         # Trump and bids are public: the hidden game takes them; the round is journaled
         # whole once scored (``private_round``), since its keys cannot survive a crash.
-        # (With special cards: the declarations and the Cloud's change are public too; the
-        # cards that move a card between hands are refused, ``specials_refusal``.)
+        # (With special cards: the declarations, the Cloud's change and the Werewolf's
+        # holder naming trump are public too; the Juggler and the Witch are refused,
+        # ``specials_refusal``.)
         return queried(table.game).apply(action)
 
     def _play_through(
@@ -702,7 +714,11 @@ class PrivateDealing(DealHostBase):
             turned = deal.trump_card
             if isinstance(game, HiddenSpecialGame):
                 assert turned is not None  # (a round with special cards always turns one up)
-                self.port.changed(game.start_round(turned))
+                if not deal.werewolf:
+                    self.port.changed(game.start_round(turned))
+                elif deal.inboxes_in:  # every seat sent its inbox, a holder its show before
+                    holder = deal.werewolf_holder
+                    self.port.changed(game.start_round(turned, holder))
             else:
                 self.port.changed(game.start_round(turned))
 
@@ -1132,6 +1148,12 @@ class PrivateDealing(DealHostBase):
 
 
 TRANSCRIPT_CHUNK = 24_000  # bytes of envelopes per transcript message, well inside a frame
+
+
+def _taken(deal: HostDeal, seat: int, card: int) -> bool:
+    """Whether ``seat`` holds ``card`` face up: the turned card, taken for the Werewolf it
+    showed (docs/private-deal.md section 16): its play needs no deal message."""
+    return card == deal.trump_card and deal.werewolf_holder == seat
 
 
 def _kind(envelope: Envelope) -> str | None:

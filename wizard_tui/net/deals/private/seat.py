@@ -27,8 +27,10 @@ from ....game import (
     score,
     void_charge,
 )
+from ....game.actions import NameTrump
 from ....game.hidden import view_with_foreheads, view_with_hand
 from ....game.hidden_special import view_with_special_hand
+from ....game.specials import Special
 from ....i18n import N_, _
 from ....phrase import Phrase, in_round, phrase
 from ....private_deal import item_cards, opened_deck, round_setup, veiled_round
@@ -232,6 +234,10 @@ class PrivateSeatHalf(SeatHalf):
         self.settle()
 
     def play_fields(self, card: int) -> dict[str, Any] | None:
+        deal = self.deal
+        taken = None if deal is None or deal.voided else deal.taken_card
+        if taken is not None and card == taken:
+            return {}  # a face-up card we took (the Werewolf's): everyone saw it
         opened = self.open_card(card)  # the card's key goes with it (K4)
         return None if opened is None else {"open": opened}
 
@@ -254,6 +260,9 @@ class PrivateSeatHalf(SeatHalf):
         if deal is None:
             return
         send = self.port.send
+        config = self.port.config
+        if config is not None and Special.WEREWOLF in config.rules.specials and not deal.voided:
+            deal.open_hand()  # our show of the Werewolf, if ours, and our inbox
         for envelope in deal.outbox:
             send(p.deal_msg(deal.round, deal.attempt, envelope.to_wire()))
         deal.outbox = []
@@ -328,7 +337,7 @@ class PrivateSeatHalf(SeatHalf):
                 # lost and the round is being voided): this is no decision of ours yet.
                 return replace(view, turn=-1)
             return view
-        if view.rules.specials:  # (those that move no card: the deal refuses the others)
+        if view.rules.specials:  # (no Juggler or Witch: the deal refuses them)
             merged = view_with_special_hand(view, deal.hand)
         else:
             merged = view_with_hand(view, deal.hand)
@@ -486,8 +495,7 @@ class PrivateSeatHalf(SeatHalf):
             why = phrase(N_("keys missing")) if problem is None else fault_phrase(problem)
             self._report(r, phrase(N_("the deal did not verify: {why}"), why=why), failed=True)
             return
-        plays = [play for trick in result.tricks for play in trick.plays]
-        if deal.plays() != plays:
+        if deal.plays() != _opened_plays(result):
             self._report(r, phrase(_NOT_OPENED), failed=True)
             return
         assert checker is not None
@@ -680,6 +688,15 @@ class PrivateSeatHalf(SeatHalf):
 
 
 _NOT_OPENED = N_("the plays announced are not the cards their players opened")
+
+
+def _opened_plays(result: RoundResult) -> list[tuple[int, int]]:
+    """(seat, card) of every play of a round that opened a dealt card: all but the turned
+    card played by the Werewolf's holder, who took it face up (docs/private-deal.md
+    section 16)."""
+    holder = next((a.seat for a in result.actions if type(a) is NameTrump), None)
+    plays = [play for trick in result.tricks for play in trick.plays]
+    return [(seat, card) for seat, card in plays if (seat, card) != (holder, result.turned_card)]
 
 
 def _hand_size(config: GameConfig, r: int) -> int:
