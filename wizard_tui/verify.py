@@ -50,8 +50,9 @@ from .game import (
     suit_of,
     winners,
 )
-from .game.actions import PassCard
+from .game.actions import NameTrump, PassCard
 from .game.hidden import Revoke, replay_round
+from .game.hidden_special import check_werewolf_shown
 from .game.specials import Special
 from .i18n import N_, _, ngettext
 from .net.check_texts import blamed, fault_phrase, rule_text
@@ -995,6 +996,11 @@ def _check_revoke(
         # Every action of the attempt in order, its plays among them (a declaration or a
         # Cloud's change comes between plays): the plays must be the transcript's opens.
         plays = [(a.seat, a.card) for a in actions if type(a) is Play]
+        holder = next((a.seat for a in actions if type(a) is NameTrump), None)
+        public = d.private_deal.setup.public_positions
+        turned = items[public[0]] if public else None
+        # (the Werewolf's holder plays the turned card it took face up: no open)
+        plays = [play for play in plays if play != (holder, turned)]
         if plays != opened:
             raise _void_error(
                 phrase(
@@ -1016,6 +1022,8 @@ def _check_revoke(
         actions.extend(Play(seat, card) for seat, card in opened)
     deck = tuple(i for i in items if i is not None)
     try:
+        if Special.WEREWOLF in specials:  # a holder that hid it is the one to blame
+            check_werewolf_shown(game, deck, actions)
         replay_round(game, deck, cast("list[ChooseTrump | Bid | Play]", actions))
     except Revoke as revoke:
         if revoke.seat == d.culprit and revoke.code == d.fault:

@@ -20,12 +20,16 @@ from net_helpers import assert_game_verified, play_bots, running_host, seat_sess
 from private_helpers import assert_partial_game_verified, assert_private_game_verified, play_until
 from test_private_cheating import CHEATER, Revokes, _dealt_again_and_played
 
+from netplay.mental.protocol import Phase as DealPhase
 from wizard_tui.game import TableRules
 from wizard_tui.game.actions import AdjustBid, Declare, NameTrump, Play
 from wizard_tui.game.hidden_special import HiddenSpecialGame
 from wizard_tui.game.specials import SPECIALS, Special, is_special
-from wizard_tui.net.deals import MOVING_SPECIALS, UNDEALT_MOVES, specials_refusal
+from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.deals import MOVING_SPECIALS, UNDEALT_MOVES, DealKind, specials_refusal
 from wizard_tui.net.deals.private.client_deal import ClientDeal
+from wizard_tui.net.deals.private.seat import PrivateSeatHalf
+from wizard_tui.net.deals.seat_half import SeatHalf
 from wizard_tui.net.host import HostCore, HostOptions
 from wizard_tui.net.journal import read_journal
 from wizard_tui.net.restore import replay
@@ -214,5 +218,71 @@ async def test_a_revoke_in_a_private_special_game_is_named_and_the_record_verifi
     assert (void.round, void.attempt) == cheater.cheated_in
     assert (void.fault, void.culprit) == ("must_follow_suit", CHEATER), void.reason
     assert any(a[0] == "play" for a in void.actions)  # every action, plays included
+    verify_record(record)
+    assert_partial_game_verified(host, sessions)
+
+
+class HidesTheWerewolf(NetworkSession):
+    """Sends its inbox but never its show of the Werewolf, once, when dealt it."""
+
+    cheated_in: tuple[int, int] | None = None
+
+    def _new_seat_half(self, kind: DealKind) -> SeatHalf:
+        half = super()._new_seat_half(kind)
+        if not isinstance(half, PrivateSeatHalf):
+            return half
+        new_deal = half._new_deal
+
+        def make(*a: Any, **k: Any) -> ClientDeal:
+            deal = new_deal(*a, **k)
+            honest = deal.open_hand
+
+            def open_hand() -> None:
+                player = deal.player
+                holds = Special.WEREWOLF in (deal.hand or ())
+                if (
+                    not holds
+                    or self.cheated_in is not None
+                    or player.view.phase is not (DealPhase.PLAY)
+                ):
+                    honest()
+                elif deal.seat not in player.view.inboxes:
+                    self.cheated_in = (deal.round, deal.attempt)
+                    deal.outbox += [e.envelope for e in player.send_inbox()]  # (its one Send)
+
+            deal.open_hand = open_hand  # type: ignore[method-assign]
+            return deal
+
+        half._new_deal = make  # type: ignore[method-assign]
+        return half
+
+
+async def test_a_holder_who_hides_the_werewolf_is_named_and_the_record_verifies(
+    tmp_path: Path,
+) -> None:
+    """A seat that sends its inbox without its show of the Werewolf: the host starts the
+    round with nobody holding it, and the round's end (the replay with the real deck) names
+    that seat; the attempt is voided, charging it, and the record verifies."""
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="random",
+        rules=TableRules(specials=frozenset({Special.WEREWOLF})),
+        records_dir=tmp_path,
+        deal="private",
+    )
+    async with asyncio.timeout(150), running_host(options) as host:
+        sessions = await seat_sessions(options.port, 1)
+        sessions += await seat_sessions(options.port, 1, cls=HidesTheWerewolf)
+        await play_until(host, sessions, lambda: _dealt_again_and_played(host), seed=13)
+    cheater = sessions[CHEATER]
+    assert isinstance(cheater, HidesTheWerewolf) and cheater.cheated_in is not None
+    table = host.table
+    assert table is not None
+    record = table.recorder.record()
+    (void,) = record.redeals
+    assert (void.round, void.attempt) == cheater.cheated_in
+    assert void.culprit == CHEATER, void.reason
+    assert "did not show it" in void.reason
     verify_record(record)
     assert_partial_game_verified(host, sessions)

@@ -265,7 +265,7 @@ class HiddenSpecialGame(SpecialGame):
         if not self.round_complete:
             raise IllegalAction(Reason.WRONG_PHASE, "the round is not finished")
         actions = self.resolved_actions(passes)
-        self._check_werewolf_shown(deck, actions)
+        check_werewolf_shown(self.full, deck, actions)
         game = replay_round(self.full, deck, actions)
         last = game.results[-1]
         events: list[Event] = [
@@ -278,23 +278,6 @@ class HiddenSpecialGame(SpecialGame):
         self.totals = list(game.totals)
         self.phase = Phase.GAME_OVER if game.is_over else Phase.DEAL
         return events
-
-    def _check_werewolf_shown(self, deck: Sequence[int], actions: Sequence[PlayerAction]) -> None:
-        """The seat the real deck dealt the Werewolf must have shown it (named trump first):
-        one that kept it hidden is the culprit, not the first bidder the replay would
-        refuse."""
-        probe = self.full.copy()
-        probe.apply(Deal(tuple(deck)))
-        holder = probe.turn if probe.phase is Phase.NAME_TRUMP else None
-        if holder is None or any(type(a) is NameTrump and a.seat == holder for a in actions):
-            return
-        raise Revoke(
-            NameTrump(holder, None),
-            IllegalAction(
-                Reason.WRONG_PHASE,
-                "held the Werewolf and did not show it: its holder names trump before the bids",
-            ),
-        )
 
     def restore_round(self, deck: Sequence[int], actions: Sequence[PlayerAction]) -> RoundResult:
         """Add a round scored before, from its real ``deck`` and its actions (every pass's
@@ -369,6 +352,24 @@ class HiddenSpecialGame(SpecialGame):
         raise TypeError("a hidden game is not copied: search needs the hands")
 
 
+def check_werewolf_shown(game: Game, deck: Sequence[int], actions: Sequence[PlayerAction]) -> None:
+    """The seat ``deck`` deals the Werewolf (the next round of ``game``, its rounds so far)
+    must have shown it (named trump first, in ``actions``): raises ``Revoke`` naming one
+    that kept it hidden, the culprit rather than the first bidder the replay would refuse."""
+    probe = game.copy()
+    probe.apply(Deal(tuple(deck)))
+    holder = probe.turn if probe.phase is Phase.NAME_TRUMP else None
+    if holder is None or any(type(a) is NameTrump and a.seat == holder for a in actions):
+        return
+    raise Revoke(
+        NameTrump(holder, None),
+        IllegalAction(
+            Reason.WRONG_PHASE,
+            "held the Werewolf and did not show it: its holder names trump before the bids",
+        ),
+    )
+
+
 def view_with_special_hand(view: SeatView, dealt: Sequence[int]) -> SeatView:
     """A view of a ``HiddenSpecialGame`` with its seat's own hand put in, at a table whose
     special cards move no card between hands but the Werewolf (no Juggler or Witch: a hand is
@@ -400,4 +401,10 @@ def view_with_special_hand(view: SeatView, dealt: Sequence[int]) -> SeatView:
     return replace(view, hand=hand, legal_cards=legal)
 
 
-__all__ = ["HIDDEN_CARD", "HiddenSpecialGame", "Revoke", "view_with_special_hand"]
+__all__ = [
+    "HIDDEN_CARD",
+    "HiddenSpecialGame",
+    "Revoke",
+    "check_werewolf_shown",
+    "view_with_special_hand",
+]

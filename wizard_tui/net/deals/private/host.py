@@ -48,6 +48,7 @@ from ....game import (
     IllegalAction,
     Phase,
     Play,
+    Reason,
     SeatView,
     dealer_of,
 )
@@ -527,6 +528,9 @@ class PrivateDealing(DealHostBase):
         if deal is None or self.voiding is not None:
             port.refuse(session, p.NOT_READY, "no deal is in progress")
             return
+        if self._hid_the_werewolf(seat, card):
+            self.take_stray_open(session, msg)  # its open, which the reveal follows
+            return
         try:
             self.game.check_play(seat, card)
         except IllegalAction as exc:
@@ -556,6 +560,33 @@ class PrivateDealing(DealHostBase):
         if self._refused(session, lambda: deal.deliver(seat, envelope)):
             return
         self._play_through(deal, seat, card, lambda: None, before)
+
+    def _hid_the_werewolf(self, seat: int, card: int) -> bool:
+        """``seat`` would play the Werewolf, which nobody showed: it held it and kept it
+        hidden, and the round cannot go on (the Werewolf is never played). The attempt is
+        voided with every seat's reveals, which prove it (``check_werewolf_shown``), the
+        seat charged."""
+        deal, game = self.deal, self.game
+        if (
+            deal is None
+            or not deal.werewolf
+            or card != Special.WEREWOLF
+            or deal.werewolf_holder is not None
+            or game.phase is not Phase.PLAY
+            or game.turn != seat
+        ):
+            return False
+        reason = f"seat {seat} held the Werewolf and did not show it"
+        self.void(
+            reason,
+            Reason.WRONG_PHASE,
+            seat,
+            None,
+            reveals=True,
+            charged=seat,
+            then=Play(seat, card),
+        )
+        return True
 
     def take_stray_open(self, session: Session, msg: dict[str, Any]) -> None:
         """A play that comes after the host voided the attempt: the seat opened the card
@@ -922,10 +953,13 @@ class PrivateDealing(DealHostBase):
         *,
         reveals: bool = False,
         charged: int | None = None,
+        then: Play | None = None,
     ) -> None:
         """End this attempt, visibly; with ``reveals`` every seat reveals its keys first,
         so that the round-end verification names whoever caused it. ``charged``: the seat
-        that pays for the void (unless the verification names another)."""
+        that pays for the void (unless the verification names another). ``then``: a play
+        the game refused that the record keeps, since its open is in the transcript (the
+        Werewolf, played by a seat that hid it)."""
         port = self.port
         deal, game = self.deal, self.game
         assert deal is not None
@@ -936,6 +970,8 @@ class PrivateDealing(DealHostBase):
         actions = [
             action_to_wire(a) for a in game.round_actions if special or not isinstance(a, Play)
         ]
+        if then is not None:
+            actions.append(action_to_wire(then))
 
         reveals = reveals and deal.fault is None and self._all_connected()
         self.voiding = _Void(reason, code, culprit, evidence, actions, charged, reveals)
