@@ -26,15 +26,17 @@ from netplay.mental.protocol import decode_body
 from netplay.mental.sra import scalar_bytes, scalar_from_bytes
 from netplay.signing import Envelope
 from wizard_tui.game import TableRules
-from wizard_tui.game.specials import SPECIALS
+from wizard_tui.game.specials import SPECIALS, Special
 from wizard_tui.net.deals import MOVING_SPECIALS
 from wizard_tui.net.host import HostOptions
 from wizard_tui.net.host_adapter import WizardHost
+from wizard_tui.private_deal import item_cards
 
 
 class RecordingHost(WizardHost):
     """Keeps every client message with the round, attempt and plays so far when it came,
-    and checks after each one that its relay has opened nothing it should not have."""
+    and checks after each one that its relay has opened nothing it should not have (a card
+    not played, other than the Werewolf its holder showed)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -44,7 +46,8 @@ class RecordingHost(WizardHost):
     def on_message(self, session: Any, msg: dict[str, Any]) -> None:
         deal = self.deal_half.deal  # type: ignore[attr-defined]
         at = None if deal is None else (deal.round, deal.attempt)
-        plays = 0 if deal is None else len(deal.relay.view.plays)
+        # (the dealt cards open so far: played, or the Werewolf shown)
+        plays = 0 if deal is None else len(deal.relay.view.plays) + len(deal.relay.view.shows)
         raw = msgpack.packb(copy.deepcopy(msg), use_bin_type=True)
         self.inbound.append((session.seat, raw, at, plays))
         super().on_message(session, msg)
@@ -55,8 +58,9 @@ class RecordingHost(WizardHost):
         if deal is None:
             return
         view = deal.relay.view
-        for position in view.opened:
-            assert deal.setup.owners[position] == PUBLIC or position in view.plays, position
+        for position, item in view.opened.items():
+            werewolf = position in view.shows and deal.card_of(item) == Special.WEREWOLF
+            assert deal.setup.owners[position] == PUBLIC or position in view.plays or werewolf
         self.checks += 1
 
 
@@ -74,12 +78,19 @@ def _round_keys(envelopes: list[Envelope]) -> dict[int, RoundKeys]:
 
 
 # The plain game, and a short one with the special cards the private deal deals (those that
-# move no card: docs/private-deal.md section 16).
+# move no card: docs/private-deal.md section 16), and with the Werewolf too (its holder's
+# show is the one key of an unplayed card anyone receives, and it is the Werewolf's).
 STILL_SPECIALS = frozenset(SPECIALS) - MOVING_SPECIALS
+WEREWOLF_TABLE = STILL_SPECIALS | {Special.WEREWOLF}
 
 
 @pytest.mark.parametrize(
-    ("rules", "length"), [(TableRules(), "full"), (TableRules(specials=STILL_SPECIALS), "short")]
+    ("rules", "length"),
+    [
+        (TableRules(), "full"),
+        (TableRules(specials=STILL_SPECIALS), "short"),
+        (TableRules(specials=WEREWOLF_TABLE), "full"),
+    ],
 )
 async def test_the_host_never_sees_an_unplayed_card(
     tmp_path: Path, rules: TableRules, length: str
@@ -95,7 +106,8 @@ async def test_the_host_never_sees_an_unplayed_card(
         assert_private_game_verified(host, sessions)
     assert isinstance(host, RecordingHost) and host.checks > 100
     record = host.table.recorder.record()  # type: ignore[union-attr]
-    searched = played = revealed = 0
+    searched = played = revealed = shown = 0
+    cards = item_cards(rules.specials)
     for rnd in record.rounds:
         deal = rnd.private_deal
         assert deal is not None
@@ -106,6 +118,9 @@ async def test_the_host_never_sees_an_unplayed_card(
             if at != (r, 0) or seat == 3:  # seat 3 is the host's bot
                 continue
             msg = msgpack.unpackb(raw)
+            if msg["t"] == "play" and "open" not in msg:  # the turned card, taken face up
+                assert msg["card"] == rnd.turned_card and Special.WEREWOLF in rules.specials
+                continue
             body = (
                 decode_body(msg["env"]["body"] if msg["t"] == "deal" else msg["open"]["body"])
                 if msg["t"] in ("deal", "play")
@@ -118,8 +133,12 @@ async def test_the_host_never_sees_an_unplayed_card(
             for k in setup.positions_of(seat):
                 searched += 1
                 if scalar_bytes(own.positions[k].d) in raw:
-                    assert msg["t"] == "play" and body is not None, (r, seat, k)
-                    assert body["t"] == "open" and body["position"] == k
+                    assert body is not None and body["position"] == k, (r, seat, k)
+                    if body["t"] == "show":  # only the Werewolf, by its holder, in a deal msg
+                        assert msg["t"] == "deal" and cards[body["item"]] == Special.WEREWOLF
+                        shown += 1
+                        continue
+                    assert msg["t"] == "play" and body["t"] == "open"
                     played += 1
                 if scalar_bytes(own.positions[k].e) in raw:
                     assert body is not None and body["t"] == "reveal", (r, seat, k)
@@ -128,7 +147,8 @@ async def test_the_host_never_sees_an_unplayed_card(
     # Every card of the three clients was found in its play, and its key in the reveal.
     sizes = [len(rnd.hands[0]) for rnd in record.rounds]
     assert len(sizes) > 2 and (length != "full" or sizes == [*range(1, 16)])
-    assert played == revealed == 3 * sum(sizes) and searched > played
+    assert played + shown == revealed == 3 * sum(sizes) and searched > played
+    assert (shown > 0) == (Special.WEREWOLF in rules.specials)  # a client held it and showed it
     for session in sessions:
         assert isinstance(session, CapturingSession)
         states = [m for m in session.received if m["t"] == "state"]
