@@ -123,14 +123,19 @@ def test_a_private_host_refuses_special_cards_with_the_forehead_round() -> None:
         )
 
 
-async def test_a_stopped_private_special_game_is_rebuilt_from_its_journal(tmp_path: Path) -> None:
+@pytest.mark.parametrize("werewolf", [False, True])
+async def test_a_stopped_private_special_game_is_rebuilt_from_its_journal(
+    tmp_path: Path, werewolf: bool
+) -> None:
     """Each scored round is journaled with its deck and every action (declarations, a
-    Cloud's change): a host stopped mid-game rebuilds those rounds exactly from its journal."""
+    Cloud's change, the Werewolf's holder naming trump): a host stopped mid-game rebuilds
+    those rounds exactly from its journal."""
+    specials = STILL | {Special.WEREWOLF} if werewolf else STILL
     options = HostOptions(
         players=3,
         bots=1,
         bot_level="easy",
-        rules=TableRules(specials=STILL),
+        rules=TableRules(specials=specials),
         records_dir=tmp_path / "records",
         journal_dir=tmp_path / "games",
         deal="private",
@@ -142,7 +147,9 @@ async def test_a_stopped_private_special_game_is_rebuilt_from_its_journal(tmp_pa
             game = host.table.game if host.table is not None else None
             if game is None or len(game.results) < 2:
                 return False  # (a declaration journaled, and a round after it)
-            return any(type(a) is Declare for r in game.results[:-1] for a in r.actions)
+            done = [a for r in game.results[:-1] for a in r.actions]
+            named = not werewolf or any(type(a) is NameTrump for a in done)
+            return named and any(type(a) is Declare for a in done)
 
         await play_until(host, sessions, scored, seed=7)
         table = host.table
@@ -155,6 +162,7 @@ async def test_a_stopped_private_special_game_is_rebuilt_from_its_journal(tmp_pa
     assert game.results == live[: len(game.results)] and len(game.results) >= 2
     assert [r.actions for r in game.results] == [r.actions for r in live[: len(game.results)]]
     assert any(type(a) is Declare for r in game.results for a in r.actions)
+    assert werewolf == any(type(a) is NameTrump for r in game.results for a in r.actions)
 
 
 async def test_hidden_bids_changed_by_a_cloud_verify_with_commit_reveal(tmp_path: Path) -> None:
@@ -190,8 +198,9 @@ class RevokesAPlainCard(Revokes):
         return super().cheat_play(plain, deal, card)
 
 
+@pytest.mark.parametrize("werewolf", [False, True])
 async def test_a_revoke_in_a_private_special_game_is_named_and_the_record_verifies(
-    tmp_path: Path,
+    tmp_path: Path, werewolf: bool
 ) -> None:
     """A revoke is found at the round's end by the replay of every action with the opened
     deck: the attempt is voided naming the revoker, and the record of the void (every
@@ -200,7 +209,7 @@ async def test_a_revoke_in_a_private_special_game_is_named_and_the_record_verifi
         players=4,
         bots=1,
         bot_level="random",
-        rules=TableRules(specials=STILL),
+        rules=TableRules(specials=STILL | {Special.WEREWOLF} if werewolf else STILL),
         records_dir=tmp_path,
         deal="private",
     )
