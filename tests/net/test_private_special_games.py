@@ -21,6 +21,7 @@ from private_helpers import assert_partial_game_verified, assert_private_game_ve
 from test_private_cheating import CHEATER, Revokes, _dealt_again_and_played
 
 from netplay.mental.protocol import Phase as DealPhase
+from netplay.mental.protocol import decode_body
 from wizard_tui.game import TableRules
 from wizard_tui.game.actions import AdjustBid, Declare, NameTrump, Play
 from wizard_tui.game.hidden_special import HiddenSpecialGame
@@ -295,3 +296,50 @@ async def test_a_holder_who_hides_the_werewolf_is_named_and_the_record_verifies(
     assert "did not show it" in void.reason
     verify_record(record)
     assert_partial_game_verified(host, sessions)
+
+
+class SilentInbox(NetworkSession):
+    """Plays like anyone, but its inbox never leaves: at a table with the Werewolf the
+    round waits on it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        send = self.client.send
+
+        def swallow_inbox(msg: dict[str, Any]) -> bool:
+            if msg.get("t") == "deal" and decode_body(msg["env"]["body"])["t"] == "inbox":
+                return True
+            return send(msg)
+
+        self.client.send = swallow_inbox  # type: ignore[method-assign]
+
+
+async def test_a_program_that_never_sends_its_inbox_is_disconnected(tmp_path: Path) -> None:
+    """The inbox is a deal step the host waits for at a table with the Werewolf: a seat
+    that never sends it is cut off (deal_step_timeout), a bot of the host takes its seat,
+    and the game ends with records that verify."""
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="random",
+        rules=TableRules(specials=frozenset({Special.WEREWOLF})),
+        length="short",
+        records_dir=tmp_path,
+        deal="private",
+        takeover_after=0.1,
+        deal_step_timeout=2.0,  # (the honest programs' steps never come near it)
+    )
+    async with asyncio.timeout(90), running_host(options) as host:
+        (silent,) = await seat_sessions(options.port, 1, cls=SilentInbox)
+        others = await seat_sessions(options.port, 1)
+        gone = asyncio.ensure_future(play_bots([silent]))
+        codes = await play_bots(others, seed=1)
+        await host.finished.wait()
+    await silent.close()
+    assert await gone == [1]
+    assert codes == [0]
+    assert host.seats[0] is not None and host.seats[0].stand_in is not None
+    assert_private_game_verified(host, others, redeals=1)
+    record = host.table.recorder.record()  # type: ignore[union-attr]
+    (void,) = record.redeals
+    assert (void.round, void.attempt) == (1, 0)

@@ -890,6 +890,11 @@ class PrivateDealing(DealHostBase):
             blinds := [k for k in view.blinds if k not in view.plays]
         ):
             owed = {deal.setup.unveiler(k): (*attempt, "unveil", k) for k in blinds}
+        elif phase is DealPhase.PLAY and deal.werewolf and not deal.inboxes_in:
+            # (a table with the Werewolf: the round starts once every seat sent its inbox)
+            owed = {
+                s: (*attempt, "inbox") for s in range(deal.setup.seats) if s not in view.inboxes
+            }
         elif phase is DealPhase.RELEASE:
             owed = {
                 s: (*attempt, "release") for s in range(deal.setup.seats) if s not in view.released
