@@ -61,8 +61,8 @@ def test_special_cards_choose_the_commit_reveal_deal() -> None:
 
 def test_special_cards_that_move_no_card_are_dealt_privately() -> None:
     """The private deal deals the Dragon, Fairy, Bomb, Cloud, Shapeshifter and Vampire (no
-    card changes hands): chosen when no deal is named, and taken when named; with the
-    forehead round, or a card that moves cards, commit-reveal."""
+    card changes hands), and the Werewolf: chosen when no deal is named, and taken when
+    named; with the forehead round, or a card that passes or swaps cards, commit-reveal."""
     parser = argparse.ArgumentParser()
     options.add_rules(parser)
     options.add_deal(parser)
@@ -70,9 +70,11 @@ def test_special_cards_that_move_no_card_are_dealt_privately() -> None:
     assert options.chosen_deal(parser.parse_args(still)) == "private"
     assert options.chosen_deal(parser.parse_args([*still, "--deal", "private"])) == "private"
     assert options.chosen_deal(parser.parse_args([*still, "--forehead"])) == "commit-reveal"
-    for card in ("werewolf", "juggler", "witch"):
+    for card in ("juggler", "witch"):
         args = parser.parse_args(["--specials", f"cloud,{card}"])
         assert options.chosen_deal(args) == "commit-reveal"
+    # The Werewolf too is dealt privately (its show and every seat's inbox).
+    assert options.chosen_deal(parser.parse_args(["--specials", "cloud,werewolf"])) == "private"
 
 
 async def test_a_headless_host_and_a_join_bot_play_all_nine(tmp_path: Path) -> None:
