@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..game.cards import FIRST_JESTER, FIRST_WIZARD, RANKS_PER_SUIT
+from ..game.special_tricks import copied_card, declaration_choices  # the engine's rule
 from ..game.specials import Declaration, Special
 
 WIZARD = 1000
@@ -40,28 +41,8 @@ def suit_of_form(form: int) -> int:
     return form // 100 if form < SUITLESS else -1
 
 
-def copied_card(card: int, turned: int | None) -> int:
-    """The card ``card`` plays as before any declaration: the turned-up card for a Vampire
-    (a Jester when that is a Werewolf or the Vampire itself), else the card itself."""
-    if card != Special.VAMPIRE:
-        return card
-    if turned is None or turned in (Special.WEREWOLF, Special.VAMPIRE):
-        return FIRST_JESTER
-    return turned
-
-
 def needs_declaration(card: int, turned: int | None) -> bool:
     return copied_card(card, turned) in DECLARING
-
-
-def declaration_choices(card: int, turned: int | None) -> tuple[int, ...]:
-    """What the player of ``card`` may declare for it (empty: nothing to declare)."""
-    c = copied_card(card, turned)
-    if c == Special.SHAPESHIFTER:
-        return (int(Declaration.WIZARD), int(Declaration.JESTER))
-    if c in (Special.JUGGLER, Special.CLOUD):
-        return (0, 1, 2, 3)
-    return ()
 
 
 def form_of(card: int, choice: int | None = None, turned: int | None = None) -> int:
