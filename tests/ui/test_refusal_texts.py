@@ -46,3 +46,35 @@ def test_every_rule_refusal_code_has_a_sentence_in_every_language() -> None:
             said = refusal_text(refused)
             assert said != "the host's English text", (code, reason)
         i18n.setup("en")
+
+
+def test_the_deal_s_refusals_are_read_as_our_sentences() -> None:
+    """A lobby's settings or a rematch the table's deal cannot deal is refused with the
+    host's English (net/deals): the player's program knows each such sentence, fields and
+    all, so it shows it in the player's language, not in the host's English."""
+    from wizard_tui.game.specials import Special
+    from wizard_tui.net.deals import (
+        DealKind,
+        forehead_refusal,
+        register_deal_kind,
+        specials_refusal,
+        unregister_deal_kind,
+    )
+    from wizard_tui.phrase import recognise
+    from wizard_tui.ui.refusals import WORDED
+
+    plain = DealKind("plain-test", "deals neither", host=object, seat=object)
+    register_deal_kind(plain)
+    try:
+        said = [
+            (forehead_refusal("plain-test"), "plain-test"),
+            (specials_refusal("plain-test", {Special.BOMB}), "plain-test"),
+            (specials_refusal("private", {Special.BOMB}, forehead=True), "private"),
+        ]
+    finally:
+        unregister_deal_kind("plain-test")
+    for text, deal in said:
+        assert text is not None
+        found = recognise(text, WORDED)
+        assert found is not None, text
+        assert dict(found.params) == {"deal": deal, "other": "commit-reveal"}, text

@@ -69,6 +69,14 @@ WORDED: tuple[str, ...] = (
     N_("round {round} is not in the host's record"),
     N_("round {round} of the record was sent already"),
     N_("this host deals by {deal}: no {what} is asked"),
+    # A rule the table's deal cannot deal (wizard_tui/net/deals/__init__.py: a lobby's
+    # settings or a rematch asked for it).
+    N_("the {deal} deal cannot deal the forehead round yet: play it with --deal {other}"),
+    N_("the {deal} deal cannot deal the special cards yet: play them with --deal {other}"),
+    N_(
+        "the {deal} deal cannot deal the special cards yet with the Juggler, the Witch or "
+        "the forehead round: play them with --deal {other}"
+    ),
 )
 
 

@@ -34,6 +34,11 @@ def find_deal_kind(name: str) -> DealKind:
 FOREHEAD_DEAL = "commit-reveal"  # the deal a forehead game uses when none is named
 
 
+# The refusals below are the host's English, as every refusal it sends: a player reads them
+# in its own language from the same templates (``WORDED``, wizard_tui/ui/refusals.py), and
+# the command line says them itself (commands/options.py, ``chosen_deal``).
+
+
 def forehead_refusal(deal: str) -> str | None:
     """Why a game with the forehead round cannot be dealt by ``deal``, or None if it can."""
     kind = _KINDS.get(deal)
