@@ -180,6 +180,27 @@ class HostDeal:
         position = next(k for k, held in player.hand.items() if held == item)
         self._route(seat, player.play(position, item))
 
+    def bot_show(self, seat: int, card: int) -> None:
+        """A bot gives ``card`` into a Witch's trick: its player shows the card's dealt
+        position (or, for a card passed to it, the gift: ``show_gift``)."""
+        player = self.bots[seat]
+        assert player.hand is not None
+        item = self.cards.index(card)  # (the bot chose it from its own hand)
+        view = player.view
+        position = next(
+            (
+                k
+                for k, held in player.hand.items()
+                if held == item and k not in view.plays and k not in view.shows
+            ),
+            None,
+        )
+        if position is not None:
+            self._route(seat, player.show(position, item))
+            return
+        gift = next(key for key, held in player.gifts.items() if held == item)
+        self._route(seat, player.show_gift(*gift))
+
     def reveal_bots(self) -> None:
         """K5 for every bot that has not revealed yet."""
         for seat, player in self.bots.items():

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Protocol
 from netplay.signing import SigningKey
 
 from ...game import GameConfig, RoundResult, SeatView
+from ...game.codec import PlayerAction
 from ...record import GameRecorder, PlayerEntry
 from ...session import RoundVerified
 from ..own_record import OwnRecord
@@ -160,8 +161,13 @@ class SeatHalf:
         """What goes with the play of ``card``; None: it cannot be played."""
         return {}
 
+    def special_fields(self, action: PlayerAction) -> dict[str, Any] | None:
+        """What goes with a special card's decision (the private deal: the show of the card
+        a Witch's swap gives); None: it cannot be made."""
+        return {}
+
     def after_play(self) -> None:
-        """The play just went out."""
+        """The play (or a special card's decision) just went out."""
 
     @property
     def voided_attempts(self) -> int:

@@ -27,13 +27,15 @@ from ....game import (
     score,
     void_charge,
 )
-from ....game.actions import NameTrump
+from ....game.actions import SwapCard
+from ....game.codec import PlayerAction
 from ....game.hidden import view_with_foreheads, view_with_hand
-from ....game.hidden_special import view_with_special_hand
+from ....game.hidden_special import held_after, view_with_special_hand
 from ....game.specials import Special
 from ....i18n import N_, _
 from ....phrase import Phrase, in_round, phrase
 from ....private_deal import item_cards, opened_deck, round_setup, veiled_round
+from ....private_special import opened_plays
 from ....record import (
     PRIVATE_PROTOCOL,
     UNREVEALED,
@@ -234,12 +236,35 @@ class PrivateSeatHalf(SeatHalf):
         self.settle()
 
     def play_fields(self, card: int) -> dict[str, Any] | None:
-        deal = self.deal
-        taken = None if deal is None or deal.voided else deal.taken_card
-        if taken is not None and card == taken:
-            return {}  # a face-up card we took (the Werewolf's): everyone saw it
+        if self._face_up(card):
+            return {}  # a face-up card we took (the Werewolf's, a Witch's): everyone saw it
         opened = self.open_card(card)  # the card's key goes with it (K4)
         return None if opened is None else {"open": opened}
+
+    def special_fields(self, action: PlayerAction) -> dict[str, Any] | None:
+        """A Witch's swap shows the card it gives into the trick (docs/private-deal.md
+        section 16): its dealt position's ``show`` (a gift's ``show_gift``), nothing for a
+        face-up card we took or a kept hand."""
+        if type(action) is not SwapCard or action.give is None or self._face_up(action.give):
+            return {}
+        deal = self.deal
+        if deal is None or deal.voided or deal.fault is not None or self._pending is not None:
+            return None
+        try:
+            return {"show": deal.show(action.give).to_wire()}
+        except (ValueError, DealFault):  # (not ours to show, or our view refuses it)
+            return None
+
+    def _face_up(self, card: int) -> bool:
+        """Whether ``card`` is a face-up card we took into our hand (the turned card for the
+        Werewolf we showed, a card taken from a Witch's trick): in our hand now, neither at
+        an unopened position dealt to us nor a gift."""
+        deal, view = self.deal, self._raw_view
+        if deal is None or deal.voided or view is None or view.round != deal.round:
+            return False
+        if deal.hand is None or deal.holds_unopened(card) or deal.holds_gift(card):
+            return False
+        return card in held_after(view, deal.hand)
 
     def after_play(self) -> None:
         self.settle()  # our last card of the round: our reveal follows it
@@ -337,7 +362,7 @@ class PrivateSeatHalf(SeatHalf):
                 # lost and the round is being voided): this is no decision of ours yet.
                 return replace(view, turn=-1)
             return view
-        if view.rules.specials:  # (no Juggler or Witch: the deal refuses them)
+        if view.rules.specials:  # (the Werewolf's turned card, the Witch's swaps: public)
             merged = view_with_special_hand(view, deal.hand)
         else:
             merged = view_with_hand(view, deal.hand)
@@ -691,12 +716,12 @@ _NOT_OPENED = N_("the plays announced are not the cards their players opened")
 
 
 def _opened_plays(result: RoundResult) -> list[tuple[int, int]]:
-    """(seat, card) of every play of a round that opened a dealt card: all but the turned
-    card played by the Werewolf's holder, who took it face up (docs/private-deal.md
-    section 16)."""
-    holder = next((a.seat for a in result.actions if type(a) is NameTrump), None)
-    plays = [play for trick in result.tricks for play in trick.plays]
-    return [(seat, card) for seat, card in plays if (seat, card) != (holder, result.turned_card)]
+    """(seat, card) of every play of a round that opened a card: all but those of a
+    face-up card its seat took (the turned card for the Werewolf, a card from a Witch's
+    trick: docs/private-deal.md section 16)."""
+    if not result.actions:  # (a plain round: every play is an open)
+        return [play for trick in result.tricks for play in trick.plays]
+    return opened_plays(result.actions, result.turned_card)
 
 
 def _hand_size(config: GameConfig, r: int) -> int:
