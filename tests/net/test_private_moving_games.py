@@ -68,7 +68,7 @@ async def test_a_private_game_with_all_nine_cards_between_network_bots_verifies(
     )
     async with asyncio.timeout(240), running_host(options, rng=random.Random(19)) as host:
         sessions = await seat_sessions(options.port, 2, records_dir=tmp_path / "own")
-        codes = await play_bots(sessions, "easy", seed=19)
+        codes = await play_bots(sessions, "random", seed=19)  # (it swaps; "easy" never does)
         await host.finished.wait()
     assert codes == [0, 0]  # join --bot's exit status: finished, every round verified
     assert all(s.client.state == "closed" for s in sessions)
@@ -331,7 +331,7 @@ async def test_a_passed_or_swapped_card_reaches_only_its_new_holder(tmp_path: Pa
         running_host(options, host_cls=TappedHost, rng=random.Random(23)) as host,
     ):
         sessions = await seat_sessions(options.port, 3, cls=TappedSession)
-        assert await play_bots(sessions, "easy", seed=23) == [0, 0, 0]
+        assert await play_bots(sessions, "random", seed=23) == [0, 0, 0]
         await host.finished.wait()
     assert isinstance(host, TappedHost)
     assert_private_game_verified(host, sessions)
