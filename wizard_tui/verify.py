@@ -50,7 +50,7 @@ from .game import (
     suit_of,
     winners,
 )
-from .game.actions import NameTrump, PassCard
+from .game.actions import PassCard
 from .game.hidden import Revoke, replay_round
 from .game.hidden_special import check_werewolf_shown
 from .game.specials import Special
@@ -58,6 +58,7 @@ from .i18n import N_, _, ngettext
 from .net.check_texts import blamed, fault_phrase, rule_text
 from .phrase import Phrase, phrase
 from .private_deal import item_cards, opened_deck, round_setup, veiled_round
+from .private_special import opened_plays
 from .record import (
     UNREVEALED,
     VOIDED,
@@ -995,12 +996,11 @@ def _check_revoke(
     if specials:
         # Every action of the attempt in order, its plays among them (a declaration or a
         # Cloud's change comes between plays): the plays must be the transcript's opens.
-        plays = [(a.seat, a.card) for a in actions if type(a) is Play]
-        holder = next((a.seat for a in actions if type(a) is NameTrump), None)
         public = d.private_deal.setup.public_positions
         turned = items[public[0]] if public else None
-        # (the Werewolf's holder plays the turned card it took face up: no open)
-        plays = [play for play in plays if play != (holder, turned)]
+        # (a face-up card a seat took is played with no open: the Werewolf's turned card,
+        # a card taken from a Witch's trick)
+        plays = opened_plays(actions, turned)
         if plays != opened:
             raise _void_error(
                 phrase(

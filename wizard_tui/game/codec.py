@@ -68,7 +68,7 @@ def _special_from_wire(kind: object, seat: Any, value: Any) -> PlayerAction:
     if kind == "swap":
         if value is None:
             return SwapCard(seat, None, None)
-        if type(value) is not list or len(value) != 2:
+        if type(value) not in (list, tuple) or len(value) != 2:
             raise ValueError(f"a swap is [give, take] or null, not {value!r}")
         return SwapCard(seat, value[0], value[1])
     raise ValueError(f"unknown action {kind!r}")

@@ -34,9 +34,11 @@ from .model import (
     RecordedTrick,
     RecordError,
     Redeal,
+    RedealAction,
     StandIn,
     VerificationFailure,
     record_filename,
+    redeal_action,
 )
 from .parse import parse_charges, parse_record, parse_round_part
 from .recorder import GameRecorder, recorded_round
@@ -64,6 +66,7 @@ __all__ = [
     "RecordedRound",
     "RecordedTrick",
     "Redeal",
+    "RedealAction",
     "StandIn",
     "VerificationFailure",
     "dumps_record",
@@ -74,5 +77,6 @@ __all__ = [
     "read_record",
     "record_filename",
     "recorded_round",
+    "redeal_action",
     "write_record",
 ]

@@ -3,7 +3,7 @@ itself as the JSON of ``docs/record-format.md`` (``to_dict``), and ``RecordError
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -162,6 +162,21 @@ class RecordedRound:
         return _round_to_dict(self)
 
 
+# A voided attempt's action as ``[kind, seat, value]`` (the action codec's wire form): the
+# value a card, a bid or a choice; a Witch's swap's ``(give, take)``, or None when it kept
+# its hand. Tuples, so that a record stays hashable and comparable.
+RedealAction = tuple[str, int, int | tuple[int, int] | None]
+
+
+def redeal_action(wire: Sequence[Any]) -> RedealAction:
+    """One action of a voided attempt from its wire form (``action_to_wire``)."""
+    kind, seat, value = wire
+    if isinstance(value, list | tuple):
+        give, take = value
+        return (str(kind), int(seat), (int(give), int(take)))
+    return (str(kind), int(seat), None if value is None else int(value))
+
+
 @dataclass(frozen=True, slots=True)
 class Redeal:
     """A deal the host threw away (extra field ``redeals``): a commit-reveal deal after
@@ -179,7 +194,8 @@ class Redeal:
     fault: str | None = None  # the failure code that ended the attempt, if any
     culprit: int | None = None  # the seat blamed (-1: the relay), if any
     evidence: Envelope | None = None  # a refused envelope that shows the fault, if any
-    actions: tuple[tuple[str, int, int], ...] = ()  # its trump choice and bids, in order
+    # Its trump choice and bids, in order; with special cards every action (``redeal_action``).
+    actions: tuple[RedealAction, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         if self.private_deal is None:
@@ -198,7 +214,9 @@ class Redeal:
             "fault": self.fault,
             "culprit": self.culprit,
             "evidence": None if self.evidence is None else self.evidence.to_json(),
-            "actions": [list(a) for a in self.actions],
+            "actions": [
+                [k, seat, list(v) if type(v) is tuple else v] for k, seat, v in self.actions
+            ],
         }
 
 
