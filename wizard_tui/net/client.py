@@ -629,6 +629,7 @@ class NetworkSession:
         events = [p.event_from_wire(e, view.players) for e in events_wire]
         if not self.watching:
             self.seat = view.seat
+            self.seat_half.followed(events)
             view = self.seat_half.view_for_table(view)  # a private deal: our own hand
         self._round_views.note(view)
         sealed: tuple[int, ...] = ()

@@ -13,7 +13,7 @@ that does nothing, so a new kind writes only what it changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -152,6 +152,9 @@ class SeatHalf:
 
     def on_message(self, msg: dict[str, Any]) -> None:
         """One of ``messages``."""
+
+    def followed(self, events: Sequence[object]) -> None:
+        """The events of a ``state`` from the host, in order (what was done since the last)."""
 
     def view_for_table(self, view: SeatView) -> SeatView:
         """The host's view as the table and the bots should see it."""

@@ -33,6 +33,7 @@ from netplay.signing import Envelope, SigningKey
 
 from ....game import BLIND_CARD
 from ....private_special import werewolf_opening
+from ....record import RedealAction
 from ...private_relay import foreheads
 from .round_secrets import SECRET_BYTES
 
@@ -269,7 +270,8 @@ class VoidReport:
     our_code: str | None = None
     our_culprit: int | None = None
     evidence: Envelope | None = None  # the envelope the host refused, if it sent one
-    actions: tuple[tuple[str, int, int], ...] = ()  # the attempt's trump choice and bids
+    # the attempt's trump choice and bids (special cards: every action, once judged)
+    actions: tuple[RedealAction, ...] = ()
 
 
 __all__ = ["ClientDeal", "VoidReport"]

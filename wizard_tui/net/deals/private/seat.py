@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -23,6 +24,7 @@ from ....game import (
     Phase,
     RoundResult,
     SeatView,
+    actions_to_wire,
     dealer_of,
     score,
     void_charge,
@@ -43,6 +45,8 @@ from ....record import (
     GameRecorder,
     PlayerEntry,
     RecordError,
+    RedealAction,
+    redeal_action,
 )
 from ....session import RoundVerified as RoundChecked
 from ....verify import check_voided_attempt
@@ -52,7 +56,7 @@ from ...link_texts import announcement_text
 from ...wire_check import a_list, an_int, byte_strings, expect, int_in
 from ..seat_half import SeatHalf, SeatPort, SecretKeeper
 from .client_deal import ClientDeal, VoidReport
-from .voids import attempt_actions, our_verdict, void_record
+from .voids import FollowedMoves, attempt_actions, our_verdict, special_actions, void_record
 
 log = logging.getLogger("wizard_tui.private_seat")
 
@@ -82,6 +86,9 @@ class PrivateSeatHalf(SeatHalf):
         # The views we put our own hand into: only they show what we were dealt (a view of
         # the host's, before our hand opened, shows nothing of it).
         self._merged: dict[int, SeatView] = {}  # by id; holding them keeps the ids unique
+        # The attempt's public moves as the host's events told them (special cards: our own
+        # replay of a voided attempt needs every action, in order).
+        self._followed: FollowedMoves | None = None
 
     @property
     def signing_key(self) -> SigningKey:
@@ -119,7 +126,7 @@ class PrivateSeatHalf(SeatHalf):
     def game(self, msg: dict[str, Any]) -> None:
         self.deal, self.voids, self.faults = None, [], []
         self._pending, self._reported, self._merged = None, set(), {}
-        self._stood_in, self._watch = set(), None
+        self._stood_in, self._watch, self._followed = set(), None, None
         config = self.port.config
         players = config.players if config is not None else 0
         self.signing_keys = tuple(byte_strings(msg.get("signing_keys"), players, "signing keys"))
@@ -156,8 +163,13 @@ class PrivateSeatHalf(SeatHalf):
         if not self._ours(keys, r):
             return
         self.deal = self._new_deal(r, attempt, msg.get("dealer"), keys)
+        self._followed = FollowedMoves(r, attempt, port.config.round_size(r))
         self.deal.start()
         self.settle()
+
+    def followed(self, events: Sequence[object]) -> None:
+        if self._followed is not None:
+            self._followed.follow(events)
 
     def _attempt_keys(self, wire: Any) -> tuple[bytes, ...]:
         """The signing keys of an attempt: the game's, or as the host announced them (a bot
@@ -406,7 +418,7 @@ class PrivateSeatHalf(SeatHalf):
                 report.our_code = "evidence_passes"
         self.settle()
 
-    def _attempt_actions(self, r: int) -> tuple[tuple[str, int, int], ...]:
+    def _attempt_actions(self, r: int) -> tuple[RedealAction, ...]:
         """The trump choice and bids of round ``r``'s attempt in progress, as the record's
         ``actions`` (from the last view of it)."""
         trump_card = self.deal.trump_card if self.deal is not None else None
@@ -454,9 +466,15 @@ class PrivateSeatHalf(SeatHalf):
             return
         checker = self.port.checker
         replica = checker.replica if checker is not None else None
-        verdict = our_verdict(deal, replica, self.port.views.last(deal.round))
+        followed = self._followed
+        verdict = our_verdict(deal, replica, self.port.views.last(deal.round), followed)
         if verdict is not None:
             report.our_code, report.our_culprit = verdict
+        if isinstance(deal.verdict, RoundVerified) and (
+            actions := special_actions(deal, deal.verdict, followed)
+        ):
+            # Our record of the void holds every action, as the host's does.
+            report.actions = tuple(redeal_action(a) for a in actions_to_wire(actions))
 
     # -- the round's end -----------------------------------------------------------------------
 
@@ -649,6 +667,8 @@ class PrivateSeatHalf(SeatHalf):
 
     def snapshot(self, deal: Any) -> None:
         """After a resume: the host's transcript of the round follows (``on_transcript``)."""
+        if self._followed is not None:
+            self._followed.complete = False  # the events before it are gone
         deal_wire = deal
         if type(deal_wire) is not dict:
             return
