@@ -16,17 +16,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from net_helpers import play_bots, running_host, seat_sessions, wait_until
-from private_helpers import assert_private_game_verified, play_until
+from net_helpers import CapturingSession, play_bots, running_host, seat_sessions
+from private_helpers import assert_partial_game_verified, assert_private_game_verified, play_until
+from test_private_cheating import _dealt_again_and_played
 
-from netplay.mental.protocol import decode_body
+from netplay.mental.protocol import show_body
 from wizard_tui.game import Phase, TableRules
-from wizard_tui.game.actions import NameTrump, Play, SwapCard
+from wizard_tui.game.actions import Play, SwapCard
 from wizard_tui.game.hidden_special import HiddenSpecialGame
 from wizard_tui.game.specials import Special
 from wizard_tui.net import protocol as p
 from wizard_tui.net.deals import specials_refusal
+from wizard_tui.net.deals.private.client_deal import ClientDeal
 from wizard_tui.net.host import HostOptions
+from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.net.journal import read_journal
 from wizard_tui.net.restore import replay
 from wizard_tui.private_special import face_up_held
@@ -89,14 +92,180 @@ async def test_a_private_game_with_the_witch_verifies(
         for b in r.actions[r.actions.index(a) :]
     )
     if Special.WEREWOLF in specials:
-        # A face-up card a seat took was given into a Witch's trick, with no show.
-        assert any(_face_up_given(r) for r in results), "no face-up card was swapped"
+        # The turned card a Werewolf's holder took was played or given into a Witch's
+        # trick later, with no deal message (a face-up card: everyone saw it).
+        assert any(_turned_card_moved(r) for r in results)
+
+
+def _turned_card_moved(result: Any) -> bool:
+    holders = {a.seat for a in result.actions if type(a).__name__ == "NameTrump"}
+    return any(
+        a.seat in holders
+        and (
+            (type(a) is Play and a.card == result.turned_card)
+            or (type(a) is SwapCard and a.give == result.turned_card)
+        )
+        for a in result.actions
+    )
 
 
 def _face_up_given(result: Any) -> bool:
     actions = result.actions
-    for i, action in enumerate(actions):
-        if type(action) is SwapCard and action.give is not None:
-            if action.give in face_up_held(actions[:i], action.seat, result.turned_card):
-                return True
-    return False
+    return any(
+        type(action) is SwapCard
+        and action.give is not None
+        and action.give in face_up_held(actions[:i], action.seat, result.turned_card)
+        for i, action in enumerate(actions)
+    )
+
+
+def _swapped_here(host: WizardHost) -> bool:
+    """A scored round had a swap, and the round in progress has one already."""
+    table = host.table
+    if table is None or not isinstance(table.game, HiddenSpecialGame):
+        return False
+    game = table.game
+    done = _swaps(game.results)
+    now = [a for a in game.round_actions if type(a) is SwapCard and a.give is not None]
+    return bool(done) and bool(now) and game.round > game.full.round
+
+
+async def test_a_private_host_stopped_after_a_swap_is_rebuilt_from_its_journal(
+    tmp_path: Path,
+) -> None:
+    """Each scored round is journaled with its deck and every action, the swaps too: a host
+    stopped mid-round after a swap rebuilds every finished round exactly from its journal
+    (the same results, actions and record), and the round it was playing is dealt again."""
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="random",
+        rules=TableRules(specials=WITCH),
+        records_dir=tmp_path / "records",
+        journal_dir=tmp_path / "games",
+        deal="private",
+    )
+    async with asyncio.timeout(120), running_host(options, rng=random.Random(2)) as host:
+        sessions = await seat_sessions(options.port, 2)
+        await play_until(host, sessions, lambda: _swapped_here(host), seed=2)
+        table = host.table
+        assert table is not None and host.journal is not None and not table.finished
+        assert _swapped_here(host), "the game ended before a swap in two rounds"
+        live = table.game.results
+        live_rounds = list(table.recorder.rounds)
+        path = host.journal.path
+    restored = replay(read_journal(path).entries)
+    game = restored.table.game
+    assert isinstance(game, HiddenSpecialGame)
+    assert game.results == live and [r.actions for r in game.results] == [r.actions for r in live]
+    assert _swaps(game.results)  # a swap was rebuilt
+    assert list(restored.recorder.rounds) == live_rounds
+    cut_off = restored.half.attempt  # type: ignore[attr-defined]
+    assert cut_off is not None and cut_off.round == len(live) + 1  # dealt again on resume
+
+
+LIAR = 1  # the client seat that lies about its swap (seat 0 and 2 are honest clients)
+
+
+class LiesAboutItsSwap(CapturingSession):
+    """At its first swap with a card to give (from round 2 on) it lies three times: it
+    gives a dealt card with no show, then shows another card than the one it gives (both
+    refused before the relay sees them: it signs them with the sequence number its next
+    honest envelope takes), then gives a card it does not hold, with a show of one of its
+    positions that claims that card (the relay names it: ``wrong_claim``)."""
+
+    lied_in: tuple[int, int] | None = None
+    lies: list[dict[str, Any]]
+
+    def swap(self, give: int | None, take: int | None, *, auto: bool = False) -> None:
+        view, deal = self.view, self.seat_half.deal  # type: ignore[attr-defined]
+        if (
+            self.lied_in is None
+            and view is not None
+            and deal is not None
+            and view.round >= 2
+            and view.phase is Phase.SWAP
+            and view.my_turn
+            and len(view.legal_cards) >= 2
+            and view.swap_takes
+        ):
+            self.lied_in = (deal.round, deal.attempt)
+            self._lie(view, deal)
+            return
+        super().swap(give, take, auto=auto)
+
+    def _lie(self, view: Any, deal: ClientDeal) -> None:
+        held = [c for c in view.legal_cards if deal.holds_unopened(c)]
+        assert len(held) >= 2  # (no Werewolf here: every card held is a dealt one)
+        give, other, take = held[0], held[1], view.swap_takes[0]
+        seen = {*view.hand, *view.played_cards, view.trump_card, *view.swap_takes}
+        foreign = next(c for c in range(60) if c not in seen)  # a card it does not hold
+        position = deal._unopened(other)
+        assert position is not None
+        key = deal.keys.positions[position].d
+        self.lies = [
+            self._swap_msg(give, take, None),
+            self._swap_msg(give, take, self._signed(deal, show_body(position, other, key))),
+            self._swap_msg(foreign, take, self._signed(deal, show_body(position, foreign, key))),
+        ]
+        for msg in self.lies:
+            self.client.send(msg)
+
+    def _swap_msg(self, give: int, take: int, show: dict[str, Any] | None) -> dict[str, Any]:
+        assert self.view is not None
+        msg = p.special_msg(SwapCard(self.view.seat, give, take), self.view.round)
+        if show is not None:
+            msg["show"] = show
+        return msg
+
+    def _signed(self, deal: ClientDeal, body: bytes) -> dict[str, Any]:
+        """``body`` signed as our next envelope, whose number the next one reuses (the
+        relay never sees a refused one)."""
+        sealer = deal.player.sealer
+        envelope = sealer.seal(body)
+        sealer.next_seq -= 1
+        return envelope.to_wire()
+
+
+async def test_a_seat_that_lies_about_its_swap_is_refused_then_named(tmp_path: Path) -> None:
+    """A swap with no show for a dealt card, or with the show of another card, is refused
+    (``bad_envelope``): nothing changes, and the seat is still to swap. A show claiming a
+    card the seat does not hold is the relay's to judge: the attempt is voided naming the
+    liar (``wrong_claim``), every honest client names it too, and the round is dealt again
+    and played; the host never fails."""
+    liar: LiesAboutItsSwap | None = None
+    for game in range(4):  # (a game where the liar never gives a card is played again)
+        options = HostOptions(
+            players=3,
+            bots=0,
+            rules=TableRules(specials=WITCH),
+            records_dir=tmp_path / f"records{game}",
+            deal="private",
+        )
+        async with asyncio.timeout(120), running_host(options, rng=random.Random(game)) as host:
+            sessions = await seat_sessions(options.port, 1)
+            sessions += await seat_sessions(options.port, 1, cls=LiesAboutItsSwap)
+            sessions += await seat_sessions(options.port, 1)
+            liar = sessions[LIAR]  # type: ignore[assignment]
+            await play_until(host, sessions, lambda: _dealt_again_and_played(host), seed=game)
+        assert host.failed is None
+        if liar is not None and liar.lied_in is not None:
+            break
+    assert liar is not None and liar.lied_in is not None, "the liar never had a card to give"
+    errors = [m for m in liar.received if m["t"] == "refused"]
+    assert [(m["code"], m["message"]) for m in errors[:2]] == [
+        (p.BAD_ENVELOPE, "a swap of a private deal carries the show of the card given"),
+        (p.BAD_ENVELOPE, "the show is not the card given"),
+    ], errors
+    r, attempt = liar.lied_in
+    record = host.table.recorder.record()  # type: ignore[union-attr]
+    (void,) = record.redeals
+    assert (void.round, void.attempt) == (r, attempt)
+    assert (void.fault, void.culprit) == ("wrong_claim", LIAR), (void.fault, void.reason)
+    for seat in (0, 2):  # the honest clients reached the same verdict by themselves
+        (report,) = sessions[seat].seat_half.voids  # type: ignore[attr-defined]
+        assert (report.round, report.attempt) == (r, attempt)
+        assert (report.our_code, report.our_culprit) == ("wrong_claim", LIAR), report
+    # The voided attempt's swaps never happened: no swap of the liar's in it was applied.
+    assert record.rounds[r - 1].private_deal.setup.attempt == attempt + 1  # type: ignore[union-attr]
+    assert_partial_game_verified(host, sessions)
