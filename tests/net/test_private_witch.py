@@ -11,25 +11,43 @@ lies about its swap is refused or named, and the game goes on.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import itertools
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from net_helpers import CapturingSession, play_bots, running_host, seat_sessions
+from net_helpers import (
+    LIMITS,
+    LOOPBACK,
+    CapturingSession,
+    play_bots,
+    running_host,
+    seat_sessions,
+    wait_until,
+)
 from private_helpers import assert_partial_game_verified, assert_private_game_verified, play_until
 from test_private_cheating import _dealt_again_and_played
 
+from netplay import StaticIdentity
 from netplay.mental.protocol import show_body
+from netplay.mental.sra import RoundKeys
 from wizard_tui.game import Phase, TableRules
 from wizard_tui.game.actions import Play, SwapCard
 from wizard_tui.game.hidden_special import HiddenSpecialGame
 from wizard_tui.game.specials import Special
 from wizard_tui.net import protocol as p
-from wizard_tui.net.deals import specials_refusal
+from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.deals import DealKind, specials_refusal
 from wizard_tui.net.deals.private.client_deal import ClientDeal
+from wizard_tui.net.deals.private.host import LOST_KEYS
+from wizard_tui.net.deals.private.round_secrets import SecretStore
+from wizard_tui.net.deals.private.seat import PrivateSeatHalf
+from wizard_tui.net.deals.seat_half import SeatHalf
 from wizard_tui.net.host import HostOptions
 from wizard_tui.net.host_adapter import WizardHost
+from wizard_tui.net.hosting import hosting
 from wizard_tui.net.journal import read_journal
 from wizard_tui.net.restore import replay
 from wizard_tui.private_special import face_up_held
@@ -49,19 +67,58 @@ def _swaps(results: Any) -> list[tuple[int, SwapCard]]:
     ]
 
 
+class SeededDeal(NetworkSession):
+    """A client whose round secrets are drawn from ``DEAL_SEED`` (its seat, the round and
+    the attempt): with the host's bots' keys seeded too (``seeded_bots``), every deck of
+    the game is the same from run to run, and so, with seeded bots, is the game."""
+
+    deal_seed = 0
+
+    def _new_seat_half(self, kind: DealKind) -> SeatHalf:
+        half = super()._new_seat_half(kind)
+        if isinstance(half, PrivateSeatHalf):
+            new_deal = half._new_deal
+            seed = self.deal_seed
+
+            def make(r: int, attempt: int, dealer: Any, keys: Any, secret: Any = None) -> Any:
+                if secret is None:  # (a resumed attempt's secret is its own)
+                    seat = self.seat if self.seat is not None else -1
+                    secret = hashlib.sha256(f"{seed}/{seat}/{r}/{attempt}".encode()).digest()
+                return new_deal(r, attempt, dealer, keys, secret)
+
+            half._new_deal = make  # type: ignore[method-assign]
+        return half
+
+
+def seeded_bots(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """The host's bots draw their round keys from ``seed``, in the order they are made
+    (seat by seat, attempt by attempt: the same in every run)."""
+    drawn = itertools.count()
+
+    def generate(cls: type[RoundKeys], items: int) -> RoundKeys:
+        secret = hashlib.sha256(f"{seed}/bot/{next(drawn)}".encode()).digest()
+        return cls.derive(secret, items)
+
+    monkeypatch.setattr(RoundKeys, "generate", classmethod(generate))
+
+
 def test_the_private_deal_deals_the_witch() -> None:
     assert specials_refusal("private", WITCH) is None
     assert specials_refusal("private", WITCH_AND_WEREWOLF) is None
 
 
 @pytest.mark.parametrize(
-    ("specials", "seed"), [(WITCH, 4), (WITCH_AND_WEREWOLF, 11)], ids=["witch", "werewolf"]
+    ("specials", "seed"), [(WITCH, 4), (WITCH_AND_WEREWOLF, 5)], ids=["witch", "werewolf"]
 )
 async def test_a_private_game_with_the_witch_verifies(
-    tmp_path: Path, specials: frozenset[Special], seed: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, specials: frozenset[Special], seed: int
 ) -> None:
     """Host bots and network bots swap (and keep their hands); the cards taken are played
-    later with no deal message; every record verifies, every client checks every round."""
+    later with no deal message; with the Werewolf, its holder (a network seat) gives the
+    turned card it took into the Witch's trick, face up, with no show. Every record
+    verifies, every client checks every round. (The decks are seeded: ``SeededDeal``.)"""
+    seeded_bots(monkeypatch, seed)
+    monkeypatch.setattr(SeededDeal, "deal_seed", seed)
     options = HostOptions(
         players=4,
         bots=2,
@@ -71,7 +128,9 @@ async def test_a_private_game_with_the_witch_verifies(
         deal="private",
     )
     async with asyncio.timeout(240), running_host(options, rng=random.Random(seed)) as host:
-        sessions = await seat_sessions(options.port, 2, records_dir=tmp_path / "own")
+        sessions = await seat_sessions(
+            options.port, 2, cls=SeededDeal, records_dir=tmp_path / "own"
+        )
         codes = await play_bots(sessions, "random", seed=seed)  # (swaps at random)
         await host.finished.wait()
     assert codes == [0, 0]
@@ -93,8 +152,10 @@ async def test_a_private_game_with_the_witch_verifies(
     )
     if Special.WEREWOLF in specials:
         # The turned card a Werewolf's holder took was played or given into a Witch's
-        # trick later, with no deal message (a face-up card: everyone saw it).
+        # trick later, with no deal message (a face-up card: everyone saw it) ...
         assert any(_turned_card_moved(r) for r in results)
+        # ... and a network seat gave a face-up card it took, with no show.
+        assert any(seat < 2 for seat in _face_up_given(results))
 
 
 def _turned_card_moved(result: Any) -> bool:
@@ -109,14 +170,19 @@ def _turned_card_moved(result: Any) -> bool:
     )
 
 
-def _face_up_given(result: Any) -> bool:
-    actions = result.actions
-    return any(
-        type(action) is SwapCard
+def _face_up_given(results: Any) -> list[int]:
+    """The seats that gave into a Witch's trick a face-up card they had taken."""
+    return [
+        action.seat
+        for result in results
+        for i, action in enumerate(result.actions)
+        if type(action) is SwapCard
         and action.give is not None
-        and action.give in face_up_held(actions[:i], action.seat, result.turned_card)
-        for i, action in enumerate(actions)
-    )
+        and action.give in face_up_held(result.actions[:i], action.seat, result.turned_card)
+    ]
+
+
+JOURNAL_SEED = 2
 
 
 def _swapped_here(host: WizardHost) -> bool:
@@ -131,11 +197,15 @@ def _swapped_here(host: WizardHost) -> bool:
 
 
 async def test_a_private_host_stopped_after_a_swap_is_rebuilt_from_its_journal(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each scored round is journaled with its deck and every action, the swaps too: a host
     stopped mid-round after a swap rebuilds every finished round exactly from its journal
-    (the same results, actions and record), and the round it was playing is dealt again."""
+    (the same results, actions and record); restarted, it deals the round it was playing
+    again, the players come back and finish the game, and every record verifies."""
+    seeded_bots(monkeypatch, JOURNAL_SEED)
+    monkeypatch.setattr(SeededDeal, "deal_seed", JOURNAL_SEED)
+    identity = StaticIdentity.generate()
     options = HostOptions(
         players=3,
         bots=1,
@@ -145,29 +215,68 @@ async def test_a_private_host_stopped_after_a_swap_is_rebuilt_from_its_journal(
         journal_dir=tmp_path / "games",
         deal="private",
     )
-    async with asyncio.timeout(120), running_host(options, rng=random.Random(2)) as host:
-        sessions = await seat_sessions(options.port, 2)
-        await play_until(host, sessions, lambda: _swapped_here(host), seed=2)
-        table = host.table
-        assert table is not None and host.journal is not None and not table.finished
-        assert _swapped_here(host), "the game ended before a swap in two rounds"
-        live = table.game.results
-        live_rounds = list(table.recorder.rounds)
-        path = host.journal.path
-    restored = replay(read_journal(path).entries)
-    game = restored.table.game
-    assert isinstance(game, HiddenSpecialGame)
-    assert game.results == live and [r.actions for r in game.results] == [r.actions for r in live]
-    assert _swaps(game.results)  # a swap was rebuilt
-    assert list(restored.recorder.rounds) == live_rounds
-    cut_off = restored.half.attempt  # type: ignore[attr-defined]
-    assert cut_off is not None and cut_off.round == len(live) + 1  # dealt again on resume
+    stores = [SecretStore(tmp_path / f"secrets{i}") for i in range(2)]
+    async with asyncio.timeout(150):
+        rng = random.Random(JOURNAL_SEED)
+        async with hosting(
+            options, bind=LOOPBACK, port=0, identity=identity, limits=LIMITS, rng=rng
+        ) as host:
+            port = options.port
+            sessions = []
+            for i, store in enumerate(stores):
+                session = SeededDeal(
+                    LOOPBACK,
+                    port,
+                    name=f"net{i}",
+                    limits=LIMITS,
+                    secret_store=store,
+                    records_dir=tmp_path / "own",
+                )
+                await session.connect()
+                sessions.append(session)
+            game = asyncio.ensure_future(play_bots(sessions, "random", JOURNAL_SEED))
+            await wait_until(lambda: _swapped_here(host) or game.done())
+            assert not game.done(), "the game ended before a swap in two rounds"
+            assert host.journal is not None and host.table is not None
+            live = host.table.game.results
+            live_rounds = list(host.table.recorder.rounds)
+            path = host.journal.path
+        # The host is gone mid-round, after a swap (no bye: the clients keep reconnecting).
+        contents = read_journal(path)
+        restored = replay(contents.entries)
+        rebuilt = restored.table.game
+        assert isinstance(rebuilt, HiddenSpecialGame)
+        assert rebuilt.results == live
+        assert [r.actions for r in rebuilt.results] == [r.actions for r in live]
+        assert _swaps(rebuilt.results)  # a swap was rebuilt
+        assert list(restored.recorder.rounds) == live_rounds
+        cut_off = restored.half.attempt  # type: ignore[attr-defined]
+        assert cut_off is not None and cut_off.round == len(live) + 1  # dealt again on resume
+        async with hosting(
+            options,
+            bind=LOOPBACK,
+            port=port,
+            identity=identity,
+            limits=LIMITS,
+            resume=contents,
+            rng=random.Random(JOURNAL_SEED + 1),
+        ) as host:
+            codes = await game
+            await host.finished.wait()
+        for session in sessions:
+            await session.close()
+    assert codes == [0, 0]
+    assert_private_game_verified(host, sessions, redeals=1)
+    (redeal,) = host.table.recorder.redeals  # type: ignore[union-attr]
+    assert (redeal.round, redeal.fault) == (cut_off.round, LOST_KEYS)
+    assert len(_swaps(host.table.game.results)) > len(_swaps(live))  # type: ignore[union-attr]
 
 
 LIAR = 1  # the client seat that lies about its swap (seat 0 and 2 are honest clients)
+LIAR_SEED = 2  # (its decks: it is the Witch's player in a round from round 2 on)
 
 
-class LiesAboutItsSwap(CapturingSession):
+class LiesAboutItsSwap(SeededDeal, CapturingSession):
     """At its first swap with a card to give (from round 2 on) it lies three times: it
     gives a dealt card with no show, then shows another card than the one it gives (both
     refused before the relay sees them: it signs them with the sequence number its next
@@ -227,31 +336,32 @@ class LiesAboutItsSwap(CapturingSession):
         return envelope.to_wire()
 
 
-async def test_a_seat_that_lies_about_its_swap_is_refused_then_named(tmp_path: Path) -> None:
+async def test_a_seat_that_lies_about_its_swap_is_refused_then_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A swap with no show for a dealt card, or with the show of another card, is refused
     (``bad_envelope``): nothing changes, and the seat is still to swap. A show claiming a
     card the seat does not hold is the relay's to judge: the attempt is voided naming the
     liar (``wrong_claim``), every honest client names it too, and the round is dealt again
     and played; the host never fails."""
-    liar: LiesAboutItsSwap | None = None
-    for game in range(4):  # (a game where the liar never gives a card is played again)
-        options = HostOptions(
-            players=3,
-            bots=0,
-            rules=TableRules(specials=WITCH),
-            records_dir=tmp_path / f"records{game}",
-            deal="private",
-        )
-        async with asyncio.timeout(120), running_host(options, rng=random.Random(game)) as host:
-            sessions = await seat_sessions(options.port, 1)
-            sessions += await seat_sessions(options.port, 1, cls=LiesAboutItsSwap)
-            sessions += await seat_sessions(options.port, 1)
-            liar = sessions[LIAR]  # type: ignore[assignment]
-            await play_until(host, sessions, lambda: _dealt_again_and_played(host), seed=game)
-        assert host.failed is None
-        if liar is not None and liar.lied_in is not None:
-            break
-    assert liar is not None and liar.lied_in is not None, "the liar never had a card to give"
+    monkeypatch.setattr(SeededDeal, "deal_seed", LIAR_SEED)
+    options = HostOptions(
+        players=3,
+        bots=0,
+        rules=TableRules(specials=WITCH),
+        records_dir=tmp_path / "records",
+        deal="private",
+    )
+    rng = random.Random(LIAR_SEED)  # (the first dealer)
+    async with asyncio.timeout(120), running_host(options, rng=rng) as host:
+        sessions = await seat_sessions(options.port, 1, cls=SeededDeal)
+        sessions += await seat_sessions(options.port, 1, cls=LiesAboutItsSwap)
+        sessions += await seat_sessions(options.port, 1, cls=SeededDeal)
+        liar = sessions[LIAR]
+        assert isinstance(liar, LiesAboutItsSwap)
+        await play_until(host, sessions, lambda: _dealt_again_and_played(host), seed=LIAR_SEED)
+    assert host.failed is None
+    assert liar.lied_in is not None, "the liar never had a card to give"
     errors = [m for m in liar.received if m["t"] == "refused"]
     assert [(m["code"], m["message"]) for m in errors[:2]] == [
         (p.BAD_ENVELOPE, "a swap of a private deal carries the show of the card given"),
