@@ -31,10 +31,11 @@ from private_helpers import assert_partial_game_verified, assert_private_game_ve
 from test_private_cheating import _dealt_again_and_played
 
 from netplay import StaticIdentity
-from netplay.mental.protocol import show_body
+from netplay.mental.protocol import gift_open_body, show_body
 from netplay.mental.sra import RoundKeys
+from netplay.signing import Envelope
 from wizard_tui.game import Phase, TableRules
-from wizard_tui.game.actions import Play, SwapCard
+from wizard_tui.game.actions import NameTrump, PassCard, Play, SwapCard
 from wizard_tui.game.hidden_special import HiddenSpecialGame
 from wizard_tui.game.specials import Special
 from wizard_tui.net import protocol as p
@@ -44,13 +45,14 @@ from wizard_tui.net.deals.private.client_deal import ClientDeal
 from wizard_tui.net.deals.private.host import LOST_KEYS
 from wizard_tui.net.deals.private.round_secrets import SecretStore
 from wizard_tui.net.deals.private.seat import PrivateSeatHalf
+from wizard_tui.net.deals.private.witch import swap_refusal
 from wizard_tui.net.deals.seat_half import SeatHalf
 from wizard_tui.net.host import HostOptions
 from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.net.hosting import hosting
 from wizard_tui.net.journal import read_journal
 from wizard_tui.net.restore import replay
-from wizard_tui.private_special import face_up_held
+from wizard_tui.private_special import face_up_held, opened_plays
 
 WITCH = frozenset({Special.WITCH})
 # The Witch with the cards that take a card face up: the Werewolf (the turned card), and the
@@ -159,7 +161,7 @@ async def test_a_private_game_with_the_witch_verifies(
 
 
 def _turned_card_moved(result: Any) -> bool:
-    holders = {a.seat for a in result.actions if type(a).__name__ == "NameTrump"}
+    holders = {a.seat for a in result.actions if type(a) is NameTrump}
     return any(
         a.seat in holders
         and (
@@ -379,3 +381,64 @@ async def test_a_seat_that_lies_about_its_swap_is_refused_then_named(
     # The voided attempt's swaps never happened: no swap of the liar's in it was applied.
     assert record.rounds[r - 1].private_deal.setup.attempt == attempt + 1  # type: ignore[union-attr]
     assert_partial_game_verified(host, sessions)
+
+
+def test_face_up_cards_are_the_turned_card_and_the_cards_taken() -> None:
+    """``face_up_held`` and ``opened_plays`` follow a round's actions: the Werewolf's
+    holder takes the turned card, a Witch's player takes a trick card (giving one back,
+    face up or dealt), a play or a pass of a face-up card ends it; only plays of other
+    cards open one."""
+    turned = 7
+    actions = [
+        NameTrump(0, None),  # seat 0 takes 7
+        Play(0, 3),
+        Play(1, 4),
+        SwapCard(1, 5, 3),  # seat 1 gives dealt 5, takes 3 (face up now)
+        Play(1, 3),  # no open
+        SwapCard(0, 7, 4),  # seat 0 gives the turned card (face up: no show), takes 4
+        Play(0, 4),  # no open
+        Play(2, 9),
+        SwapCard(2, 11, 9),  # seat 2 takes back the card it played
+        PassCard(2, 9),  # and passes it: a gift, no longer face up
+    ]
+    assert face_up_held(actions[:1], 0, turned) == {7}
+    assert face_up_held(actions[:4], 1, turned) == {3}
+    assert face_up_held(actions[:6], 0, turned) == {4}
+    assert face_up_held(actions, 0, turned) == set()
+    assert face_up_held(actions[:9], 2, turned) == {9} and face_up_held(actions, 2, turned) == set()
+    assert opened_plays(actions, turned) == [(0, 3), (1, 4), (2, 9)]
+
+
+class _Deal:
+    """What ``swap_refusal`` reads of a ``HostDeal``: the turned card and the items."""
+
+    trump_card = 7
+
+    def item_of(self, card: int) -> int:
+        return card + 100
+
+
+def _show(t: str, item: int) -> Envelope:
+    """An envelope with such a body (``swap_refusal`` reads the body: the relay checks
+    the signature)."""
+    if t == "show":
+        body = show_body(3, item, 9)
+    else:
+        body = gift_open_body("show_gift", 0, 2, item, bytes(32))
+    return Envelope(0, 0, body, bytes(64))
+
+
+def test_a_swap_refusal_says_which_envelope_the_card_given_needs() -> None:
+    deal: Any = _Deal()
+    taken = [NameTrump(0, None)]  # seat 0 holds the turned card 7 face up
+    show_5, gift_5 = _show("show", 105), _show("show_gift", 105)
+    assert swap_refusal(deal, taken, 0, None, None) is None  # a kept hand
+    assert swap_refusal(deal, taken, 0, None, show_5) == "a kept hand shows no card"
+    assert swap_refusal(deal, taken, 0, 7, None) is None  # face up: no show
+    assert "without a show" in (swap_refusal(deal, taken, 0, 7, show_5) or "")
+    assert "carries the show" in (swap_refusal(deal, taken, 1, 7, None) or "")
+    assert swap_refusal(deal, taken, 0, 5, show_5) is None
+    assert swap_refusal(deal, taken, 0, 5, gift_5) is None  # a card passed to it
+    assert swap_refusal(deal, taken, 0, 6, show_5) == "the show is not the card given"
+    garbage = Envelope(0, 0, b"\x00", bytes(64))
+    assert swap_refusal(deal, taken, 0, 5, garbage) is None  # the relay names its signer
