@@ -375,6 +375,9 @@ class NetworkSession:
 
     def _special(self, phase: Phase, action: PlayerAction, auto: bool) -> None:
         if self.view is not None and self._may_send(phase, auto):
+            if self.seat_half.send_decision(action):  # (the private deal's pass: its give)
+                self._answered = decision_key(self.view, self.voided_attempts)
+                return
             self._decision(_auto(p.special_msg(action, self.view.round), auto))
 
     def act(self, action: PlayerAction, *, auto: bool = False) -> None:

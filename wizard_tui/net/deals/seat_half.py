@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Protocol
 from netplay.signing import SigningKey
 
 from ...game import GameConfig, RoundResult, SeatView
+from ...game.codec import PlayerAction
 from ...record import GameRecorder, PlayerEntry
 from ...session import RoundVerified
 from ..own_record import OwnRecord
@@ -162,6 +163,11 @@ class SeatHalf:
 
     def after_play(self) -> None:
         """The play just went out."""
+
+    def send_decision(self, action: PlayerAction) -> bool:
+        """True: this kind sent the special card's decision ``action`` itself (the private
+        deal's Juggler's pass is a give, a deal message); False: the session sends it."""
+        return False
 
     @property
     def voided_attempts(self) -> int:

@@ -30,6 +30,7 @@ from netplay.mental import (
     RoundVerified,
 )
 from netplay.mental.protocol import (
+    BAD_GIFT,
     DUPLICATE_ITEM,
     NOT_AN_ITEM,
     OWN_COLLISION,
@@ -52,9 +53,10 @@ from ....game import (
     SeatView,
     dealer_of,
 )
+from ....game.actions import PassCard
 from ....game.codec import PlayerAction, action_to_wire
 from ....game.hidden import HiddenGame, Revoke, replay_round, view_with_foreheads, view_with_hand
-from ....game.hidden_special import HiddenSpecialGame, view_with_special_hand
+from ....game.hidden_special import HIDDEN_CARD, HiddenSpecialGame
 from ....game.specials import Special
 from ....private_deal import item_cards, opened_deck, round_setup, veiled_round
 from ....record import PRIVATE_PROTOCOL, UNREVEALED, VOIDED, GameRecorder
@@ -72,6 +74,8 @@ from ...journal_facts import (
 )
 from ...private_relay import HostDeal
 from ..host_half import DealHostBase
+from .gifts import dealt_with_werewolf, holding, left, passes_of, view_with_holding
+from .passes import give_refusal, owed_pass_steps, pass_cards, pass_waits
 
 # The table's game: it knows no hand (with special cards: not yet the Juggler or Witch).
 PrivateGame = HiddenGame | HiddenSpecialGame
@@ -262,7 +266,12 @@ class PrivateDealing(DealHostBase):
             )
             self.next_attempt = fact.attempt + 1
         else:
-            if game.round_complete:  # live: every play is in, the deck scores it
+            if game.round_complete and isinstance(game, HiddenSpecialGame):
+                # live: every play is in; the deck and the passes' cards score it
+                passes = passes_of(fact.actions, game.players)
+                events = game.finish_round(fact.deck, passes)  # (Revoke: nothing changed)
+                result = game.results[-1]
+            elif game.round_complete:  # live: every play is in, the deck scores it
                 events = game.finish_round(fact.deck)  # (Revoke: nothing changed)
                 result = game.results[-1]
             elif isinstance(game, HiddenSpecialGame):  # replaying: rebuilt from deck, actions
@@ -454,14 +463,30 @@ class PrivateDealing(DealHostBase):
             self.port.refuse(session, p.BAD_ENVELOPE, "you gave your round keys up as lost")
             return
         envelope = Envelope.from_wire(msg["env"])  # the schema checked it already
-        if _kind(envelope) in ("open", "blind"):
+        kind = _kind(envelope)
+        if kind in ("open", "blind", "open_gift"):
             self.port.refuse(session, p.BAD_ENVELOPE, "a card's open goes in its play message")
             return
         seat = session.seat
         assert seat is not None  # (_current checked it)
+        game = self.game
+        if kind == "give":  # a Juggler's pass: the host's game learns only that it passed
+            refusal = (
+                give_refusal(deal, game, seat, decode_body(envelope.body))
+                if isinstance(game, HiddenSpecialGame)
+                else "no card is passed at this table"
+            )
+            if refusal is not None:
+                self.port.refuse(session, Reason.NOT_YOUR_TURN, refusal)
+                return
+        waited = self._pass_waits()
         if self._refused(session, lambda: deal.deliver(seat, envelope)):
             return
+        if kind == "give" and deal.fault is None and isinstance(game, HiddenSpecialGame):
+            self._flush(deal)
+            self.port.changed(game.apply(PassCard(seat, HIDDEN_CARD)))
         self._step(deal, lambda: None)
+        self._pass_resumes(waited)
 
     def _refused(self, session: Session, send: Any) -> bool:
         """Hand an envelope to the relay; True if it was dropped as proving nothing
@@ -528,6 +553,9 @@ class PrivateDealing(DealHostBase):
         if deal is None or self.voiding is not None:
             port.refuse(session, p.NOT_READY, "no deal is in progress")
             return
+        if self._pass_waits():
+            port.refuse(session, p.NOT_READY, "the pass is not unlocked yet: wait")
+            return
         if self._hid_the_werewolf(seat, card):
             self.take_stray_open(session, msg)  # its open, which the reveal follows
             return
@@ -538,6 +566,7 @@ class PrivateDealing(DealHostBase):
             return
         if _taken(deal, seat, card):  # face up when it was taken: no deal message
             self.port.changed(self.game.apply(Play(seat, card)))
+            self._pass_begins(deal)
             self._watch_steps()
             return
         if "open" not in msg:
@@ -549,10 +578,11 @@ class PrivateDealing(DealHostBase):
         except ProtocolError:
             body = None  # signed garbage: the relay names its sender
         blind = card == BLIND_CARD  # a forehead round: the play of an unseen card
+        # (A card passed to the seat: its open is the gift's, ``open_gift``.)
         if body is not None and (
             (body["t"] != "blind")
             if blind
-            else (body["t"] != "open" or body["item"] != deal.item_of(card))
+            else (body["t"] not in ("open", "open_gift") or body["item"] != deal.item_of(card))
         ):
             port.refuse(session, p.BAD_ENVELOPE, "the open is not this card's")
             return
@@ -610,7 +640,9 @@ class PrivateDealing(DealHostBase):
         if view.forehead:  # it sees the others' cards, not its own
             return view_with_foreheads(view, deal.bot_foreheads(seat))
         if isinstance(self.game, HiddenSpecialGame):
-            return view_with_special_hand(view, deal.bot_hand(seat))
+            dealt = dealt_with_werewolf(view, deal.bot_hand(seat))
+            held = holding(deal.bots[seat], deal.cards, dealt, view.played_cards)
+            return view_with_holding(view, held)
         return view_with_hand(view, deal.bot_hand(seat))
 
     def bot_play(self, seat: int, card: int) -> bool:
@@ -618,6 +650,7 @@ class PrivateDealing(DealHostBase):
         deal = self.deal
         if deal is not None and self.voiding is None and _taken(deal, seat, card):
             self.port.changed(self.game.apply(Play(seat, card)))
+            self._pass_begins(deal)
             self._watch_steps()
         elif deal is not None and self.voiding is None:
             self._play_through(deal, seat, card, lambda: deal.bot_play(seat, card))
@@ -627,9 +660,55 @@ class PrivateDealing(DealHostBase):
         # Trump and bids are public: the hidden game takes them; the round is journaled
         # whole once scored (``private_round``), since its keys cannot survive a crash.
         # (With special cards: the declarations, the Cloud's change and the Werewolf's
-        # holder naming trump are public too; the Juggler and the Witch are refused,
-        # ``specials_refusal``.)
-        return queried(table.game).apply(action)
+        # holder naming trump are public too.) A Juggler's pass is a give: a bot's goes
+        # through the relay, and the game learns only that it passed.
+        game = table.game
+        if isinstance(action, PassCard) and isinstance(game, HiddenSpecialGame):
+            return self._bot_pass(game, action, by)
+        events = queried(table.game).apply(action)
+        if self.deal is not None:
+            self._pass_begins(self.deal)  # (a Juggler declared: its trick is complete)
+        return events
+
+    def _bot_pass(self, game: HiddenSpecialGame, action: PassCard, by: Decider) -> list[Event]:
+        deal, seat = self.deal, action.seat
+        if by == "human" or deal is None or seat not in deal.bots:
+            raise IllegalAction(
+                Reason.UNKNOWN_ACTION, "a pass of a private deal is its give (a deal message)"
+            )
+        if game.phase is not Phase.PASS or game.turn != seat or self._pass_waits():
+            raise IllegalAction(Reason.NOT_YOUR_TURN, "it is not this bot's turn to pass")
+        m = game.passes_made()
+        with contextlib.suppress(DealFault):  # kept in deal.fault: _progress voids
+            deal.bot_give(seat, m, left(seat, game.players), action.card)
+        self._flush(deal)
+        if deal.fault is not None:
+            self._progress(deal)
+            return []
+        events = game.apply(PassCard(seat, HIDDEN_CARD))
+        self._watch_steps()
+        return events  # (the table hears of it; with an unlock owed, nobody is asked yet)
+
+    # -- a Juggler's pass (passes.py) ------------------------------------------------------------
+
+    def _pass_waits(self) -> bool:
+        deal, game = self.deal, self.game
+        return deal is not None and isinstance(game, HiddenSpecialGame) and pass_waits(deal, game)
+
+    def _pass_begins(self, deal: HostDeal) -> None:
+        """A play finished a trick with a Juggler: the pass begins, and every bot sends its
+        inbox (a remote seat sends its own when it sees the phase)."""
+        if deal is self.deal and self.game.phase is Phase.PASS and deal.fault is None:
+            with contextlib.suppress(DealFault):
+                deal.bot_send_inboxes()
+            self._flush(deal)
+
+    def _pass_resumes(self, waited: bool) -> None:
+        """The table waited for a pass's inboxes or unlocks, and no longer does: the seat
+        on turn is asked now (its turn time starts, a bot decides)."""
+        if waited and self.deal is not None and self.voiding is None and not self._pass_waits():
+            self.port.send_states([])
+            self.port.bots_move()
 
     def _play_through(
         self, deal: HostDeal, seat: int, card: int, send: Any, before: int | None = None
@@ -644,6 +723,7 @@ class PrivateDealing(DealHostBase):
                 # The play is the game's: its change (a follow-up input) tells the seats, and
                 # after the last card moves the deal on (between_rounds: the reveals).
                 self.port.changed(self.game.apply(Play(seat, card)))
+                self._pass_begins(deal)
                 self._watch_steps()
                 return
         self._take_unveiled(deal)  # (a blind play: the game's once its unveiler opened it)
@@ -768,15 +848,30 @@ class PrivateDealing(DealHostBase):
             )
             return
         assert isinstance(verdict, RoundVerified)
-        self._score(tuple(deal.card_of(i) for i in verdict.items if i is not None))
+        deck = tuple(deal.card_of(i) for i in verdict.items if i is not None)
+        game = self.game
+        if not verdict.gifts or not isinstance(game, HiddenSpecialGame):
+            self._score(deck)
+            return
+        passes, culprit = pass_cards(verdict, deal.cards, deal.setup.seats)
+        if culprit is None and len(passes) != game.passes_made():
+            culprit = next(  # a give of a pass that never came (the host relays none)
+                g.giver for g in verdict.gifts if g.pass_index >= game.passes_made()
+            )
+        if culprit is not None:
+            reason = f"seat {culprit}'s gifts are not a pass to its left"
+            self.void(reason, BAD_GIFT, culprit, None, charged=culprit)
+            return
+        self._score(deck, game.resolved_actions(passes))
 
-    def _score(self, deck: tuple[int, ...]) -> None:
+    def _score(self, deck: tuple[int, ...], actions: Sequence[PlayerAction] | None = None) -> None:
+        """Score the round from its real ``deck``; ``actions``: the round's, every pass's
+        card in (by default the game's own, which then has no pass)."""
         deal = self.deal
         assert deal is not None
         game = self.game
-        fact = PrivateRoundScored(
-            deal.round, deal.attempt, deck, tuple(game.round_actions), tuple(deal.transcript)
-        )
+        actions = tuple(game.round_actions) if actions is None else tuple(actions)
+        fact = PrivateRoundScored(deal.round, deal.attempt, deck, actions, tuple(deal.transcript))
         try:
             events = self._record(fact)  # a scored round, whole: a restored host rebuilds it
         except Revoke as exc:
@@ -790,8 +885,11 @@ class PrivateDealing(DealHostBase):
     # -- who pays for a void (docs/rules.md, "Voided deals") -----------------------------------
 
     def _all_played(self) -> bool:
-        """Every card of the attempt is down: the round is scored from what was opened."""
-        return self.voiding is None and self.game.round_complete
+        """Every card of the attempt is down: the round is scored from what was opened.
+        (Not a round with a gift: a given position is opened only by the reveals.)"""
+        deal = self.deal
+        gifts = deal is not None and bool(deal.relay.view.gives)
+        return self.voiding is None and self.game.round_complete and not gifts
 
     def _early_reveal(self, deal: HostDeal) -> int | None:
         """A remote seat that revealed its keys while cards of the round are still to be
@@ -890,6 +988,12 @@ class PrivateDealing(DealHostBase):
             blinds := [k for k in view.blinds if k not in view.plays]
         ):
             owed = {deal.setup.unveiler(k): (*attempt, "unveil", k) for k in blinds}
+        elif (
+            phase is DealPhase.PLAY
+            and isinstance(self.game, HiddenSpecialGame)
+            and (steps := owed_pass_steps(deal, self.game))
+        ):  # a Juggler's pass: the inboxes, then the unlocks once every give is in
+            owed = {s: (*attempt, what, self.game.passes_made()) for s, what in steps.items()}
         elif phase is DealPhase.PLAY and deal.werewolf and not deal.inboxes_in:
             # (a table with the Werewolf: the round starts once every seat sent its inbox)
             owed = {
@@ -1135,7 +1239,8 @@ class PrivateDealing(DealHostBase):
         self._watch_steps()
 
     def deciding_paused(self) -> bool:
-        return self.voiding is not None
+        """A void is under way, or the table waits for a pass's inboxes or unlocks."""
+        return self.voiding is not None or self._pass_waits()
 
     def bid_attempt(self, table: Table) -> int:
         deal = self.deal
