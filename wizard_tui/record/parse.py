@@ -531,7 +531,7 @@ def _parse_redeals(raw: object, n: int, private: bool = False) -> tuple[Redeal, 
 # The actions a voided private attempt records: its trump choice and bids; with special cards
 # every action in order, the plays, declarations and Cloud's changes among them (a table the
 # private deal deals moves no card: no pass nor swap). ``verify`` checks which the rules allow.
-_REDEAL_ACTIONS = ("trump", "name_trump", "bid", "play", "declare", "adjust_bid")
+_REDEAL_ACTIONS = ("trump", "name_trump", "bid", "play", "declare", "adjust_bid", "pass_card")
 
 
 def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Redeal:
@@ -563,7 +563,10 @@ def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Re
         item = rd.array(raw, f"{at}.actions[{k}]")
         if len(item) != 3 or item[0] not in _REDEAL_ACTIONS:
             said = phrase(
-                N_("{path} is not [trump|name_trump|bid|play|declare|adjust_bid, seat, value]"),
+                N_(
+                    "{path} is not "
+                    "[trump|name_trump|bid|play|declare|adjust_bid|pass_card, seat, value]"
+                ),
                 path=f"{at}.actions[{k}]",
             )
             raise rd.fail("bad-value", said)

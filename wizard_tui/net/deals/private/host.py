@@ -75,7 +75,7 @@ from ...journal_facts import (
 from ...private_relay import HostDeal
 from ..host_half import DealHostBase
 from .gifts import dealt_with_werewolf, holding, left, passes_of, view_with_holding
-from .passes import give_refusal, owed_pass_steps, pass_cards, pass_waits
+from .passes import give_refusal, owed_pass_steps, pass_cards, pass_waits, void_actions
 
 # The table's game: it knows no hand (with special cards: not yet the Juggler or Witch).
 PrivateGame = HiddenGame | HiddenSpecialGame
@@ -113,7 +113,9 @@ class _Void:
     code: str | None
     culprit: int | None
     evidence: Envelope | None
-    actions: list[list[Any]]  # the attempt's public trump and bid actions, for the record
+    # The attempt's public actions, for the record (a pass's card is put in once the
+    # reveals verified the gifts: ``passes.void_actions``).
+    actions: list[PlayerAction]
     charged: int | None = None  # the seat that pays, unless the reveals name another
     reveals: bool = False  # every seat was asked to reveal: the verdict names who pays
 
@@ -1076,11 +1078,9 @@ class PrivateDealing(DealHostBase):
         # the transcript's opens); with special cards every action in order, plays included
         # (a declaration or a Cloud's change comes between them: docs/record-format.md).
         special = isinstance(game, HiddenSpecialGame)
-        actions = [
-            action_to_wire(a) for a in game.round_actions if special or not isinstance(a, Play)
-        ]
+        actions = [a for a in game.round_actions if special or not isinstance(a, Play)]
         if then is not None:
-            actions.append(action_to_wire(then))
+            actions.append(then)
 
         reveals = reveals and deal.fault is None and self._all_connected()
         self.voiding = _Void(reason, code, culprit, evidence, actions, charged, reveals)
@@ -1154,7 +1154,10 @@ class PrivateDealing(DealHostBase):
             code,
             culprit,
             void.evidence,
-            tuple(tuple(a) for a in void.actions),
+            tuple(
+                tuple(action_to_wire(a))
+                for a in void_actions(void.actions, deal.verdict, deal.cards, deal.setup.seats)
+            ),
             tuple(deal.transcript),
         )
         self._record(fact)  # a voided attempt, with what the record keeps of it

@@ -20,6 +20,8 @@ from typing import Any
 from netplay.mental import RoundVerified
 
 from ....game import Phase
+from ....game.actions import PassCard
+from ....game.codec import PlayerAction
 from ....game.hidden_special import HiddenSpecialGame
 from ....private_special import culprit_of_gifts, gift_passes
 from ...private_relay import HostDeal
@@ -68,6 +70,30 @@ def give_refusal(
     return None
 
 
+def void_actions(
+    actions: Sequence[PlayerAction], verdict: object, cards: Sequence[int], seats: int
+) -> list[PlayerAction]:
+    """A voided attempt's actions for the record: each pass with its card when the
+    round's reveals verified its gifts (the replay that names a seat needs them), else
+    without its passes (their cards are the deal's secret: the transcript holds the
+    gives)."""
+    if not any(type(a) is PassCard for a in actions):
+        return list(actions)
+    count = sum(1 for a in actions if type(a) is PassCard)
+    if isinstance(verdict, RoundVerified) and count % seats == 0:
+        passes, culprit = pass_cards(verdict, cards, seats)
+        if culprit is None and len(passes) * seats == count:
+            out: list[PlayerAction] = []
+            done = 0
+            for action in actions:
+                if type(action) is PassCard:
+                    action = PassCard(action.seat, passes[done // seats][action.seat])
+                    done += 1
+                out.append(action)
+            return out
+    return [a for a in actions if type(a) is not PassCard]
+
+
 def pass_cards(
     verdict: RoundVerified, cards: Sequence[int], seats: int
 ) -> tuple[list[tuple[int, ...]], int | None]:
@@ -79,4 +105,4 @@ def pass_cards(
     return gift_passes(verdict.gifts, cards, seats), None
 
 
-__all__ = ["give_refusal", "owed_pass_steps", "pass_cards", "pass_waits"]
+__all__ = ["give_refusal", "owed_pass_steps", "pass_cards", "pass_waits", "void_actions"]
