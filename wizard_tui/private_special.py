@@ -75,6 +75,46 @@ def werewolf_opening(player: DealPlayer, cards: Sequence[int]) -> list[Event]:
     return events + player.send_inbox()
 
 
+def face_up_held(actions: Sequence[PlayerAction], seat: int, turned: int | None) -> set[int]:
+    """The face-up cards ``seat`` holds after a round's ``actions`` (in order): the turned
+    card its Werewolf took, the cards it took from a Witch's trick, less those it played,
+    gave back into a trick or passed on. Everyone saw them: playing or giving one needs no
+    deal message (docs/private-deal.md section 16, "Wizard's messages")."""
+    held: dict[int, set[int]] = {}
+    for action in actions:
+        _follow_face_up(held, action, turned)
+    return held.get(seat, set())
+
+
+def opened_plays(actions: Sequence[PlayerAction], turned: int | None) -> list[tuple[int, int]]:
+    """(seat, card) of every play of a round's ``actions`` that opens a card (an ``open``,
+    an ``open_gift``): all but those of a face-up card its seat took (``face_up_held``)."""
+    held: dict[int, set[int]] = {}
+    plays: list[tuple[int, int]] = []
+    for action in actions:
+        if not _follow_face_up(held, action, turned) and type(action) is Play:
+            plays.append((action.seat, action.card))
+    return plays
+
+
+def _follow_face_up(held: dict[int, set[int]], action: PlayerAction, turned: int | None) -> bool:
+    """Follow ``action`` on ``held`` (seat -> its face-up cards); True if it plays or gives
+    one of them (a move with no deal message)."""
+    mine = held.setdefault(action.seat, set())
+    if type(action) is NameTrump and turned is not None:
+        mine.add(turned)
+    elif type(action) is Play or type(action) is PassCard:
+        if action.card in mine:
+            mine.discard(action.card)
+            return type(action) is Play  # (a passed one is a gift: its own messages)
+    elif type(action) is SwapCard and action.give is not None and action.take is not None:
+        face_up = action.give in mine
+        mine.discard(action.give)
+        mine.add(action.take)
+        return face_up
+    return False
+
+
 def gift_passes(gifts: Sequence[Gift], cards: Sequence[int], players: int) -> list[tuple[int, ...]]:
     """The cards of every pass of a round, ``passes[m][seat]`` the card ``seat`` passed at
     pass ``m``, from its verified ``gifts`` (items; ``cards[item]`` is the card).
@@ -107,4 +147,11 @@ def culprit_of_gifts(gifts: Sequence[Gift], players: int) -> int | None:
     return None
 
 
-__all__ = ["SpecialMoves", "culprit_of_gifts", "gift_passes", "werewolf_opening"]
+__all__ = [
+    "SpecialMoves",
+    "culprit_of_gifts",
+    "face_up_held",
+    "gift_passes",
+    "opened_plays",
+    "werewolf_opening",
+]

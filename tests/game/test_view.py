@@ -54,6 +54,7 @@ FIELDS_WITH_CARDS = {
     "turned_card",
     "swap_takes",
     "last_pass",  # this seat's own pass only
+    "swaps",  # every Witch's swap: both cards face up when they change places
 }
 
 

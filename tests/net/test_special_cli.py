@@ -61,8 +61,8 @@ def test_special_cards_choose_the_commit_reveal_deal() -> None:
 
 def test_special_cards_that_move_no_card_are_dealt_privately() -> None:
     """The private deal deals the Dragon, Fairy, Bomb, Cloud, Shapeshifter and Vampire (no
-    card changes hands), and the Werewolf: chosen when no deal is named, and taken when
-    named; with the forehead round, or a card that passes or swaps cards, commit-reveal."""
+    card changes hands), the Werewolf and the Witch: chosen when no deal is named, and taken
+    when named; with the forehead round, or the Juggler, commit-reveal."""
     parser = argparse.ArgumentParser()
     options.add_rules(parser)
     options.add_deal(parser)
@@ -70,11 +70,11 @@ def test_special_cards_that_move_no_card_are_dealt_privately() -> None:
     assert options.chosen_deal(parser.parse_args(still)) == "private"
     assert options.chosen_deal(parser.parse_args([*still, "--deal", "private"])) == "private"
     assert options.chosen_deal(parser.parse_args([*still, "--forehead"])) == "commit-reveal"
-    for card in ("juggler", "witch"):
-        args = parser.parse_args(["--specials", f"cloud,{card}"])
-        assert options.chosen_deal(args) == "commit-reveal"
-    # The Werewolf too is dealt privately (its show and every seat's inbox).
+    args = parser.parse_args(["--specials", "cloud,juggler"])
+    assert options.chosen_deal(args) == "commit-reveal"
+    # The Werewolf and the Witch too are dealt privately (a show, the cards taken face up).
     assert options.chosen_deal(parser.parse_args(["--specials", "cloud,werewolf"])) == "private"
+    assert options.chosen_deal(parser.parse_args(["--specials", "cloud,witch"])) == "private"
 
 
 async def test_a_headless_host_and_a_join_bot_play_all_nine(tmp_path: Path) -> None:

@@ -192,16 +192,17 @@ class HiddenSpecialGame(SpecialGame):
             events.append(CardsPassed(len(self._tricks) - 1))
         self._effect_done(events)
 
-    def _swap(
-        self, seat: int, give: int | None, take: int | None, events: list[Event] | None
-    ) -> None:
+    def check_swap(self, seat: int, give: int | None, take: int | None) -> None:
+        """Raise ``IllegalAction`` unless ``seat`` may swap ``give`` for ``take`` now (both
+        None: keep its hand), as far as public information tells: before the deal shows the
+        given card (the show cannot be taken back), and again by ``apply``."""
         self._check_turn(Phase.SWAP, seat)
         if (give is None) != (take is None):
             raise IllegalAction(
                 Reason.NOT_A_CHOICE, "give one card and take one, or keep your hand"
             )
         if give is not None and take is not None:
-            give = self._check_hidden_card(give)
+            self._check_hidden_card(give)
             if type(take) is not int or take not in self._deck_set:
                 raise IllegalAction(Reason.NOT_A_CARD, f"not a card of this game: {take!r}")
             if take == self._pending[0].card:
@@ -210,6 +211,12 @@ class HiddenSpecialGame(SpecialGame):
                 )
             if take not in self._pile:
                 raise IllegalAction(Reason.NOT_IN_TRICK, f"{card_name(take)} is not in the trick")
+
+    def _swap(
+        self, seat: int, give: int | None, take: int | None, events: list[Event] | None
+    ) -> None:
+        self.check_swap(seat, give, take)
+        if give is not None and take is not None:
             self._pile[self._pile.index(take)] = give
             self._on_table.discard(take)  # back in a hand: it may be played again
             self._on_table.add(give)
@@ -371,18 +378,11 @@ def check_werewolf_shown(game: Game, deck: Sequence[int], actions: Sequence[Play
 
 
 def view_with_special_hand(view: SeatView, dealt: Sequence[int]) -> SeatView:
-    """A view of a ``HiddenSpecialGame`` with its seat's own hand put in, at a table whose
-    special cards move no card between hands but the Werewolf (no Juggler or Witch: a hand is
-    then its dealt cards less those played, the Werewolf's holder's with the turned card in
-    the Werewolf's place, as the engine deals it): the cards not played yet, and the legal
-    ones when it is to play, as ``SpecialGame.legal_plays`` gives them (the led suit read
-    from the trick's cards and their declarations)."""
-    turned = view.turned_card
-    if view.trump_card == Special.WEREWOLF and turned is not None and turned != Special.WEREWOLF:
-        # The Werewolf's holder put it in the turned card's place and took that card.
-        dealt = [turned if card == Special.WEREWOLF else card for card in dealt]
-    played = set(view.played_cards)
-    hand = tuple(card for card in dealt if card not in played)
+    """A view of a ``HiddenSpecialGame`` with its seat's own hand put in (``held_after``),
+    and the legal cards when it is to act: in ``play`` as ``SpecialGame.legal_plays`` gives
+    them (the led suit read from the trick's cards and their declarations), in ``pass`` and
+    ``swap`` every card it holds (to pass, to give into the trick)."""
+    hand = held_after(view, dealt)
     legal: tuple[int, ...] = ()
     if view.my_turn and view.phase is Phase.PLAY:
         trick = len(view.tricks)
@@ -398,7 +398,37 @@ def view_with_special_hand(view: SeatView, dealt: Sequence[int]) -> SeatView:
             legal = tuple(sorted(follow + [c for c in hand if c >= FIRST_WIZARD]))
         else:
             legal = tuple(sorted(hand))
+    elif view.my_turn and view.phase in (Phase.PASS, Phase.SWAP):
+        legal = tuple(sorted(hand))
     return replace(view, hand=hand, legal_cards=legal)
+
+
+def held_after(view: SeatView, dealt: Sequence[int]) -> tuple[int, ...]:
+    """The cards ``view``'s seat holds now, in the engine's order (``held_cards``), from
+    the hand it was dealt and the round's public moves: the Werewolf's holder has the
+    turned card in the Werewolf's place; trick by trick its plays leave the hand, then
+    each swap of its own after that trick puts the card it took in the given card's place
+    (a card it played may so come back). (No Juggler: a passed card is its own deal's.)"""
+    turned = view.turned_card
+    held = list(dealt)
+    if view.trump_card == Special.WEREWOLF and turned is not None and turned != Special.WEREWOLF:
+        # The Werewolf's holder put it in the turned card's place and took that card.
+        held = [turned if card == Special.WEREWOLF else card for card in held]
+    me = view.seat
+    mine = [(t, give, take) for t, seat, give, take in view.swaps if seat == me]
+
+    def leave(plays: Sequence[tuple[int, int]]) -> None:
+        for seat, card in plays:
+            if seat == me and card in held:
+                held.remove(card)
+
+    for t, trick in enumerate(view.tricks):
+        leave(trick.plays)
+        for when, give, take in mine:
+            if when == t and give in held:
+                held[held.index(give)] = take
+    leave(view.trick)
+    return tuple(held)
 
 
 __all__ = [
@@ -406,5 +436,6 @@ __all__ = [
     "HiddenSpecialGame",
     "Revoke",
     "check_werewolf_shown",
+    "held_after",
     "view_with_special_hand",
 ]

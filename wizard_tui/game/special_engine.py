@@ -595,6 +595,20 @@ class SpecialGame(Game, plays_specials=True):
         """(the card ``seat`` passed, the card it received) at the round's latest pass."""
         return self._last_pass[seat]
 
+    @property
+    def swaps(self) -> tuple[tuple[int, int, int, int], ...]:
+        """(trick index from 0, seat, card given, card taken) of every Witch's swap this
+        round, in order (a swap declined moves no card: none). Public: both cards are
+        face up when they change places (docs/rules.md, "After a trick")."""
+        out: list[tuple[int, int, int, int]] = []
+        plays = 0
+        for action in self._round_actions:
+            if type(action) is Play:
+                plays += 1
+            elif type(action) is SwapCard and action.give is not None and action.take is not None:
+                out.append((plays // self.players - 1, action.seat, action.give, action.take))
+        return tuple(out)
+
     def legal_plays(self) -> tuple[int, ...]:
         """Cards the player on turn may play, lowest id first (empty outside the play phase).
         A special card belongs to no suit in hand: it may always be played, and holding

@@ -63,6 +63,8 @@ class SeatView:
     swap_takes: tuple[int, ...] = ()  # in swap, for this seat: the trick cards it may take
     # (the card this seat passed, the card it received) at the round's latest pass.
     last_pass: tuple[int, int] | None = None
+    # (trick index from 0, seat, card given, card taken) of every Witch's swap this round.
+    swaps: tuple[tuple[int, int, int, int], ...] = ()
 
     @property
     def my_turn(self) -> bool:
@@ -239,4 +241,5 @@ def _special_seat_view(game: SpecialGame, seat: int) -> SeatView:
         game.legal_choices() if mine else (),
         game.swap_takes() if mine else (),
         game.last_pass(seat),
+        game.swaps,
     )

@@ -378,7 +378,14 @@ class NetworkSession:
             if self.seat_half.send_decision(action):  # (the private deal's pass: its give)
                 self._answered = decision_key(self.view, self.voided_attempts)
                 return
-            self._decision(_auto(p.special_msg(action, self.view.round), auto))
+            fields = self.seat_half.special_fields(action)  # (a swap's show: private deal)
+            if fields is None:
+                self._emit(ActionRefused("card_not_in_hand", "that card is not in your hand"))
+                return
+            msg = _auto(p.special_msg(action, self.view.round), auto)
+            msg.update(fields)
+            self._decision(msg)
+            self.seat_half.after_play()
 
     def act(self, action: PlayerAction, *, auto: bool = False) -> None:
         """Send ``action`` (a bot's, or the away player's) through the intent of its kind."""

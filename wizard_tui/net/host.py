@@ -620,6 +620,8 @@ class HostCore:
                 return
         if t == "play" and self.deal_half.on_play(session, msg):
             return  # the deal took it (the private deal: its open goes through the relay)
+        if t in p.SPECIAL_INTENTS and self.deal_half.on_special(session, msg):
+            return  # the deal took it (the private deal: a swap's show goes through the relay)
         if t == "bid":
             action: PlayerAction = Bid(session.seat, msg["bid"])
         elif t == "play":

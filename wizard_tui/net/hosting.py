@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 from collections.abc import AsyncIterator
 
 from netplay import Limits, Server, StaticIdentity
@@ -31,13 +32,18 @@ async def hosting(
     identity: StaticIdentity | None = None,
     password: str | None = None,
     resume: JournalContents | None = None,
+    rng: random.Random | None = None,
 ) -> AsyncIterator[WizardHost]:
     """Run a host for the duration of the ``async with`` block; it closes cleanly after.
 
     ``resume``: a journal to carry on from (``WizardHost.from_journal``) instead of a new lobby.
+    ``rng``: the host's randomness (the first dealer, its bots); the system's if None.
     """
     options.bind, options.password = bind, password is not None  # for the journal
-    host = WizardHost(options) if resume is None else WizardHost.from_journal(resume, options)
+    if resume is None:
+        host = WizardHost(options, rng=rng)
+    else:
+        host = WizardHost.from_journal(resume, options, rng=rng)
     server = Server(
         host,
         protocol=p.PROTOCOL,

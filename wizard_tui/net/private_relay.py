@@ -218,6 +218,28 @@ class HostDeal:
         self.bot_gave[(seat, pass_index)] = self.cards.index(card)
         self._route(seat, player.give(pass_index, to, self.cards.index(card)))
 
+    def bot_show(self, seat: int, card: int) -> None:
+        """A bot gives ``card`` into a Witch's trick: its player shows the card's dealt
+        position (or, for a card passed to it, the gift: ``show_gift``)."""
+        player = self.bots[seat]
+        assert player.hand is not None
+        item = self.cards.index(card)  # (the bot chose it from its own hand)
+        gift = self._held_gift(seat, item)
+        if gift is not None:  # a card passed to it
+            self._route(seat, player.show_gift(*gift))
+            return
+        view = player.view
+        position = next(
+            (
+                k
+                for k, held in player.hand.items()
+                if held == item and k not in view.plays and k not in view.shows
+            ),
+            None,
+        )
+        assert position is not None  # (a card it holds: dealt, or passed to it)
+        self._route(seat, player.show(position, item))
+
     def reveal_bots(self) -> None:
         """K5 for every bot that has not revealed yet."""
         for seat, player in self.bots.items():

@@ -122,12 +122,15 @@ NAME_TRUMP = Message("name_trump", seat=_SEAT, round=_ROUND, suit=Int(-1, 3), au
 DECLARE = Message("declare", seat=_SEAT, round=_ROUND, choice=Int(0, 5), auto=_AUTO)
 ADJUST_BID = Message("adjust_bid", seat=_SEAT, round=_ROUND, bid=Int(0, MAX_HAND), auto=_AUTO)
 PASS_CARD = Message("pass_card", seat=_SEAT, round=_ROUND, card=_CARD, auto=_AUTO)
+# ``show``: the private deal's signed envelope showing the card given (docs/private-deal.md
+# section 16: a ``show``, a ``show_gift``; none for a face-up card the seat took).
 SWAP = Message(
     "swap",
     seat=_SEAT,
     round=_ROUND,
     give=Nullable(_CARD),
     take=Nullable(_CARD),
+    show=Optional(ENVELOPE),
     auto=_AUTO,
 )
 SPECIAL_INTENTS = ("name_trump", "declare", "adjust_bid", "pass_card", "swap")
@@ -323,14 +326,16 @@ def trick_wire(trick: Trick) -> list[Any]:
 def specials_view_wire(view: SeatView) -> dict[str, Any]:
     """The keys a view of a game with special cards adds (none in any other game, whose
     views stay byte for byte as they were): the card turned up at the deal, the round's
-    declarations, what the seat on turn may choose, the trick cards a Witch may take, and
-    this seat's own latest pass (the card it gave, the card it got: nobody else's)."""
+    declarations, what the seat on turn may choose, the trick cards a Witch may take,
+    this seat's own latest pass (the card it gave, the card it got: nobody else's), and the
+    round's swaps (public: both cards are face up)."""
     return {
         "turned_card": view.turned_card,
         "declared": [list(d) for d in view.declared],
         "legal_choices": list(view.legal_choices),
         "swap_takes": list(view.swap_takes),
         "last_pass": None if view.last_pass is None else list(view.last_pass),
+        "swaps": [list(s) for s in view.swaps],
     }
 
 
@@ -396,8 +401,8 @@ def public_view_wire(game: Game) -> dict[str, Any]:
 
 
 def _public_specials(game: Game) -> dict[str, Any]:
-    """A public view's special-card keys: the turned card and the declarations, and no
-    seat's choices or pass."""
+    """A public view's special-card keys: the turned card, the declarations and the swaps,
+    and no seat's choices or pass."""
     special = cast(SpecialGame, game)  # (a game whose rules have special cards is one)
     return {
         "turned_card": special.turned_card,
@@ -405,6 +410,7 @@ def _public_specials(game: Game) -> dict[str, Any]:
         "legal_choices": [],
         "swap_takes": [],
         "last_pass": None,
+        "swaps": [list(s) for s in special.swaps],
     }
 
 
@@ -842,7 +848,7 @@ class ViewReader:
 
 
 SPECIAL_VIEW_KEYS = frozenset(
-    {"turned_card", "declared", "legal_choices", "swap_takes", "last_pass"}
+    {"turned_card", "declared", "legal_choices", "swap_takes", "last_pass", "swaps"}
 )
 
 
@@ -850,8 +856,8 @@ def _special_fields(
     d: dict[str, Any], players: int, max_card: int, watching: bool, on_turn: bool
 ) -> tuple[Any, ...]:
     """The keys of a view of a game with special cards, checked (docs/protocol.md, "Special
-    cards"): its turned card, declarations, legal choices, swap takes and last pass, the
-    view's last fields in order. A watcher's view has no choice and no pass; a seat's
+    cards"): its turned card, declarations, legal choices, swap takes, last pass and swaps,
+    the view's last fields in order. A watcher's view has no choice and no pass; a seat's
     choices come only while it is on turn."""
     declared = []
     for entry in _list(d["declared"], 128):
@@ -873,8 +879,20 @@ def _special_fields(
         pair = _ints(passed, 0, max_card, "last pass", 2)
         _expect(len(pair) == 2 and pair[0] != pair[1], "a pass is [card given, card got]")
         last_pass = (pair[0], pair[1])
+    swaps = []
+    for entry in _list(d["swaps"], MAX_HAND):  # (at most one per trick)
+        _expect(type(entry) is list and len(entry) == 4, "a swap is [trick, seat, give, take]")
+        trick, seat, give, take = entry
+        swaps.append(
+            (
+                _int(trick, 0, MAX_HAND - 1, "swap trick"),
+                _int(seat, 0, players - 1, "swapping seat"),
+                _int(give, 0, max_card, "card given"),
+                _int(take, 0, max_card, "card taken"),
+            )
+        )
     turned = _opt_int(d["turned_card"], 0, max_card, "turned card")
-    return (turned, tuple(declared), choices, takes, last_pass)
+    return (turned, tuple(declared), choices, takes, last_pass, tuple(swaps))
 
 
 def _foreheads(

@@ -161,8 +161,13 @@ class SeatHalf:
         """What goes with the play of ``card``; None: it cannot be played."""
         return {}
 
+    def special_fields(self, action: PlayerAction) -> dict[str, Any] | None:
+        """What goes with a special card's decision (the private deal: the show of the card
+        a Witch's swap gives); None: it cannot be made."""
+        return {}
+
     def after_play(self) -> None:
-        """The play just went out."""
+        """The play (or a special card's decision) just went out."""
 
     def send_decision(self, action: PlayerAction) -> bool:
         """True: this kind sent the special card's decision ``action`` itself (the private

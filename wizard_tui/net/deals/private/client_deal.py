@@ -32,7 +32,6 @@ from netplay.mental.protocol import Event, decode_body, played_items
 from netplay.signing import Envelope, SigningKey
 
 from ....game import BLIND_CARD
-from ....game.specials import Special
 from ....private_special import werewolf_opening
 from ...private_relay import foreheads
 from .gifts import all_opened, left, own_gives, passes_given, unlocks_owed
@@ -123,6 +122,55 @@ class ClientDeal:
         return self._one(self.player.show_gift(pass_index, giver))
 
     def _one(self, events: list[Event]) -> Envelope:
+        envelope = next(e.envelope for e in events if isinstance(e, Send))
+        self._take([e for e in events if not isinstance(e, Send)])
+        return envelope
+
+    def held_gift(self, card: int) -> tuple[int, int] | None:
+        """The gift (pass, giver) by which we hold ``card`` now: the latest that brought
+        it, unless we opened it or gave it on (None: it came to us otherwise)."""
+        player = self.player
+        item = self.cards.index(card) if card in self.cards else None
+        gave = own_gives(player)
+        for m, giver in sorted(player.gifts, reverse=True):
+            if player.gifts[(m, giver)] != item or (m, giver) in player.view.gift_opens:
+                continue
+            return None if any(p > m and g == item for p, g in gave.items()) else (m, giver)
+        return None
+
+    def holds_unopened(self, card: int) -> bool:
+        """Whether a position dealt to us holds ``card`` and is not opened yet (its play is
+        an open, its giving into a trick a show)."""
+        return self._unopened(card) is not None
+
+    def _unopened(self, card: int) -> int | None:
+        hand = self.player.hand or {}
+        item = self.cards.index(card) if card in self.cards else None
+        view = self.player.view
+        if item in own_gives(self.player).values():
+            return None  # a dealt card we passed on: its position stays unopened
+        return next(
+            (
+                k
+                for k, held in hand.items()
+                if held == item and k not in view.plays and k not in view.shows
+            ),
+            None,
+        )
+
+    def show(self, card: int) -> Envelope:
+        """The show of ``card``, given into a Witch's trick (docs/private-deal.md section
+        16): of its dealt position, or of the gift that brought it (``show_gift``).
+        ``ValueError`` if we hold it neither way."""
+        position = self._unopened(card)
+        item = self.cards.index(card) if card in self.cards else None
+        if position is not None and item is not None:
+            events = self.player.show(position, item)
+        else:
+            gift = self.held_gift(card)
+            if gift is None:
+                raise ValueError(f"card {card} is not ours to show")
+            events = self.player.show_gift(*gift)
         envelope = next(e.envelope for e in events if isinstance(e, Send))
         self._take([e for e in events if not isinstance(e, Send)])
         return envelope
@@ -221,17 +269,11 @@ class ClientDeal:
         if self.fault is None:
             self._guard(lambda: werewolf_opening(self.player, self.cards))
 
-    @property
-    def taken_card(self) -> int | None:
-        """The face-up card we took into our hand (the turned card, for the Werewolf we
-        showed): its play needs no deal message. None if we took none."""
-        werewolf = self.cards.index(Special.WEREWOLF) if Special.WEREWOLF in self.cards else None
-        shows = self.player.view.shows
-        if any(
-            shows[k][0] == self.seat and self.player.view.opened.get(k) == werewolf for k in shows
-        ):
-            return self.trump_card
-        return None
+    def holds_gift(self, card: int) -> bool:
+        """Whether ``card`` came to us in a gift (a Juggler's pass): its moves are the
+        gift's messages."""
+        item = self.cards.index(card) if card in self.cards else None
+        return item is not None and item in self.player.gifts.values()
 
     @property
     def revealed(self) -> bool:

@@ -22,10 +22,11 @@ from dataclasses import dataclass, replace
 from netplay.mental import DealPlayer, DealSetup, Verifier, moves
 from netplay.mental.protocol import decode_body
 
-from ....game import Phase, SeatView, left_of
+from ....game import SeatView, left_of
 from ....game.actions import PassCard
 from ....game.codec import PlayerAction
 from ....game.hidden_special import view_with_special_hand
+from ....game.special_tricks import copied_card
 from ....game.specials import Special
 
 
@@ -102,47 +103,66 @@ class Holding:
 
 
 def holding(
-    player: DealPlayer,
-    cards: Sequence[int],
-    dealt: Sequence[int],
-    played: Iterable[int],
+    player: DealPlayer, cards: Sequence[int], dealt: Sequence[int], view: SeatView
 ) -> Holding:
-    """``player``'s cards: ``dealt`` (its dealt hand in deal order, the Werewolf already
-    replaced by the card its holder took), the round's finished passes applied in order
-    (its card given removed, the card received appended), less every card ``played``."""
-    seats = player.setup.seats
-    giver = (player.seat - 1) % seats
+    """``player``'s cards at ``view``'s position, in the engine's order (``held_cards``):
+    ``dealt`` (its dealt hand in deal order; the Werewolf's holder has the turned card in
+    the Werewolf's place), then trick by trick: its plays leave the hand; after the trick
+    each finished pass of the deal removes its card given and appends the card received;
+    then each swap of its own puts the card it took in the given card's place."""
+    seats, me = player.setup.seats, player.seat
+    giver = (me - 1) % seats
     gave = own_gives(player)
-    held = list(dealt)
+    held = dealt_with_werewolf(view, dealt)
     gifts: dict[int, tuple[int, int]] = {}
+    given: set[int] = set()
     last: tuple[int, int] | None = None
     complete = True
-    given: set[int] = set()
-    for m in range(passes_given(player.view, seats)):
-        item = gave.get(m)
-        out = cards[item] if item is not None else None
-        if out is not None and out in held:
-            held.remove(out)
-            gifts.pop(out, None)
-            given.add(out)
-        received = player.gifts.get((m, giver))
-        if received is None:
-            complete = False
-            continue
-        card = cards[received]
-        held.append(card)
-        gifts[card] = (m, giver)
-        given.discard(card)
-        last = None if out is None else (out, card)
-    gone = set(played)
-    hand = tuple(card for card in held if card not in gone)
+    finished = passes_given(player.view, seats)
+    m = 0  # the next pass
+
+    def leave(plays: Iterable[tuple[int, int]]) -> None:
+        for seat, card in plays:
+            if seat == me and card in held:
+                held.remove(card)
+
+    for t, trick in enumerate(view.tricks):
+        leave(trick.plays)
+        last_trick = t == view.hand_size - 1
+        for _ in range(0 if last_trick else jugglers_in(trick.cards, view.turned_card)):
+            if m >= finished:
+                break
+            item = gave.get(m)
+            out = cards[item] if item is not None else None
+            if out is not None and out in held:
+                held.remove(out)
+                gifts.pop(out, None)
+                given.add(out)
+            received = player.gifts.get((m, giver))
+            m += 1
+            if received is None:
+                complete = False
+                continue
+            card = cards[received]
+            held.append(card)
+            gifts[card] = (m - 1, giver)
+            given.discard(card)
+            last = None if out is None else (out, card)
+        for when, seat, give, take in view.swaps:
+            if when == t and seat == me and give in held:
+                held[held.index(give)] = take
+                gifts.pop(give, None)
+    leave(view.trick)
+    hand = tuple(held)
     return Holding(
-        hand,
-        {c: g for c, g in gifts.items() if c in hand},
-        frozenset(given),
-        last,
-        complete,
+        hand, {c: g for c, g in gifts.items() if c in hand}, frozenset(given), last, complete
     )
+
+
+def jugglers_in(trick: Iterable[int], turned: int | None) -> int:
+    """The Juggler's passes a trick makes: one per Juggler in it, and per Vampire copying
+    one (docs/rules.md, "After a trick"; none after the round's last trick)."""
+    return sum(1 for card in trick if copied_card(card, turned) == Special.JUGGLER)
 
 
 def dealt_with_werewolf(view: SeatView, dealt: Sequence[int]) -> list[int]:
@@ -155,12 +175,11 @@ def dealt_with_werewolf(view: SeatView, dealt: Sequence[int]) -> list[int]:
 
 
 def view_with_holding(view: SeatView, held: Holding) -> SeatView:
-    """``view`` with the seat's own cards: its hand, its legal cards (to play, or to pass:
-    any card it holds), and its latest pass."""
-    merged = view_with_special_hand(view, held.hand)
-    if view.my_turn and view.phase is Phase.PASS:
-        merged = replace(merged, legal_cards=tuple(sorted(held.hand)))
-    return replace(merged, last_pass=held.last_pass)
+    """``view`` with the seat's own cards: its hand, its legal cards (to play; to pass or
+    to give into a Witch's trick: any card it holds), and its latest pass."""
+    # (The hand is complete: ``view_with_special_hand`` is given no swap to apply again.)
+    merged = view_with_special_hand(replace(view, swaps=()), held.hand)
+    return replace(merged, last_pass=held.last_pass, swaps=view.swaps)
 
 
 def passes_of(actions: Sequence[PlayerAction], players: int) -> list[tuple[int, ...]]:
@@ -188,6 +207,7 @@ __all__ = [
     "dealt_with_werewolf",
     "gift_items",
     "holding",
+    "jugglers_in",
     "left",
     "own_gives",
     "passes_given",

@@ -53,7 +53,7 @@ from ....game import (
     SeatView,
     dealer_of,
 )
-from ....game.actions import PassCard
+from ....game.actions import PassCard, SwapCard
 from ....game.codec import PlayerAction, action_to_wire
 from ....game.hidden import HiddenGame, Revoke, replay_round, view_with_foreheads, view_with_hand
 from ....game.hidden_special import HIDDEN_CARD, HiddenSpecialGame
@@ -74,10 +74,11 @@ from ...journal_facts import (
 )
 from ...private_relay import HostDeal
 from ..host_half import DealHostBase
-from .gifts import dealt_with_werewolf, holding, left, passes_of, view_with_holding
+from .gifts import holding, left, passes_of, view_with_holding
 from .passes import give_refusal, owed_pass_steps, pass_cards, pass_waits, void_actions
+from .witch import needs_show, swap_refusal
 
-# The table's game: it knows no hand (with special cards: not yet the Juggler or Witch).
+# The table's game: it knows no hand.
 PrivateGame = HiddenGame | HiddenSpecialGame
 
 
@@ -210,7 +211,7 @@ class PrivateDealing(DealHostBase):
             protocol=PRIVATE_PROTOCOL,
             signing_keys=header.signing_keys,
         )
-        if header.config.rules.specials:  # (no Juggler or Witch yet: specials_refusal)
+        if header.config.rules.specials:
             return HiddenSpecialGame(header.config), recorder
         return HiddenGame(header.config), recorder
 
@@ -566,7 +567,7 @@ class PrivateDealing(DealHostBase):
         except IllegalAction as exc:
             port.refuse(session, exc.code, exc.message)
             return
-        if _taken(deal, seat, card):  # face up when it was taken: no deal message
+        if self._taken(seat, card):  # face up when it was taken: no deal message
             self.port.changed(self.game.apply(Play(seat, card)))
             self._pass_begins(deal)
             self._watch_steps()
@@ -642,15 +643,14 @@ class PrivateDealing(DealHostBase):
         if view.forehead:  # it sees the others' cards, not its own
             return view_with_foreheads(view, deal.bot_foreheads(seat))
         if isinstance(self.game, HiddenSpecialGame):
-            dealt = dealt_with_werewolf(view, deal.bot_hand(seat))
-            held = holding(deal.bots[seat], deal.cards, dealt, view.played_cards)
+            held = holding(deal.bots[seat], deal.cards, deal.bot_hand(seat), view)
             return view_with_holding(view, held)
         return view_with_hand(view, deal.bot_hand(seat))
 
     def bot_play(self, seat: int, card: int) -> bool:
         """A bot's play goes through the relay too (its open), never straight to the game."""
         deal = self.deal
-        if deal is not None and self.voiding is None and _taken(deal, seat, card):
+        if deal is not None and self.voiding is None and self._taken(seat, card):
             self.port.changed(self.game.apply(Play(seat, card)))
             self._pass_begins(deal)
             self._watch_steps()
@@ -662,11 +662,15 @@ class PrivateDealing(DealHostBase):
         # Trump and bids are public: the hidden game takes them; the round is journaled
         # whole once scored (``private_round``), since its keys cannot survive a crash.
         # (With special cards: the declarations, the Cloud's change and the Werewolf's
-        # holder naming trump are public too.) A Juggler's pass is a give: a bot's goes
-        # through the relay, and the game learns only that it passed.
+        # holder naming trump are public too; a Witch's swap is, once its given card is
+        # shown: a bot of the host's shows it here, a remote seat's comes in ``on_special``.)
+        # A Juggler's pass is a give: a bot's goes through the relay, and the game learns
+        # only that it passed.
         game = table.game
         if isinstance(action, PassCard) and isinstance(game, HiddenSpecialGame):
             return self._bot_pass(game, action, by)
+        if type(action) is SwapCard and action.give is not None:
+            return self._bot_swap(action)
         events = queried(table.game).apply(action)
         if self.deal is not None:
             self._pass_begins(self.deal)  # (a Juggler declared: its trick is complete)
@@ -711,6 +715,76 @@ class PrivateDealing(DealHostBase):
         if waited and self.deal is not None and self.voiding is None and not self._pass_waits():
             self.port.send_states([])
             self.port.bots_move()
+
+    # -- the Witch's swap (docs/private-deal.md section 16; witch.py) ---------------------------
+
+    def _taken(self, seat: int, card: int) -> bool:
+        """Whether ``seat`` holds ``card`` face up (the turned card its Werewolf took, a card
+        it took from a Witch's trick): its play needs no deal message."""
+        deal = self.deal
+        if deal is None or not isinstance(self.game, HiddenSpecialGame):
+            return False
+        return not needs_show(self.game.round_actions, seat, card, deal.trump_card)
+
+    def on_special(self, session: Session, msg: dict[str, Any]) -> bool:
+        """A remote seat's swap: checked as the engine would from public information, then
+        its show of the card given through the relay, then the swap is the game's."""
+        if msg["t"] != "swap":
+            return False
+        port, seat = self.port, session.seat
+        assert seat is not None  # (the core checked it)
+        deal, game = self.deal, self.game
+        if deal is None or self.voiding is not None or not isinstance(game, HiddenSpecialGame):
+            port.refuse(session, p.NOT_READY, "no deal is in progress")
+            return True
+        action = SwapCard(seat, msg["give"], msg["take"])
+        try:
+            game.check_swap(seat, action.give, action.take)
+        except IllegalAction as exc:
+            port.refuse(session, exc.code, exc.message)
+            return True
+        show = msg.get("show")
+        envelope = None if show is None else Envelope.from_wire(show)
+        refusal = swap_refusal(deal, game.round_actions, seat, action.give, envelope)
+        if refusal is not None:
+            port.refuse(session, p.BAD_ENVELOPE, refusal)
+            return True
+        if envelope is not None and self._refused(session, lambda: deal.deliver(seat, envelope)):
+            return True
+        self._swap_through(deal, action)
+        return True
+
+    def _bot_swap(self, action: SwapCard) -> list[Event]:
+        """A bot of the host's swap: its show of the card given (unless face up), then the
+        game's. ``IllegalAction`` for a swap the game refuses (the core's fallback then)."""
+        deal, game = self.deal, self.game
+        seat, give = action.seat, action.give
+        assert give is not None and isinstance(game, HiddenSpecialGame)
+        if deal is None or self.voiding is not None or seat not in deal.bots:
+            raise IllegalAction(Reason.WRONG_PHASE, "only its own program shows a seat's card")
+        game.check_swap(seat, give, action.take)
+        if needs_show(game.round_actions, seat, give, deal.trump_card):
+            with contextlib.suppress(DealFault):  # kept in deal.fault: _progress voids
+                deal.bot_show(seat, give)
+        return self._swap_through(deal, action, bot=True)
+
+    def _swap_through(self, deal: HostDeal, action: SwapCard, *, bot: bool = False) -> list[Event]:
+        """The swap's show (if any) went to the relay: relay it on, and the swap is the
+        game's unless the show broke the round (the attempt is voided then). A bot's
+        events go back to the core (``act``); a remote seat's go out here."""
+        self._flush(deal)
+        if deal.fault is not None or deal.suspect is not None:
+            self._progress(deal)
+            self._watch_steps()
+            return []
+        game = self.game
+        assert isinstance(game, HiddenSpecialGame)
+        events = game.apply(action)
+        if bot:
+            return events
+        self.port.changed(events)
+        self._watch_steps()
+        return []
 
     def _play_through(
         self, deal: HostDeal, seat: int, card: int, send: Any, before: int | None = None
@@ -1297,12 +1371,6 @@ class PrivateDealing(DealHostBase):
 
 
 TRANSCRIPT_CHUNK = 24_000  # bytes of envelopes per transcript message, well inside a frame
-
-
-def _taken(deal: HostDeal, seat: int, card: int) -> bool:
-    """Whether ``seat`` holds ``card`` face up: the turned card, taken for the Werewolf it
-    showed (docs/private-deal.md section 16): its play needs no deal message."""
-    return card == deal.trump_card and deal.werewolf_holder == seat
 
 
 def _kind(envelope: Envelope) -> str | None:

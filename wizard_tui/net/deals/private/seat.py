@@ -27,13 +27,14 @@ from ....game import (
     score,
     void_charge,
 )
-from ....game.actions import NameTrump, PassCard
+from ....game.actions import PassCard, SwapCard
 from ....game.codec import PlayerAction
 from ....game.hidden import view_with_foreheads, view_with_hand
 from ....game.specials import Special
 from ....i18n import N_, _
 from ....phrase import Phrase, in_round, phrase
 from ....private_deal import item_cards, opened_deck, round_setup, veiled_round
+from ....private_special import opened_plays
 from ....record import (
     PRIVATE_PROTOCOL,
     UNREVEALED,
@@ -50,7 +51,7 @@ from ...link_texts import announcement_text
 from ...wire_check import a_list, an_int, byte_strings, expect, int_in
 from ..seat_half import SeatHalf, SeatPort, SecretKeeper
 from .client_deal import ClientDeal, VoidReport
-from .gifts import Holding, dealt_with_werewolf, holding, unlocks_owed, view_with_holding
+from .gifts import Holding, holding, unlocks_owed, view_with_holding
 from .round_moves import moves_problem
 from .voids import attempt_actions, our_verdict, void_record
 
@@ -246,9 +247,8 @@ class PrivateSeatHalf(SeatHalf):
                 return {"open": deal.play_gift(*gift).to_wire()}
             except (ValueError, DealFault):
                 return None
-        taken = None if deal is None or deal.voided else deal.taken_card
-        if taken is not None and card == taken and (held is None or card in held.hand):
-            return {}  # a face-up card we took (the Werewolf's): everyone saw it
+        if self._face_up(card):
+            return {}  # a face-up card we took (the Werewolf's, a Witch's): everyone saw it
         opened = self.open_card(card)  # the card's key goes with it (K4)
         return None if opened is None else {"open": opened}
 
@@ -275,8 +275,33 @@ class PrivateSeatHalf(SeatHalf):
             return None
         if view.round != deal.round or not view.rules.specials or view.forehead:
             return None
-        dealt = dealt_with_werewolf(view, deal.hand)
-        return holding(deal.player, deal.cards, dealt, view.played_cards)
+        return holding(deal.player, deal.cards, deal.hand, view)
+
+    def special_fields(self, action: PlayerAction) -> dict[str, Any] | None:
+        """A Witch's swap shows the card it gives into the trick (docs/private-deal.md
+        section 16): its dealt position's ``show`` (a gift's ``show_gift``), nothing for a
+        face-up card we took or a kept hand."""
+        if type(action) is not SwapCard or action.give is None or self._face_up(action.give):
+            return {}
+        deal = self.deal
+        if deal is None or deal.voided or deal.fault is not None or self._pending is not None:
+            return None
+        try:
+            return {"show": deal.show(action.give).to_wire()}
+        except (ValueError, DealFault):  # (not ours to show, or our view refuses it)
+            return None
+
+    def _face_up(self, card: int) -> bool:
+        """Whether ``card`` is a face-up card we took into our hand (the turned card for the
+        Werewolf we showed, a card taken from a Witch's trick): in our hand now, neither at
+        an unopened position dealt to us nor a gift we hold."""
+        deal, view = self.deal, self._raw_view
+        if deal is None or deal.voided or view is None or view.round != deal.round:
+            return False
+        held = self._holding()
+        if held is None or deal.holds_unopened(card) or card in held.gifts:
+            return False
+        return card in held.hand
 
     def after_play(self) -> None:
         self.settle()  # our last card of the round: our reveal follows it
@@ -766,12 +791,12 @@ _NOT_OPENED = N_("the plays announced are not the cards their players opened")
 
 
 def _opened_plays(result: RoundResult) -> list[tuple[int, int]]:
-    """(seat, card) of every play of a round that opened a dealt card: all but the turned
-    card played by the Werewolf's holder, who took it face up (docs/private-deal.md
-    section 16)."""
-    holder = next((a.seat for a in result.actions if type(a) is NameTrump), None)
-    plays = [play for trick in result.tricks for play in trick.plays]
-    return [(seat, card) for seat, card in plays if (seat, card) != (holder, result.turned_card)]
+    """(seat, card) of every play of a round that opened a card: all but those of a
+    face-up card its seat took (the turned card for the Werewolf, a card from a Witch's
+    trick: docs/private-deal.md section 16)."""
+    if not result.actions:  # (a plain round: every play is an open)
+        return [play for trick in result.tricks for play in trick.plays]
+    return opened_plays(result.actions, result.turned_card)
 
 
 def _hand_size(config: GameConfig, r: int) -> int:
