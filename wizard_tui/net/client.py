@@ -375,6 +375,9 @@ class NetworkSession:
 
     def _special(self, phase: Phase, action: PlayerAction, auto: bool) -> None:
         if self.view is not None and self._may_send(phase, auto):
+            if self.seat_half.send_decision(action):  # (the private deal's pass: its give)
+                self._answered = decision_key(self.view, self.voided_attempts)
+                return
             fields = self.seat_half.special_fields(action)  # (a swap's show: private deal)
             if fields is None:
                 self._emit(ActionRefused("card_not_in_hand", "that card is not in your hand"))

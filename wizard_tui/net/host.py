@@ -726,6 +726,8 @@ class HostCore:
         game = table.game
         if game.turn < 0 or game.phase not in DECIDING_PHASES:
             return -1, None
+        if self.deal_half.deciding_paused():  # (the deal's steps first: a pass's unlocks)
+            return -1, None
         seat = self.seats[game.turn]
         return game.turn, seat.player_bot if seat is not None else None
 

@@ -26,6 +26,7 @@ from netplay.mental import (
     DealRelay,
     DealSetup,
     EnvelopeRefused,
+    GiftOpened,
     PublicOpened,
     RoundFailed,
     RoundVerified,
@@ -83,7 +84,9 @@ class HostDeal:
         # goes to it too) and checks the round like any seat, from the next one it plays.
         self.watchers: set[int] = set()
         self.trump_card: int | None = None
-        self.plays: list[CardOpened] = []
+        self.plays: list[CardOpened] = []  # a gift played: position -1
+        self.gift_opens: list[GiftOpened] = []  # every gift opened to everyone (section 16)
+        self.bot_gave: dict[tuple[int, int], int] = {}  # (bot seat, pass) -> item it gave
         self.suspect: Suspect | None = None
         self.fault: DealFault | None = None
         self.verdict: RoundVerified | RoundFailed | None = None
@@ -113,7 +116,11 @@ class HostDeal:
         setup = self.setup
         dealt = sum(1 for k in range(setup.items) if setup.holder(k) is not None)
         view = self.relay.view
-        return len(view.plays) + len(view.shows) == dealt
+        # A gift opened counts for the dealt position its card left unopened, unless that
+        # card was face up already (the turned card a Werewolf's holder took and passed).
+        face_up = set(view.opened.values())
+        gifts = sum(1 for g in self.gift_opens if g.item not in face_up)
+        return len(view.plays) + len(view.shows) + gifts == dealt
 
     @property
     def inboxes_in(self) -> bool:
@@ -177,8 +184,39 @@ class HostDeal:
             self._route(seat, player.play_blind(position))
             return
         item = self.cards.index(card)  # (the bot chose it from its own hand)
+        gift = self._held_gift(seat, item)
+        if gift is not None:  # a card passed to it: its open_gift (section 16)
+            self._route(seat, player.play_gift(*gift))
+            return
         position = next(k for k, held in player.hand.items() if held == item)
         self._route(seat, player.play(position, item))
+
+    def _held_gift(self, seat: int, item: int) -> tuple[int, int] | None:
+        """The gift (pass, giver) by which the bot in ``seat`` holds ``item``: the latest
+        it received, unless it opened it or gave it on (None: a card it was dealt)."""
+        player = self.bots[seat]
+        for m, giver in sorted(player.gifts, reverse=True):
+            if player.gifts[(m, giver)] != item or (m, giver) in player.view.gift_opens:
+                continue
+            if any(p > m and given == item for (s, p), given in self.bot_gave.items() if s == seat):
+                return None  # it gave that card on
+            return (m, giver)
+        return None
+
+    def bot_send_inboxes(self) -> None:
+        """A Juggler's pass begins: every bot sends its inbox (once per round)."""
+        for seat, player in self.bots.items():
+            if seat not in self.relay.view.inboxes and self.fault is None:
+                self._route(seat, player.send_inbox())
+
+    def bot_give(self, seat: int, pass_index: int, to: int, card: int) -> None:
+        """The bot in ``seat`` gives ``card`` to ``to`` in pass ``pass_index`` (its inbox
+        first if not sent yet); its unlock follows on its own once every give is in."""
+        player = self.bots[seat]
+        if seat not in self.relay.view.inboxes:
+            self._route(seat, player.send_inbox())
+        self.bot_gave[(seat, pass_index)] = self.cards.index(card)
+        self._route(seat, player.give(pass_index, to, self.cards.index(card)))
 
     def bot_show(self, seat: int, card: int) -> None:
         """A bot gives ``card`` into a Witch's trick: its player shows the card's dealt
@@ -186,6 +224,10 @@ class HostDeal:
         player = self.bots[seat]
         assert player.hand is not None
         item = self.cards.index(card)  # (the bot chose it from its own hand)
+        gift = self._held_gift(seat, item)
+        if gift is not None:  # a card passed to it
+            self._route(seat, player.show_gift(*gift))
+            return
         view = player.view
         position = next(
             (
@@ -195,11 +237,8 @@ class HostDeal:
             ),
             None,
         )
-        if position is not None:
-            self._route(seat, player.show(position, item))
-            return
-        gift = next(key for key, held in player.gifts.items() if held == item)
-        self._route(seat, player.show_gift(*gift))
+        assert position is not None  # (a card it holds: dealt, or passed to it)
+        self._route(seat, player.show(position, item))
 
     def reveal_bots(self) -> None:
         """K5 for every bot that has not revealed yet."""
@@ -256,6 +295,10 @@ class HostDeal:
             self.trump_card = self.cards[event.item]
         elif isinstance(event, CardOpened):
             self.plays.append(event)
+        elif isinstance(event, GiftOpened):
+            self.gift_opens.append(event)
+            if event.played:  # the play of a card passed to its seat
+                self.plays.append(CardOpened(event.seat, -1, event.item))
         elif isinstance(event, Suspect):
             self.suspect = self.suspect or event
         elif isinstance(event, RoundVerified | RoundFailed):

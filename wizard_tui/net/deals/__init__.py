@@ -58,7 +58,7 @@ MOVING_SPECIALS: frozenset[Special] = frozenset({Special.WEREWOLF, Special.JUGGL
 # Those a kind that deals special cards but does not say ``moves`` cannot deal yet: the
 # private deal deals the Werewolf (its show and the turned card taken face up), not yet a
 # passed or swapped card.
-UNDEALT_MOVES: frozenset[Special] = frozenset({Special.JUGGLER})
+UNDEALT_MOVES: frozenset[Special] = frozenset()
 
 
 def specials_refusal(

@@ -172,6 +172,11 @@ class SeatHalf:
     def after_play(self) -> None:
         """The play (or a special card's decision) just went out."""
 
+    def send_decision(self, action: PlayerAction) -> bool:
+        """True: this kind sent the special card's decision ``action`` itself (the private
+        deal's Juggler's pass is a give, a deal message); False: the session sends it."""
+        return False
+
     @property
     def voided_attempts(self) -> int:
         """How many deals of this game were voided so far (a decision's position moves on)."""

@@ -35,6 +35,7 @@ from ....game import BLIND_CARD
 from ....private_special import werewolf_opening
 from ....record import RedealAction
 from ...private_relay import foreheads
+from .gifts import all_opened, left, own_gives, passes_given, unlocks_owed
 from .round_secrets import SECRET_BYTES
 
 
@@ -65,6 +66,7 @@ class ClientDeal:
         self.suspect: Suspect | None = None
         self.verdict: RoundVerified | RoundFailed | None = None
         self.voided = False
+        self._pending_give: int | None = None  # a Juggler's pass chosen, its give not sent
 
     @property
     def round(self) -> int:
@@ -104,10 +106,38 @@ class ClientDeal:
         position = next((k for k, held in hand.items() if held == item), None)
         if item is None or position is None or position in self.player.view.opened:
             raise ValueError(f"card {card} is not in our hand")
+        if item in own_gives(self.player).values():  # a dealt card we passed on
+            raise ValueError(f"card {card} was given away")
         events = self.player.play(position, item)
         envelope = next(e.envelope for e in events if isinstance(e, Send))
         self._take([e for e in events if not isinstance(e, Send)])
         return envelope
+
+    def play_gift(self, pass_index: int, giver: int) -> Envelope:
+        """The ``open_gift`` that plays the card ``giver`` gave us in pass ``pass_index``
+        (docs/private-deal.md section 16). ``ValueError`` if we hold no such gift."""
+        return self._one(self.player.play_gift(pass_index, giver))
+
+    def show_gift(self, pass_index: int, giver: int) -> Envelope:
+        """The ``show_gift`` that puts the card ``giver`` gave us face up, unplayed."""
+        return self._one(self.player.show_gift(pass_index, giver))
+
+    def _one(self, events: list[Event]) -> Envelope:
+        envelope = next(e.envelope for e in events if isinstance(e, Send))
+        self._take([e for e in events if not isinstance(e, Send)])
+        return envelope
+
+    def held_gift(self, card: int) -> tuple[int, int] | None:
+        """The gift (pass, giver) by which we hold ``card`` now: the latest that brought
+        it, unless we opened it or gave it on (None: it came to us otherwise)."""
+        player = self.player
+        item = self.cards.index(card) if card in self.cards else None
+        gave = own_gives(player)
+        for m, giver in sorted(player.gifts, reverse=True):
+            if player.gifts[(m, giver)] != item or (m, giver) in player.view.gift_opens:
+                continue
+            return None if any(p > m and g == item for p, g in gave.items()) else (m, giver)
+        return None
 
     def holds_unopened(self, card: int) -> bool:
         """Whether a position dealt to us holds ``card`` and is not opened yet (its play is
@@ -118,6 +148,8 @@ class ClientDeal:
         hand = self.player.hand or {}
         item = self.cards.index(card) if card in self.cards else None
         view = self.player.view
+        if item in own_gives(self.player).values():
+            return None  # a dealt card we passed on: its position stays unopened
         return next(
             (
                 k
@@ -136,16 +168,51 @@ class ClientDeal:
         if position is not None and item is not None:
             events = self.player.show(position, item)
         else:
-            gift = next(
-                (key for key, held in self.player.gifts.items() if held == item),
-                None,
-            )
+            gift = self.held_gift(card)
             if gift is None:
                 raise ValueError(f"card {card} is not ours to show")
             events = self.player.show_gift(*gift)
         envelope = next(e.envelope for e in events if isinstance(e, Send))
         self._take([e for e in events if not isinstance(e, Send)])
         return envelope
+
+    # -- a Juggler's pass (docs/private-deal.md section 16, "Wizard's messages") ------------
+
+    def send_inbox(self) -> None:
+        """Our inbox key, once per round (before any gift to us can be sealed)."""
+        if self.fault is None and self.seat not in self.player.view.inboxes:
+            self._guard(self.player.send_inbox)
+
+    def pass_card(self, card: int) -> None:
+        """Our card of the pass under way goes to our left neighbour: our inbox first if
+        not sent yet, then our give once our neighbour's inbox is in and the pass before
+        is unlocked (until then it waits: ``send_give``). The unlock follows on its own."""
+        self.send_inbox()
+        self._pending_give = card
+        self.send_give()
+
+    def send_give(self) -> None:
+        """The give chosen (``pass_card``), if it can go now."""
+        card = self._pending_give
+        view = self.player.view
+        seats = self.setup.seats
+        if card is None or self.fault is not None:
+            return
+        m = passes_given(view, seats)
+        to = left(self.seat, seats)
+        if (m, self.seat) in view.gives:
+            self._pending_give = None  # (given already: a resumed player)
+            return
+        if to not in view.inboxes or unlocks_owed(view, seats) or view.passes_moved != m:
+            return
+        self._pending_give = None
+        item = self.cards.index(card) if card in self.cards else None
+        if item is not None:
+            self._guard(lambda: self.player.give(m, to, item))
+
+    @property
+    def give_pending(self) -> bool:
+        return self._pending_give is not None
 
     def _play_blind(self) -> Envelope:
         view = self.player.view
@@ -195,9 +262,7 @@ class ClientDeal:
     @property
     def all_played(self) -> bool:
         """Every dealt card is open (played, or shown: the Werewolf): time for the reveals."""
-        dealt = sum(1 for k in range(self.setup.items) if self.setup.holder(k) is not None)
-        view = self.player.view
-        return len(view.plays) + len(view.shows) == dealt
+        return all_opened(self.setup, self.player.view)
 
     def open_hand(self) -> None:
         """At a table with the Werewolf: once our hand is open, our show of the Werewolf if

@@ -30,6 +30,7 @@ from netplay.mental import (
     RoundVerified,
 )
 from netplay.mental.protocol import (
+    BAD_GIFT,
     DUPLICATE_ITEM,
     NOT_AN_ITEM,
     OWN_COLLISION,
@@ -52,10 +53,10 @@ from ....game import (
     SeatView,
     dealer_of,
 )
-from ....game.actions import SwapCard
+from ....game.actions import PassCard, SwapCard
 from ....game.codec import PlayerAction, action_to_wire
 from ....game.hidden import HiddenGame, Revoke, replay_round, view_with_foreheads, view_with_hand
-from ....game.hidden_special import HiddenSpecialGame, view_with_special_hand
+from ....game.hidden_special import HIDDEN_CARD, HiddenSpecialGame
 from ....game.specials import Special
 from ....private_deal import item_cards, opened_deck, round_setup, veiled_round
 from ....record import PRIVATE_PROTOCOL, UNREVEALED, VOIDED, GameRecorder
@@ -73,6 +74,8 @@ from ...journal_facts import (
 )
 from ...private_relay import HostDeal
 from ..host_half import DealHostBase
+from .gifts import holding, left, passes_of, view_with_holding
+from .passes import give_refusal, owed_pass_steps, pass_cards, pass_waits, void_actions
 from .witch import needs_show, swap_refusal
 
 # The table's game: it knows no hand.
@@ -111,7 +114,9 @@ class _Void:
     code: str | None
     culprit: int | None
     evidence: Envelope | None
-    actions: list[list[Any]]  # the attempt's public trump and bid actions, for the record
+    # The attempt's public actions, for the record (a pass's card is put in once the
+    # reveals verified the gifts: ``passes.void_actions``).
+    actions: list[PlayerAction]
     charged: int | None = None  # the seat that pays, unless the reveals name another
     reveals: bool = False  # every seat was asked to reveal: the verdict names who pays
 
@@ -264,7 +269,12 @@ class PrivateDealing(DealHostBase):
             )
             self.next_attempt = fact.attempt + 1
         else:
-            if game.round_complete:  # live: every play is in, the deck scores it
+            if game.round_complete and isinstance(game, HiddenSpecialGame):
+                # live: every play is in; the deck and the passes' cards score it
+                passes = passes_of(fact.actions, game.players)
+                events = game.finish_round(fact.deck, passes)  # (Revoke: nothing changed)
+                result = game.results[-1]
+            elif game.round_complete:  # live: every play is in, the deck scores it
                 events = game.finish_round(fact.deck)  # (Revoke: nothing changed)
                 result = game.results[-1]
             elif isinstance(game, HiddenSpecialGame):  # replaying: rebuilt from deck, actions
@@ -456,14 +466,30 @@ class PrivateDealing(DealHostBase):
             self.port.refuse(session, p.BAD_ENVELOPE, "you gave your round keys up as lost")
             return
         envelope = Envelope.from_wire(msg["env"])  # the schema checked it already
-        if _kind(envelope) in ("open", "blind"):
+        kind = _kind(envelope)
+        if kind in ("open", "blind", "open_gift"):
             self.port.refuse(session, p.BAD_ENVELOPE, "a card's open goes in its play message")
             return
         seat = session.seat
         assert seat is not None  # (_current checked it)
+        game = self.game
+        if kind == "give":  # a Juggler's pass: the host's game learns only that it passed
+            refusal = (
+                give_refusal(deal, game, seat, decode_body(envelope.body))
+                if isinstance(game, HiddenSpecialGame)
+                else "no card is passed at this table"
+            )
+            if refusal is not None:
+                self.port.refuse(session, Reason.NOT_YOUR_TURN, refusal)
+                return
+        waited = self._pass_waits()
         if self._refused(session, lambda: deal.deliver(seat, envelope)):
             return
+        if kind == "give" and deal.fault is None and isinstance(game, HiddenSpecialGame):
+            self._flush(deal)
+            self.port.changed(game.apply(PassCard(seat, HIDDEN_CARD)))
         self._step(deal, lambda: None)
+        self._pass_resumes(waited)
 
     def _refused(self, session: Session, send: Any) -> bool:
         """Hand an envelope to the relay; True if it was dropped as proving nothing
@@ -530,6 +556,9 @@ class PrivateDealing(DealHostBase):
         if deal is None or self.voiding is not None:
             port.refuse(session, p.NOT_READY, "no deal is in progress")
             return
+        if self._pass_waits():
+            port.refuse(session, p.NOT_READY, "the pass is not unlocked yet: wait")
+            return
         if self._hid_the_werewolf(seat, card):
             self.take_stray_open(session, msg)  # its open, which the reveal follows
             return
@@ -540,6 +569,7 @@ class PrivateDealing(DealHostBase):
             return
         if self._taken(seat, card):  # face up when it was taken: no deal message
             self.port.changed(self.game.apply(Play(seat, card)))
+            self._pass_begins(deal)
             self._watch_steps()
             return
         if "open" not in msg:
@@ -551,10 +581,11 @@ class PrivateDealing(DealHostBase):
         except ProtocolError:
             body = None  # signed garbage: the relay names its sender
         blind = card == BLIND_CARD  # a forehead round: the play of an unseen card
+        # (A card passed to the seat: its open is the gift's, ``open_gift``.)
         if body is not None and (
             (body["t"] != "blind")
             if blind
-            else (body["t"] != "open" or body["item"] != deal.item_of(card))
+            else (body["t"] not in ("open", "open_gift") or body["item"] != deal.item_of(card))
         ):
             port.refuse(session, p.BAD_ENVELOPE, "the open is not this card's")
             return
@@ -612,7 +643,8 @@ class PrivateDealing(DealHostBase):
         if view.forehead:  # it sees the others' cards, not its own
             return view_with_foreheads(view, deal.bot_foreheads(seat))
         if isinstance(self.game, HiddenSpecialGame):
-            return view_with_special_hand(view, deal.bot_hand(seat))
+            held = holding(deal.bots[seat], deal.cards, deal.bot_hand(seat), view)
+            return view_with_holding(view, held)
         return view_with_hand(view, deal.bot_hand(seat))
 
     def bot_play(self, seat: int, card: int) -> bool:
@@ -620,6 +652,7 @@ class PrivateDealing(DealHostBase):
         deal = self.deal
         if deal is not None and self.voiding is None and self._taken(seat, card):
             self.port.changed(self.game.apply(Play(seat, card)))
+            self._pass_begins(deal)
             self._watch_steps()
         elif deal is not None and self.voiding is None:
             self._play_through(deal, seat, card, lambda: deal.bot_play(seat, card))
@@ -631,9 +664,57 @@ class PrivateDealing(DealHostBase):
         # (With special cards: the declarations, the Cloud's change and the Werewolf's
         # holder naming trump are public too; a Witch's swap is, once its given card is
         # shown: a bot of the host's shows it here, a remote seat's comes in ``on_special``.)
+        # A Juggler's pass is a give: a bot's goes through the relay, and the game learns
+        # only that it passed.
+        game = table.game
+        if isinstance(action, PassCard) and isinstance(game, HiddenSpecialGame):
+            return self._bot_pass(game, action, by)
         if type(action) is SwapCard and action.give is not None:
             return self._bot_swap(action)
-        return queried(table.game).apply(action)
+        events = queried(table.game).apply(action)
+        if self.deal is not None:
+            self._pass_begins(self.deal)  # (a Juggler declared: its trick is complete)
+        return events
+
+    def _bot_pass(self, game: HiddenSpecialGame, action: PassCard, by: Decider) -> list[Event]:
+        deal, seat = self.deal, action.seat
+        if by == "human" or deal is None or seat not in deal.bots:
+            raise IllegalAction(
+                Reason.UNKNOWN_ACTION, "a pass of a private deal is its give (a deal message)"
+            )
+        if game.phase is not Phase.PASS or game.turn != seat or self._pass_waits():
+            raise IllegalAction(Reason.NOT_YOUR_TURN, "it is not this bot's turn to pass")
+        m = game.passes_made()
+        with contextlib.suppress(DealFault):  # kept in deal.fault: _progress voids
+            deal.bot_give(seat, m, left(seat, game.players), action.card)
+        self._flush(deal)
+        if deal.fault is not None:
+            self._progress(deal)
+            return []
+        events = game.apply(PassCard(seat, HIDDEN_CARD))
+        self._watch_steps()
+        return events  # (the table hears of it; with an unlock owed, nobody is asked yet)
+
+    # -- a Juggler's pass (passes.py) ------------------------------------------------------------
+
+    def _pass_waits(self) -> bool:
+        deal, game = self.deal, self.game
+        return deal is not None and isinstance(game, HiddenSpecialGame) and pass_waits(deal, game)
+
+    def _pass_begins(self, deal: HostDeal) -> None:
+        """A play finished a trick with a Juggler: the pass begins, and every bot sends its
+        inbox (a remote seat sends its own when it sees the phase)."""
+        if deal is self.deal and self.game.phase is Phase.PASS and deal.fault is None:
+            with contextlib.suppress(DealFault):
+                deal.bot_send_inboxes()
+            self._flush(deal)
+
+    def _pass_resumes(self, waited: bool) -> None:
+        """The table waited for a pass's inboxes or unlocks, and no longer does: the seat
+        on turn is asked now (its turn time starts, a bot decides)."""
+        if waited and self.deal is not None and self.voiding is None and not self._pass_waits():
+            self.port.send_states([])
+            self.port.bots_move()
 
     # -- the Witch's swap (docs/private-deal.md section 16; witch.py) ---------------------------
 
@@ -718,6 +799,7 @@ class PrivateDealing(DealHostBase):
                 # The play is the game's: its change (a follow-up input) tells the seats, and
                 # after the last card moves the deal on (between_rounds: the reveals).
                 self.port.changed(self.game.apply(Play(seat, card)))
+                self._pass_begins(deal)
                 self._watch_steps()
                 return
         self._take_unveiled(deal)  # (a blind play: the game's once its unveiler opened it)
@@ -842,15 +924,30 @@ class PrivateDealing(DealHostBase):
             )
             return
         assert isinstance(verdict, RoundVerified)
-        self._score(tuple(deal.card_of(i) for i in verdict.items if i is not None))
+        deck = tuple(deal.card_of(i) for i in verdict.items if i is not None)
+        game = self.game
+        if not verdict.gifts or not isinstance(game, HiddenSpecialGame):
+            self._score(deck)
+            return
+        passes, culprit = pass_cards(verdict, deal.cards, deal.setup.seats)
+        if culprit is None and len(passes) != game.passes_made():
+            culprit = next(  # a give of a pass that never came (the host relays none)
+                g.giver for g in verdict.gifts if g.pass_index >= game.passes_made()
+            )
+        if culprit is not None:
+            reason = f"seat {culprit}'s gifts are not a pass to its left"
+            self.void(reason, BAD_GIFT, culprit, None, charged=culprit)
+            return
+        self._score(deck, game.resolved_actions(passes))
 
-    def _score(self, deck: tuple[int, ...]) -> None:
+    def _score(self, deck: tuple[int, ...], actions: Sequence[PlayerAction] | None = None) -> None:
+        """Score the round from its real ``deck``; ``actions``: the round's, every pass's
+        card in (by default the game's own, which then has no pass)."""
         deal = self.deal
         assert deal is not None
         game = self.game
-        fact = PrivateRoundScored(
-            deal.round, deal.attempt, deck, tuple(game.round_actions), tuple(deal.transcript)
-        )
+        actions = tuple(game.round_actions) if actions is None else tuple(actions)
+        fact = PrivateRoundScored(deal.round, deal.attempt, deck, actions, tuple(deal.transcript))
         try:
             events = self._record(fact)  # a scored round, whole: a restored host rebuilds it
         except Revoke as exc:
@@ -864,8 +961,11 @@ class PrivateDealing(DealHostBase):
     # -- who pays for a void (docs/rules.md, "Voided deals") -----------------------------------
 
     def _all_played(self) -> bool:
-        """Every card of the attempt is down: the round is scored from what was opened."""
-        return self.voiding is None and self.game.round_complete
+        """Every card of the attempt is down: the round is scored from what was opened.
+        (Not a round with a gift: a given position is opened only by the reveals.)"""
+        deal = self.deal
+        gifts = deal is not None and bool(deal.relay.view.gives)
+        return self.voiding is None and self.game.round_complete and not gifts
 
     def _early_reveal(self, deal: HostDeal) -> int | None:
         """A remote seat that revealed its keys while cards of the round are still to be
@@ -964,6 +1064,12 @@ class PrivateDealing(DealHostBase):
             blinds := [k for k in view.blinds if k not in view.plays]
         ):
             owed = {deal.setup.unveiler(k): (*attempt, "unveil", k) for k in blinds}
+        elif (
+            phase is DealPhase.PLAY
+            and isinstance(self.game, HiddenSpecialGame)
+            and (steps := owed_pass_steps(deal, self.game))
+        ):  # a Juggler's pass: the inboxes, then the unlocks once every give is in
+            owed = {s: (*attempt, what, self.game.passes_made()) for s, what in steps.items()}
         elif phase is DealPhase.PLAY and deal.werewolf and not deal.inboxes_in:
             # (a table with the Werewolf: the round starts once every seat sent its inbox)
             owed = {
@@ -1046,11 +1152,9 @@ class PrivateDealing(DealHostBase):
         # the transcript's opens); with special cards every action in order, plays included
         # (a declaration or a Cloud's change comes between them: docs/record-format.md).
         special = isinstance(game, HiddenSpecialGame)
-        actions = [
-            action_to_wire(a) for a in game.round_actions if special or not isinstance(a, Play)
-        ]
+        actions = [a for a in game.round_actions if special or not isinstance(a, Play)]
         if then is not None:
-            actions.append(action_to_wire(then))
+            actions.append(then)
 
         reveals = reveals and deal.fault is None and self._all_connected()
         self.voiding = _Void(reason, code, culprit, evidence, actions, charged, reveals)
@@ -1124,7 +1228,10 @@ class PrivateDealing(DealHostBase):
             code,
             culprit,
             void.evidence,
-            tuple(tuple(a) for a in void.actions),
+            tuple(
+                tuple(action_to_wire(a))
+                for a in void_actions(void.actions, deal.verdict, deal.cards, deal.setup.seats)
+            ),
             tuple(deal.transcript),
         )
         self._record(fact)  # a voided attempt, with what the record keeps of it
@@ -1209,7 +1316,8 @@ class PrivateDealing(DealHostBase):
         self._watch_steps()
 
     def deciding_paused(self) -> bool:
-        return self.voiding is not None
+        """A void is under way, or the table waits for a pass's inboxes or unlocks."""
+        return self.voiding is not None or self._pass_waits()
 
     def bid_attempt(self, table: Table) -> int:
         deal = self.deal

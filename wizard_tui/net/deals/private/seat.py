@@ -29,10 +29,9 @@ from ....game import (
     score,
     void_charge,
 )
-from ....game.actions import SwapCard
+from ....game.actions import PassCard, SwapCard
 from ....game.codec import PlayerAction
 from ....game.hidden import view_with_foreheads, view_with_hand
-from ....game.hidden_special import held_after, view_with_special_hand
 from ....game.specials import Special
 from ....i18n import N_, _
 from ....phrase import Phrase, in_round, phrase
@@ -56,6 +55,8 @@ from ...link_texts import announcement_text
 from ...wire_check import a_list, an_int, byte_strings, expect, int_in
 from ..seat_half import SeatHalf, SeatPort, SecretKeeper
 from .client_deal import ClientDeal, VoidReport
+from .gifts import Holding, holding, unlocks_owed, view_with_holding
+from .round_moves import moves_problem
 from .voids import FollowedMoves, attempt_actions, our_verdict, special_actions, void_record
 
 log = logging.getLogger("wizard_tui.private_seat")
@@ -248,10 +249,45 @@ class PrivateSeatHalf(SeatHalf):
         self.settle()
 
     def play_fields(self, card: int) -> dict[str, Any] | None:
+        deal = self.deal
+        held = self._holding()
+        gift = held.gifts.get(card) if held is not None else None
+        if deal is not None and gift is not None:  # passed to us: the gift's open_gift
+            if held is None or not held.complete or deal.fault is not None:
+                return None
+            try:
+                return {"open": deal.play_gift(*gift).to_wire()}
+            except (ValueError, DealFault):
+                return None
         if self._face_up(card):
             return {}  # a face-up card we took (the Werewolf's, a Witch's): everyone saw it
         opened = self.open_card(card)  # the card's key goes with it (K4)
         return None if opened is None else {"open": opened}
+
+    def send_decision(self, action: PlayerAction) -> bool:
+        """A Juggler's pass is our give (docs/private-deal.md section 16): our inbox if
+        not sent yet, then the give to our left neighbour once it can go; no card goes to
+        the host."""
+        deal = self.deal
+        if type(action) is not PassCard or deal is None or deal.voided or deal.fault is not None:
+            return False
+        held = self._holding()
+        if held is None or action.card not in held.hand:
+            return False
+        deal.pass_card(action.card)
+        self.settle()
+        return True
+
+    def _holding(self, view: SeatView | None = None) -> Holding | None:
+        """Our cards now (a round in which cards change hands), as our deal knows them:
+        None without a deal or a hand."""
+        deal = self.deal
+        view = view if view is not None else self._raw_view
+        if deal is None or deal.voided or deal.hand is None or view is None:
+            return None
+        if view.round != deal.round or not view.rules.specials or view.forehead:
+            return None
+        return holding(deal.player, deal.cards, deal.hand, view)
 
     def special_fields(self, action: PlayerAction) -> dict[str, Any] | None:
         """A Witch's swap shows the card it gives into the trick (docs/private-deal.md
@@ -270,13 +306,14 @@ class PrivateSeatHalf(SeatHalf):
     def _face_up(self, card: int) -> bool:
         """Whether ``card`` is a face-up card we took into our hand (the turned card for the
         Werewolf we showed, a card taken from a Witch's trick): in our hand now, neither at
-        an unopened position dealt to us nor a gift."""
+        an unopened position dealt to us nor a gift we hold."""
         deal, view = self.deal, self._raw_view
         if deal is None or deal.voided or view is None or view.round != deal.round:
             return False
-        if deal.hand is None or deal.holds_unopened(card) or deal.holds_gift(card):
+        held = self._holding()
+        if held is None or deal.holds_unopened(card) or card in held.gifts:
             return False
-        return card in held_after(view, deal.hand)
+        return card in held.hand
 
     def after_play(self) -> None:
         self.settle()  # our last card of the round: our reveal follows it
@@ -300,9 +337,18 @@ class PrivateSeatHalf(SeatHalf):
         config = self.port.config
         if config is not None and Special.WEREWOLF in config.rules.specials and not deal.voided:
             deal.open_hand()  # our show of the Werewolf, if ours, and our inbox
-        for envelope in deal.outbox:
-            send(p.deal_msg(deal.round, deal.attempt, envelope.to_wire()))
-        deal.outbox = []
+        raw = self._raw_view
+        if (
+            not deal.voided
+            and raw is not None
+            and raw.round == deal.round
+            and raw.phase is Phase.PASS
+            and deal.hand is not None
+        ):
+            deal.send_inbox()  # a Juggler's pass: every seat's inbox first
+        if not deal.voided:
+            deal.send_give()  # our pass, once it can go
+        self._send_outbox(deal)
         key = (deal.round, deal.attempt)
         problem = deal.fault or deal.suspect
         if problem is not None and deal.voided:
@@ -335,6 +381,21 @@ class PrivateSeatHalf(SeatHalf):
         if deal.voided and (deal.verdict is not None or deal.fault is not None):
             self._judge(deal)
         self._refresh_view(deal)
+
+    def _send_outbox(self, deal: ClientDeal) -> None:
+        for envelope in deal.outbox:
+            self.port.send(p.deal_msg(deal.round, deal.attempt, envelope.to_wire()))
+        deal.outbox = []
+
+    def _pass_steps(self, deal: ClientDeal, view: SeatView) -> None:
+        """A view of a Juggler's pass: our inbox goes out now (every seat's is needed
+        before the first give), and our give if it waited for it."""
+        if deal.voided or deal.hand is None or view.round != deal.round:
+            return
+        if view.phase is Phase.PASS:
+            deal.send_inbox()
+        deal.send_give()
+        self._send_outbox(deal)
 
     def _reveal(self, deal: ClientDeal) -> None:
         envelope = deal.reveal()
@@ -374,8 +435,16 @@ class PrivateSeatHalf(SeatHalf):
                 # lost and the round is being voided): this is no decision of ours yet.
                 return replace(view, turn=-1)
             return view
-        if view.rules.specials:  # (the Werewolf's turned card, the Witch's swaps: public)
-            merged = view_with_special_hand(view, deal.hand)
+        if view.rules.specials:
+            self._pass_steps(deal, view)
+        held = self._holding(view) if view.rules.specials else None
+        if held is not None:  # (special cards: ours may have changed hands)
+            waiting = not held.complete or bool(unlocks_owed(deal.player.view, deal.setup.seats))
+            merged = view_with_holding(view, held)
+            if waiting:
+                # A pass is not unlocked yet: our hand is not known (nor may anyone play).
+                # The host sends the position again once it is: that view is evidence.
+                return replace(merged, turn=-1) if view.turn == view.seat else merged
         else:
             merged = view_with_hand(view, deal.hand)
         self._merged[id(merged)] = merged  # until the round's end
@@ -538,7 +607,13 @@ class PrivateSeatHalf(SeatHalf):
             why = phrase(N_("keys missing")) if problem is None else fault_phrase(problem)
             self._report(r, phrase(N_("the deal did not verify: {why}"), why=why), failed=True)
             return
-        if deal.plays() != _opened_plays(result):
+        if result.actions and isinstance(verdict, RoundVerified):
+            # A special round: every open, show and gift is a move its actions make.
+            wrong = moves_problem(deal.setup, deal.transcript, verdict, deal.cards, result)
+            if wrong is not None:
+                self._report(r, wrong, failed=True)
+                return
+        elif deal.plays() != _opened_plays(result):
             self._report(r, phrase(_NOT_OPENED), failed=True)
             return
         assert checker is not None

@@ -1,0 +1,271 @@
+"""The Juggler over the network with the private deal (docs/private-deal.md section 16,
+"Gifts" and "Wizard's messages"), over real sockets on 127.0.0.1: after a Juggler's trick
+every seat sends its inbox, then in turn its give to its left neighbour (the card never
+reaches the host, whose game learns only that the seat passed), then its unlock; each seat
+learns its received card alone and plays it with an ``open_gift``. Host bots and network
+bots (``join --bot``); the host's record and every joiner's own record verify.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from net_helpers import play_bots, running_host, seat_sessions
+from private_helpers import assert_private_game_verified, play_until
+
+from netplay.mental.protocol import decode_body
+from wizard_tui.game import TableRules
+from wizard_tui.game.actions import PassCard, Play
+from wizard_tui.game.codec import PlayerAction
+from wizard_tui.game.hidden_special import HiddenSpecialGame
+from wizard_tui.game.specials import SPECIALS, Special
+from wizard_tui.net.client import NetworkSession
+from wizard_tui.net.deals import MOVING_SPECIALS, DealKind
+from wizard_tui.net.deals.private.host import PrivateDealing
+from wizard_tui.net.deals.private.passes import owed_pass_steps
+from wizard_tui.net.deals.private.seat import PrivateSeatHalf
+from wizard_tui.net.deals.seat_half import SeatHalf
+from wizard_tui.net.host import HostOptions
+from wizard_tui.net.journal import read_journal
+from wizard_tui.net.restore import replay
+
+STILL = frozenset(SPECIALS) - MOVING_SPECIALS  # the six that move no card
+
+
+@pytest.mark.parametrize(
+    "specials", [frozenset({Special.JUGGLER}), STILL | {Special.JUGGLER, Special.WEREWOLF}]
+)
+async def test_a_private_game_with_the_juggler_verifies(
+    tmp_path: Path, specials: frozenset[Special]
+) -> None:
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="easy",
+        rules=TableRules(specials=specials),
+        length="short",
+        records_dir=tmp_path / "records",
+        deal="private",
+    )
+    async with asyncio.timeout(90), running_host(options, rng=random.Random(3)) as host:
+        sessions = await seat_sessions(options.port, 2, records_dir=tmp_path / "own")
+        codes = await play_bots(sessions, "easy", seed=3)
+        await host.finished.wait()
+    assert codes == [0, 0]
+    assert all(s.client.state == "closed" for s in sessions)
+    assert_private_game_verified(host, sessions)
+    table = host.table
+    assert table is not None
+    results = table.game.results
+    passes = [a for r in results for a in r.actions if type(a) is PassCard]
+    assert passes  # a Juggler's pass was made, its cards in the record
+    assert {a.seat for a in passes} == {0, 1, 2}
+    # A received card was played: some round's transcript holds an open_gift.
+    rounds = table.recorder.record().rounds
+    kinds = {
+        decode_body(env.body)["t"]
+        for rnd in rounds
+        if rnd.private_deal is not None
+        for env in rnd.private_deal.envelopes
+    }
+    assert {"inbox", "give", "unlock", "open_gift"} <= kinds
+    assert any(type(a) is Play for r in results for a in r.actions)
+
+
+class SilentUnlock(NetworkSession):
+    """Plays like anyone, but its unlocks never leave (once ``hold`` says so): the table
+    waits on them, since nobody may play before every card of the pass is known."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.hold: Callable[[], bool] = lambda: True
+        self.held = 0
+        send = self.client.send
+
+        def swallow_unlock(msg: dict[str, Any]) -> bool:
+            kind = decode_body(msg["env"]["body"])["t"] if msg.get("t") == "deal" else None
+            if kind == "unlock" and self.hold():
+                self.held += 1
+                return True
+            return send(msg)
+
+        self.client.send = swallow_unlock  # type: ignore[method-assign]
+
+
+JUGGLER = frozenset({Special.JUGGLER})
+
+
+S = TypeVar("S", bound=NetworkSession)
+
+
+async def _one(port: int, cls: type[S]) -> S:
+    (session,) = await seat_sessions(port, 1, cls=cls)
+    assert isinstance(session, cls)
+    return session
+
+
+async def test_a_program_that_never_unlocks_is_disconnected(tmp_path: Path) -> None:
+    """The unlock is a deal step the host waits for: a seat that never sends it is cut off
+    (deal_step_timeout), a bot of the host takes its seat, the attempt is dealt again, and
+    the game ends with records that verify."""
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="random",
+        rules=TableRules(specials=JUGGLER),
+        length="short",
+        records_dir=tmp_path,
+        deal="private",
+        takeover_after=0.1,
+        deal_step_timeout=2.0,  # (the honest programs' steps never come near it)
+    )
+    async with asyncio.timeout(90), running_host(options, rng=random.Random(3)) as host:
+        silent = await _one(options.port, SilentUnlock)
+        others = await seat_sessions(options.port, 1)
+        gone = asyncio.ensure_future(play_bots([silent], seed=3))
+        codes = await play_bots(others, seed=4)
+        await host.finished.wait()
+    await silent.close()
+    assert await gone == [1]
+    assert codes == [0]
+    assert silent.held >= 1
+    assert host.seats[0] is not None and host.seats[0].stand_in is not None
+    assert_private_game_verified(host, others, redeals=1)
+    record = host.table.recorder.record()  # type: ignore[union-attr]
+    (void,) = record.redeals
+    assert "left" in void.reason and void.culprit is None  # lost keys: a bot took the seat
+
+
+async def test_a_host_stopped_mid_pass_is_rebuilt_from_its_journal(tmp_path: Path) -> None:
+    """A host stopped while a pass's gives are in and an unlock is missing: its journal
+    rebuilds every scored round exactly (each pass's cards in its actions, from the gifts
+    verified at the round's end) and the attempt the stop cut off, which a restored host
+    voids as lost keys and deals again."""
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="easy",
+        rules=TableRules(specials=JUGGLER),
+        records_dir=tmp_path / "records",
+        journal_dir=tmp_path / "games",
+        deal="private",
+        deal_step_timeout=None,
+    )
+    async with asyncio.timeout(120), running_host(options, rng=random.Random(3)) as host:
+        silent = await _one(options.port, SilentUnlock)
+        sessions = [silent, *await seat_sessions(options.port, 1)]
+
+        def passed_before() -> bool:
+            view = silent.view
+            return view is not None and any(
+                type(a) is PassCard for r in view.history for a in r.actions
+            )
+
+        silent.hold = passed_before
+
+        def mid_pass() -> bool:
+            deal = host.deal_half.deal  # type: ignore[attr-defined]
+            game = host.table.game if host.table is not None else None
+            return (
+                deal is not None
+                and isinstance(game, HiddenSpecialGame)
+                and "unlock" in owed_pass_steps(deal, game).values()
+                and passed_before()
+            )
+
+        await play_until(host, sessions, mid_pass, seed=3)
+        table = host.table
+        assert table is not None and host.journal is not None and not table.finished
+        assert mid_pass()
+        live = table.game.results
+        cut_off = host.deal_half.attempt  # type: ignore[attr-defined]
+        path = host.journal.path
+    restored = replay(read_journal(path).entries)
+    game = restored.table.game
+    assert isinstance(game, HiddenSpecialGame)
+    assert game.results == live
+    assert [r.actions for r in game.results] == [r.actions for r in live]
+    assert any(type(a) is PassCard for r in game.results for a in r.actions)
+    assert all(a.card >= 0 for r in game.results for a in r.actions if type(a) is PassCard)
+    half = restored.half
+    assert isinstance(half, PrivateDealing)
+    assert half.attempt == cut_off  # (resume voids it as lost keys, and deals it again)
+
+
+class GivesWhatItLacks(NetworkSession):
+    """Its first pass gives a card nobody was dealt (it peeks at every hand of the test,
+    which no real program can), keeping its own: caught at the round's end."""
+
+    undealt: Callable[[], int | None] = staticmethod(lambda: None)
+    cheated: int | None = None  # the round it cheated in
+
+    def _new_seat_half(self, kind: DealKind) -> SeatHalf:
+        half = super()._new_seat_half(kind)
+        if not isinstance(half, PrivateSeatHalf):
+            return half
+        real = half.send_decision
+
+        def send_decision(action: PlayerAction) -> bool:
+            deal = half.deal
+            if type(action) is PassCard and self.cheated is None and deal is not None:
+                card = self.undealt()
+                if card is not None:
+                    self.cheated = deal.round
+                    deal.pass_card(card)
+                    half.settle()
+                    return True
+            return real(action)
+
+        half.send_decision = send_decision  # type: ignore[method-assign]
+        return half
+
+
+async def test_a_seat_that_gives_a_card_it_does_not_hold_is_named(tmp_path: Path) -> None:
+    """A give seals any card: the deal cannot tell whether its giver held it. The round's
+    end can: the host replays the round with the real deck and the passes' cards (the
+    verified gifts), the engine refuses that pass, and the attempt is voided naming the
+    giver, charged; the round is dealt again and every record verifies."""
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="easy",
+        rules=TableRules(specials=JUGGLER),
+        length="short",
+        records_dir=tmp_path / "records",
+        deal="private",
+    )
+    async with asyncio.timeout(120), running_host(options, rng=random.Random(3)) as host:
+        cheat = await _one(options.port, GivesWhatItLacks)
+        others = await seat_sessions(options.port, 1)
+        sessions = [cheat, *others]
+
+        def undealt() -> int | None:
+            half = host.deal_half
+            assert isinstance(half, PrivateDealing) and half.deal is not None
+            held: set[int] = set(half.deal.bot_hand(2))
+            for s in sessions:
+                deal = s.seat_half.deal  # type: ignore[attr-defined]
+                held |= set(deal.hand or ())
+            table = host.table
+            assert table is not None
+            played = set(table.game.trick) | {c for t in table.game.tricks for c in t.cards}
+            return next(c for c in range(60) if c not in held and c not in played)
+
+        cheat.undealt = undealt
+        codes = await play_bots(sessions, "easy", seed=3)
+        await host.finished.wait()
+    assert cheat.cheated is not None
+    assert codes == [0, 0]
+    table = host.table
+    assert table is not None
+    record = table.recorder.record()
+    (void,) = record.redeals
+    assert (void.round, void.culprit) == (cheat.cheated, 0)
+    assert "revoked" in void.reason
+    assert [(c.round, c.seat) for c in record.charges] == [(cheat.cheated, 0)]
+    assert_private_game_verified(host, sessions, redeals=1)
