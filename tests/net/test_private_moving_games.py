@@ -13,8 +13,9 @@ host's bots and network bots (``join --bot``'s ``play_as_bot``).
   applied the swap; no seat's position key reaches another party but in the open (or show)
   of that position or in the round-end reveal.
 
-The deals are random (each seat shuffles): the games are long enough that they pass and
-swap cards, which the tests check rather than assume.
+The decks are the same every run (each seat's round secrets seeded: test_private_witch's
+``SeededDeal`` and ``seeded_bots``), and so are the games: they pass and swap cards, which
+the tests check rather than assume.
 """
 
 from __future__ import annotations
@@ -29,9 +30,11 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+import pytest
 from net_helpers import play_bots, running_host, seat_sessions
 from private_helpers import assert_private_game_verified
 from special_helpers import ALL_NINE, every_view
+from test_private_witch import SeededDeal, seeded_bots
 
 from netplay.mental import RoundKeys, moves
 from netplay.mental.protocol import decode_body
@@ -39,7 +42,6 @@ from netplay.mental.sra import scalar_bytes, scalar_from_bytes
 from wizard_tui.game import TableRules
 from wizard_tui.game.actions import PassCard, SwapCard
 from wizard_tui.game.hidden_special import HiddenSpecialGame
-from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.host import HostOptions
 from wizard_tui.net.host_adapter import WizardHost
 from wizard_tui.private_deal import item_cards
@@ -55,20 +57,30 @@ def _swaps(rnd: RecordedRound) -> list[SwapCard]:
     return [a for a in rnd.actions or () if isinstance(a, SwapCard) and a.give is not None]
 
 
+GAME_SEED = 22  # (its game passes twice, and both a network seat and a host bot swap)
+
+
 async def test_a_private_game_with_all_nine_cards_between_network_bots_verifies(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Two host bots and two network bots; the decks are the same every run (``SeededDeal``,
+    ``seeded_bots``), and so is the game."""
+    monkeypatch.setattr(SeededDeal, "deal_seed", GAME_SEED)
+    seeded_bots(monkeypatch, GAME_SEED)
     options = HostOptions(
         players=4,
         bots=2,
         bot_level="normal",
         rules=TableRules(specials=ALL_NINE),
+        length="short",
         records_dir=tmp_path / "records",
         deal="private",
     )
-    async with asyncio.timeout(240), running_host(options, rng=random.Random(19)) as host:
-        sessions = await seat_sessions(options.port, 2, records_dir=tmp_path / "own")
-        codes = await play_bots(sessions, "random", seed=19)  # (it swaps; "easy" never does)
+    async with asyncio.timeout(240), running_host(options, rng=random.Random(GAME_SEED)) as host:
+        sessions = await seat_sessions(
+            options.port, 2, cls=SeededDeal, records_dir=tmp_path / "own"
+        )
+        codes = await play_bots(sessions, "random", seed=GAME_SEED)  # (it swaps; "easy" never does)
         await host.finished.wait()
     assert codes == [0, 0]  # join --bot's exit status: finished, every round verified
     assert all(s.client.state == "closed" for s in sessions)
@@ -81,12 +93,12 @@ async def test_a_private_game_with_all_nine_cards_between_network_bots_verifies(
     dealt = {c for r in record.rounds for hand in r.hands for c in hand}
     assert dealt >= set(ALL_NINE)
     # The game passed and swapped cards: every seat passed (network seats 0, 1 and the
-    # host's bots 2, 3), with real cards in the record; and a Witch swapped.
+    # host's bots 2, 3), with real cards in the record; a network seat and a host bot swapped.
     passes = [a for r in record.rounds for a in _passes(r)]
     assert {a.seat for a in passes} == {0, 1, 2, 3}
     assert all(a.card >= 0 for a in passes)
     swaps = [a for r in record.rounds for a in _swaps(r)]
-    assert swaps, "no Witch swapped a card in this game"
+    assert {a.seat < 2 for a in swaps} == {True, False}, "a network seat and a host bot swap"
 
 
 # --- secrecy over the sockets ---------------------------------------------------------
@@ -110,8 +122,8 @@ class Tap:
 CLOCK: Iterator[int] = itertools.count()
 
 
-class TappedSession(NetworkSession):
-    """A client that keeps every message the host sent it."""
+class TappedSession(SeededDeal):
+    """A client that keeps every message the host sent it (its deals seeded: ``SeededDeal``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -255,7 +267,7 @@ def check_secrecy(
     items = item_cards(record.rules.specials)
     parties: list[tuple[int | None, Tap]] = [(None, host.tap)]
     parties += [(seat, s.tap) for seat, s in enumerate(sessions)]
-    found = gifts = swaps = shows = 0
+    found = gifts = swaps = shows = gift_shows = 0
     for rnd in record.rounds:
         secrets = _round_secrets(rnd, items)
         for party, tap in parties:
@@ -308,30 +320,49 @@ def check_secrecy(
             if key is None:
                 continue  # a face-up card it took: everyone saw it
             shows += 1
+            gift_shows += any(
+                (g.to, items[g.item]) == (swap.seat, swap.give) for g in secrets.gifts
+            )
             at = host.swapped_at[(rnd.round, swap.seat, swap.give, swap.take)]  # type: ignore[index]
             for party, tap in parties:
                 if party == swap.seat:
                     continue
                 seen = _first(tap, key)
                 assert seen is None or seen[0] >= at, (swap, party, seen and seen[1].get("t"))
-    return {"found": found, "gifts": gifts, "swaps": swaps, "shows": shows}
+    return {
+        "found": found,
+        "gifts": gifts,
+        "swaps": swaps,
+        "shows": shows,
+        "gift_shows": gift_shows,
+    }
 
 
-async def test_a_passed_or_swapped_card_reaches_only_its_new_holder(tmp_path: Path) -> None:
+# Its deals (``SeededDeal``) pass and swap cards; in round 7 a card seat 0 played comes back
+# to it (a Witch takes it from the trick and passes it on to seat 0).
+SECRECY_SEED = 1
+
+
+async def test_a_passed_or_swapped_card_reaches_only_its_new_holder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Three network seats (no host bot: every party's messages are on a socket)."""
+    seed = SECRECY_SEED
+    monkeypatch.setattr(SeededDeal, "deal_seed", seed)
     options = HostOptions(
         players=3,
         bots=0,
         rules=TableRules(specials=ALL_NINE),
+        length="short",
         records_dir=tmp_path,
         deal="private",
     )
     async with (
         asyncio.timeout(240),
-        running_host(options, host_cls=TappedHost, rng=random.Random(23)) as host,
+        running_host(options, host_cls=TappedHost, rng=random.Random(seed)) as host,
     ):
         sessions = await seat_sessions(options.port, 3, cls=TappedSession)
-        assert await play_bots(sessions, "random", seed=23) == [0, 0, 0]
+        assert await play_bots(sessions, "random", seed=seed) == [0, 0, 0]
         await host.finished.wait()
     assert isinstance(host, TappedHost)
     assert_private_game_verified(host, sessions)
@@ -341,6 +372,6 @@ async def test_a_passed_or_swapped_card_reaches_only_its_new_holder(tmp_path: Pa
     # The host never learns a passed card: no pass it was sent names one.
     assert all(m["card"] < 0 for _, _, m in host.tap.got if m["t"] == "pass_card")
     checked = check_secrecy(record, host, taps)
-    assert checked["found"] > 1000  # every open reaches the host and two seats
+    assert checked["found"] > 300  # every open reaches the host and two seats
     assert checked["gifts"] > 0, "no Juggler's pass in this game"
     assert checked["swaps"] > 0 and checked["shows"] > 0, "no Witch gave a card it held"
