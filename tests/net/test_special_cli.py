@@ -1,8 +1,9 @@
 """``--specials`` of ``wizard-tui host`` and ``play``: what it refuses in words (the private
-deal with a card it cannot deal yet; a Dragon without its Fairy; a name no card has), what it
-chooses (commit-reveal when no deal is named, but private for the cards that move none), and
-a headless host with all nine cards and a ``join --bot`` process: both exit 0 and both
-records verify (several joiners in one process: test_special_games.py)."""
+deal with special cards and the forehead round; a Dragon without its Fairy; a name no card
+has), what it chooses (the private deal, which deals every special card; commit-reveal with
+the forehead round), and a headless host with all nine cards (dealt privately) and a
+``join --bot`` process: both exit 0 and both records verify (several joiners in one process:
+test_private_moving_games.py, test_special_games.py)."""
 
 from __future__ import annotations
 
@@ -21,15 +22,15 @@ from wizard_tui.verify import verify_path
 
 
 @pytest.mark.parametrize("command", ["host", "play"])
-def test_the_private_deal_with_special_cards_is_refused_in_words(
+def test_the_private_deal_with_special_cards_and_the_forehead_round_is_refused_in_words(
     command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = [command, "--specials", "all", "--deal", "private"]
+    argv = [command, "--specials", "dragon,fairy", "--forehead", "--deal", "private"]
     if command == "host":
         argv.append("--headless")
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert "the private deal cannot deal the special cards yet" in err
+    assert "the private deal cannot deal the special cards into the forehead round yet" in err
     assert "--deal commit-reveal" in err
 
 
@@ -45,36 +46,28 @@ def test_a_name_no_card_has_is_refused(capsys: pytest.CaptureFixture[str]) -> No
     assert "not a special card: 'wizard'" in capsys.readouterr().err
 
 
-def test_special_cards_choose_the_commit_reveal_deal() -> None:
+def test_special_cards_are_dealt_privately() -> None:
+    """The private deal deals every special card, those that move cards between hands (the
+    Werewolf, the Juggler, the Witch) too: chosen when no deal is named, and taken when
+    named; with the forehead round, commit-reveal."""
     parser = argparse.ArgumentParser()
     options.add_rules(parser)
     options.add_deal(parser)
     args = parser.parse_args(["--specials", "all"])
     assert args.specials == frozenset(SPECIALS)
-    assert options.chosen_deal(args) == "commit-reveal"
+    assert options.chosen_deal(args) == "private"
+    assert options.chosen_deal(parser.parse_args(["--specials", "all", "--deal", "private"])) == (
+        "private"
+    )
     rules = options.house_rules(args, options.restrict_mode(args))
     assert rules.specials == frozenset(SPECIALS)
     args = parser.parse_args(["--specials", "fairy,dragon,bmb"])
     assert args.specials == {Special.DRAGON, Special.FAIRY, Special.BOMB}
-    assert options.chosen_deal(parser.parse_args([])) == "private"  # (no special card)
-
-
-def test_special_cards_that_move_no_card_are_dealt_privately() -> None:
-    """The private deal deals the Dragon, Fairy, Bomb, Cloud, Shapeshifter and Vampire (no
-    card changes hands), the Werewolf and the Witch: chosen when no deal is named, and taken
-    when named; with the forehead round, or the Juggler, commit-reveal."""
-    parser = argparse.ArgumentParser()
-    options.add_rules(parser)
-    options.add_deal(parser)
+    for cards in ("cloud,juggler", "cloud,werewolf", "cloud,witch"):
+        assert options.chosen_deal(parser.parse_args(["--specials", cards])) == "private"
     still = ["--specials", "dragon,fairy,bomb,cloud,shapeshifter,vampire"]
-    assert options.chosen_deal(parser.parse_args(still)) == "private"
-    assert options.chosen_deal(parser.parse_args([*still, "--deal", "private"])) == "private"
     assert options.chosen_deal(parser.parse_args([*still, "--forehead"])) == "commit-reveal"
-    args = parser.parse_args(["--specials", "cloud,juggler"])
-    assert options.chosen_deal(args) == "commit-reveal"
-    # The Werewolf and the Witch too are dealt privately (a show, the cards taken face up).
-    assert options.chosen_deal(parser.parse_args(["--specials", "cloud,werewolf"])) == "private"
-    assert options.chosen_deal(parser.parse_args(["--specials", "cloud,witch"])) == "private"
+    assert options.chosen_deal(parser.parse_args([])) == "private"  # (no special card)
 
 
 async def test_a_headless_host_and_a_join_bot_play_all_nine(tmp_path: Path) -> None:

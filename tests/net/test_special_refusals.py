@@ -2,8 +2,8 @@
 with no socket (test_host_core's fake runtime and server): each is refused like a bid or a
 play (not_your_seat, stale_round, the engine's not_your_turn and wrong_phase) and changes
 nothing; an accepted one is journaled and a journal replays the table; a host bot answers
-every special decision; a host with the private deal refuses special cards in words; and
-the client sends one intent per decision."""
+every special decision; a host with the private deal refuses special cards with the forehead
+round in words; and the client sends one intent per decision."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from test_host_core import FakeRuntime, FakeServer, Players, _host, _join
 
 from netplay import Session
 from wizard_tui.game import Bid, ChooseTrump, Phase, Play, TableRules, seat_view
-from wizard_tui.game.specials import SPECIALS
+from wizard_tui.game.specials import SPECIALS, Special
 from wizard_tui.net import protocol as p
 from wizard_tui.net.decisions import SPECIAL_PHASES, first_legal_move
 from wizard_tui.net.host import HostCore, HostOptions
@@ -144,20 +144,24 @@ def test_special_decisions_are_checked_like_bids_and_plays(
     assert restored.recorder.record() == table.recorder.record()
 
 
-def test_a_private_host_refuses_special_cards_in_words(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="cannot deal the special cards yet"):
-        HostCore(HostOptions(players=3, rules=RULES, deal="private"))
+def test_a_private_host_refuses_special_cards_with_the_forehead_round_in_words(
+    tmp_path: Path,
+) -> None:
+    forehead = TableRules(specials=frozenset({Special.JUGGLER}), forehead=True)
+    with pytest.raises(ValueError, match="into the forehead round yet"):
+        HostCore(HostOptions(players=3, rules=forehead, deal="private"))
+    HostCore(HostOptions(players=3, rules=RULES, deal="private"))  # every card, no forehead
     host, runtime, server = _host(tmp_path, deal="private", auto_start=False)
     (alice,) = _join(host, runtime, "alice")
     host.on_message(alice, {"t": "claim_host", "key": host.host_key})
     start = len(server.sent)
     settings = {"t": "lobby_settings", "seats": 3, "bot_level": "easy"}
-    settings |= {"restrict_last_bid": "never", "specials": "juggler"}
+    settings |= {"restrict_last_bid": "never", "specials": "juggler", "forehead": True}
     host.on_message(alice, settings)
     runtime.advance()
     refused = [m for _sid, m, _n in server.sent[start:] if m["t"] == "refused"]
     assert [m["code"] for m in refused] == ["not_ready"]
-    assert "cannot deal the special cards" in refused[0]["message"]
+    assert "cannot deal the special cards into the forehead round" in refused[0]["message"]
     assert not host.options.rules.specials
 
 

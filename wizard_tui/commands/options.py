@@ -45,8 +45,8 @@ def add_specials(parser: argparse.ArgumentParser, help_text: str | None = None) 
     if help_text is None:
         help_text = _(
             "play with special cards: a comma-separated list of {names}, or all "
-            "(the dragon and the fairy only together); the private deal does not deal the "
-            "juggler or the witch yet"
+            "(the dragon and the fairy only together); with the forehead round they are "
+            "dealt by commit-reveal"
         )
     parser.add_argument(
         "--specials",
@@ -136,9 +136,8 @@ def add_deal(parser: argparse.ArgumentParser) -> None:
 
 def chosen_deal(args: argparse.Namespace) -> str:
     """The deal the options name: private by default, commit-reveal for a game with the
-    forehead round or with special cards the private deal cannot deal yet (the Juggler, the
-    Witch, or any with the forehead round: docs/private-deal.md section 16); a
-    private deal named with those is refused."""
+    forehead round the private deal cannot deal, or with special cards and the forehead
+    round (docs/private-deal.md section 16); a private deal named with those is refused."""
     deal = getattr(args, "deal", None)
     forehead = bool(getattr(args, "forehead", False))
     specials = frozenset(getattr(args, "specials", None) or ())
@@ -149,8 +148,13 @@ def chosen_deal(args: argparse.Namespace) -> str:
     if specials and specials_refusal(deal, specials, forehead=forehead):
         raise UserError(
             _(
-                "the {deal} deal cannot deal the special cards yet (a passed card must reach "
-                "its new holder alone): use --deal {other}, or leave out --deal"
+                "the {deal} deal cannot deal the special cards into the forehead round yet: "
+                "use --deal {other}, or leave out --deal"
+            ).format(deal=deal, other=SPECIALS_DEAL)
+            if specials_refusal(deal, specials) is None
+            else _(
+                "the {deal} deal cannot deal the special cards yet: use --deal {other}, or "
+                "leave out --deal"
             ).format(deal=deal, other=SPECIALS_DEAL)
         )
     if forehead and forehead_refusal(deal):

@@ -74,8 +74,8 @@ WORDED: tuple[str, ...] = (
     N_("the {deal} deal cannot deal the forehead round yet: play it with --deal {other}"),
     N_("the {deal} deal cannot deal the special cards yet: play them with --deal {other}"),
     N_(
-        "the {deal} deal cannot deal the special cards yet with the Juggler, the Witch or "
-        "the forehead round: play them with --deal {other}"
+        "the {deal} deal cannot deal the special cards into the forehead round yet: play "
+        "them with --deal {other}"
     ),
 )
 

@@ -55,33 +55,29 @@ SPECIALS_DEAL = "commit-reveal"  # the deal a game with special cards uses when 
 # The special cards that move a card between hands (docs/rules.md, "Special cards"): a deal
 # kind deals them only if it says so (``DealKind.moves``).
 MOVING_SPECIALS: frozenset[Special] = frozenset({Special.WEREWOLF, Special.JUGGLER, Special.WITCH})
-# Those a kind that deals special cards but does not say ``moves`` cannot deal yet: the
-# private deal deals the Werewolf (its show and the turned card taken face up), not yet a
-# passed or swapped card.
-UNDEALT_MOVES: frozenset[Special] = frozenset()
 
 
 def specials_refusal(
     deal: str, specials: Iterable[Special] = SPECIALS, *, forehead: bool = False
 ) -> str | None:
     """Why a game with the special cards ``specials`` (and the forehead round if
-    ``forehead``) cannot be dealt by ``deal``, or None if it can. The private deal cannot
-    pass or swap a card yet (the Juggler, the Witch), nor deal special cards
-    into the forehead round (docs/private-deal.md section 16)."""
+    ``forehead``) cannot be dealt by ``deal``, or None if it can. The private deal deals
+    every special card, but not into the forehead round (docs/private-deal.md section 16)."""
     kind = _KINDS.get(deal)
     chosen = frozenset(specials)
-    if kind is None or not chosen or kind.moves:
+    if kind is None or not chosen:
         return None
-    if kind.specials and not (chosen & UNDEALT_MOVES) and not forehead:
-        return None
-    if kind.specials:  # some of them: say which it cannot
+    if not kind.specials or (chosen & MOVING_SPECIALS and not kind.moves):
         return (
-            f"the {deal} deal cannot deal the special cards yet with the Juggler, the Witch "
-            f"or the forehead round: play them with --deal {SPECIALS_DEAL}"
+            f"the {deal} deal cannot deal the special cards yet: play them with "
+            f"--deal {SPECIALS_DEAL}"
         )
-    return (
-        f"the {deal} deal cannot deal the special cards yet: play them with --deal {SPECIALS_DEAL}"
-    )
+    if forehead and not kind.forehead_specials:
+        return (
+            f"the {deal} deal cannot deal the special cards into the forehead round yet: "
+            f"play them with --deal {SPECIALS_DEAL}"
+        )
+    return None
 
 
 def register_deal_kind(kind: DealKind) -> None:
@@ -103,7 +99,6 @@ __all__ = [
     "MOVING_SPECIALS",
     "PRIVATE",
     "SPECIALS_DEAL",
-    "UNDEALT_MOVES",
     "DealKind",
     "deal_kinds",
     "deal_names",

@@ -21,10 +21,12 @@ class DealKind:
     # Whether it deals the special cards (docs/rules.md, "Special cards").
     specials: bool = False
     # Whether it also deals the cards that move cards between hands (the Werewolf, the
-    # Juggler, the Witch: ``MOVING_SPECIALS``). The private deal deals the Werewolf, not yet
-    # the Juggler or the Witch (``UNDEALT_MOVES``): a passed card must be learned by its new
-    # holder alone (docs/private-deal.md section 16).
+    # Juggler, the Witch: ``MOVING_SPECIALS``): a passed card learned by its new holder
+    # alone, a swapped one shown at the swap (docs/private-deal.md section 16).
     moves: bool = False
+    # Whether it deals the special cards into the forehead round. The private deal does not
+    # yet (docs/private-deal.md section 16).
+    forehead_specials: bool = False
 
 
 __all__ = ["DealKind"]

@@ -13,4 +13,5 @@ KIND = DealKind(
     forehead=True,  # the host knows every hand: it shows each seat the others' cards
     specials=True,
     moves=True,  # ... and moves the cards a Werewolf, a Juggler or a Witch moves
+    forehead_specials=True,  # ... in the forehead round too
 )

@@ -11,5 +11,7 @@ KIND = DealKind(
     host=PrivateHost,
     seat=PrivateSeatHalf,
     forehead=True,  # each card veiled from its holder (docs/private-deal.md section 15)
-    specials=True,  # all but the Juggler and the Witch; not in the forehead round
+    specials=True,  # every special card (docs/private-deal.md section 16) ...
+    moves=True,  # ... the Werewolf's, the Juggler's and the Witch's moves among them
+    forehead_specials=False,  # ... but not in the forehead round
 )
