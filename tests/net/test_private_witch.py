@@ -58,6 +58,7 @@ WITCH = frozenset({Special.WITCH})
 # The Witch with the cards that take a card face up: the Werewolf (the turned card), and the
 # Vampire, which copies a turned-up Witch.
 WITCH_AND_WEREWOLF = frozenset({Special.WITCH, Special.WEREWOLF, Special.VAMPIRE})
+WITCH_AND_VAMPIRE = frozenset({Special.WITCH, Special.VAMPIRE})
 
 
 def _swaps(results: Any) -> list[tuple[int, SwapCard]]:
@@ -110,20 +111,27 @@ def test_the_private_deal_deals_the_witch() -> None:
 
 
 @pytest.mark.parametrize(
-    ("specials", "seed"), [(WITCH, 4), (WITCH_AND_WEREWOLF, 5)], ids=["witch", "werewolf"]
+    ("specials", "seed", "players"),
+    [(WITCH, 4, 4), (WITCH_AND_WEREWOLF, 5, 4), (WITCH_AND_VAMPIRE, 1, 3)],
+    ids=["witch", "werewolf", "vampire"],
 )
 async def test_a_private_game_with_the_witch_verifies(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, specials: frozenset[Special], seed: int
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    specials: frozenset[Special],
+    seed: int,
+    players: int,
 ) -> None:
     """Host bots and network bots swap (and keep their hands); the cards taken are played
     later with no deal message; with the Werewolf, its holder (a network seat) gives the
-    turned card it took into the Witch's trick, face up, with no show. Every record
-    verifies, every client checks every round. (The decks are seeded: ``SeededDeal``.)"""
+    turned card it took into the Witch's trick, face up, with no show; with the Witch
+    turned up, a Vampire copying it swaps. Every record verifies, every client checks
+    every round. (The decks are seeded: ``SeededDeal``.)"""
     seeded_bots(monkeypatch, seed)
     monkeypatch.setattr(SeededDeal, "deal_seed", seed)
     options = HostOptions(
-        players=4,
-        bots=2,
+        players=players,
+        bots=players - 2,
         bot_level="normal",  # (it swaps when that scores clearly better; "easy" never does)
         rules=TableRules(specials=specials),
         records_dir=tmp_path / "records",
@@ -152,12 +160,20 @@ async def test_a_private_game_with_the_witch_verifies(
         if type(a) is SwapCard and a.take is not None
         for b in r.actions[r.actions.index(a) :]
     )
+    if specials == WITCH_AND_VAMPIRE:  # the Witch turned up: a Vampire's swap
+        assert any(r.turned_card == Special.WITCH for r, _ in _swaps_by_round(results))
     if Special.WEREWOLF in specials:
         # The turned card a Werewolf's holder took was played or given into a Witch's
         # trick later, with no deal message (a face-up card: everyone saw it) ...
         assert any(_turned_card_moved(r) for r in results)
         # ... and a network seat gave a face-up card it took, with no show.
         assert any(seat < 2 for seat in _face_up_given(results))
+
+
+def _swaps_by_round(results: Any) -> list[tuple[Any, SwapCard]]:
+    return [
+        (r, a) for r in results for a in r.actions if type(a) is SwapCard and a.give is not None
+    ]
 
 
 def _turned_card_moved(result: Any) -> bool:
