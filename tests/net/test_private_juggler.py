@@ -17,10 +17,11 @@ from typing import Any, TypeVar
 import pytest
 from net_helpers import play_bots, running_host, seat_sessions
 from private_helpers import assert_private_game_verified, play_until
+from test_private_witch import SeededDeal, seeded_bots
 
 from netplay.mental.protocol import decode_body
 from wizard_tui.game import TableRules
-from wizard_tui.game.actions import PassCard, Play
+from wizard_tui.game.actions import PassCard, Play, SwapCard
 from wizard_tui.game.codec import PlayerAction
 from wizard_tui.game.hidden_special import HiddenSpecialGame
 from wizard_tui.game.specials import SPECIALS, Special
@@ -269,3 +270,94 @@ async def test_a_seat_that_gives_a_card_it_does_not_hold_is_named(tmp_path: Path
     assert "revoked" in void.reason
     assert [(c.round, c.seat) for c in record.charges] == [(cheat.cheated, 0)]
     assert_private_game_verified(host, sessions, redeals=1)
+
+
+MOVES = frozenset({Special.JUGGLER, Special.WITCH, Special.VAMPIRE, Special.WEREWOLF})
+
+
+def _kinds_by_round(record: Any) -> dict[int, list[tuple[int, str]]]:
+    """Per round, (sender, kind) of every envelope of its transcript."""
+    return {
+        rnd.round: [(env.sender, decode_body(env.body)["t"]) for env in rnd.private_deal.envelopes]
+        for rnd in record.rounds
+        if rnd.private_deal is not None
+    }
+
+
+def _after_vampire(result: Any, players: int) -> list[PlayerAction]:
+    """The after-trick actions (passes, swaps) of tricks a Vampire was played in."""
+    out: list[PlayerAction] = []
+    trick: list[int] = []
+    vampire = False
+    for action in result.actions:
+        if type(action) is Play:
+            if len(trick) == players:
+                trick, vampire = [], False
+            trick.append(action.card)
+            vampire = vampire or action.card == Special.VAMPIRE
+        elif type(action) in (PassCard, SwapCard) and vampire:
+            out.append(action)
+    return out
+
+
+def _copied_passes(results: Any, players: int) -> bool:
+    """A Vampire copying a turned-up Juggler made a pass (no Juggler in its trick)."""
+    return any(
+        r.turned_card == Special.JUGGLER
+        and any(type(a) is PassCard for a in _after_vampire(r, players))
+        for r in results
+    )
+
+
+def _copied_swaps(results: Any, players: int) -> bool:
+    """A Vampire copying a turned-up Witch made its player swap."""
+    return any(
+        r.turned_card == Special.WITCH
+        and any(type(a) is SwapCard and a.give is not None for a in _after_vampire(r, players))
+        for r in results
+    )
+
+
+@pytest.mark.parametrize(
+    ("seed", "case"),
+    [(12, "show_gift"), (16, "copied_swap"), (20, "copied_pass")],
+)
+async def test_passes_and_swaps_together_verify(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, case: str
+) -> None:
+    """The Juggler with the Witch, the Vampire (which copies a turned-up Juggler or Witch)
+    and the Werewolf; each seed's game has its case: a network seat gives a card passed to
+    it into a Witch's trick, with its ``show_gift``; a Vampire copying a turned-up Witch
+    makes its player swap; one copying a turned-up Juggler makes a pass. Host bots and
+    network bots; every record verifies. (Seeded decks: ``SeededDeal``, ``seeded_bots``.)"""
+    seeded_bots(monkeypatch, seed)
+    monkeypatch.setattr(SeededDeal, "deal_seed", seed)
+    options = HostOptions(
+        players=4,
+        bots=2,
+        bot_level="normal",  # (it swaps when that scores clearly better)
+        rules=TableRules(specials=MOVES),
+        records_dir=tmp_path / "records",
+        deal="private",
+    )
+    async with asyncio.timeout(300), running_host(options, rng=random.Random(seed)) as host:
+        sessions = await seat_sessions(
+            options.port, 2, cls=SeededDeal, records_dir=tmp_path / "own"
+        )
+        codes = await play_bots(sessions, "random", seed=seed)
+        await host.finished.wait()
+    assert codes == [0, 0]
+    assert_private_game_verified(host, sessions)
+    table = host.table
+    assert table is not None
+    results = table.game.results
+    assert any(type(a) is PassCard for r in results for a in r.actions)
+    assert any(type(a) is SwapCard and a.give is not None for r in results for a in r.actions)
+    if case == "show_gift":
+        kinds = _kinds_by_round(table.recorder.record())
+        gift_shows = [seat for ks in kinds.values() for seat, k in ks if k == "show_gift"]
+        assert any(seat < 2 for seat in gift_shows)  # (0, 1: the network seats)
+    elif case == "copied_swap":
+        assert _copied_swaps(results, 4)
+    else:
+        assert _copied_passes(results, 4)
