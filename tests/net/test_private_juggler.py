@@ -15,16 +15,18 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from net_helpers import play_bots, running_host, seat_sessions
+from net_helpers import CapturingSession, play_bots, running_host, seat_sessions
 from private_helpers import assert_private_game_verified, play_until
 from test_private_witch import SeededDeal, seeded_bots
 
-from netplay.mental.protocol import decode_body
+from netplay.mental.protocol import MESSAGE_TAG, decode_body, gift_open_body, give_body
+from netplay.signing import Sealer
 from wizard_tui.game import TableRules
 from wizard_tui.game.actions import PassCard, Play, SwapCard
 from wizard_tui.game.codec import PlayerAction
 from wizard_tui.game.hidden_special import HiddenSpecialGame
 from wizard_tui.game.specials import SPECIALS, Special
+from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.deals import MOVING_SPECIALS, DealKind
 from wizard_tui.net.deals.private.host import PrivateDealing
@@ -361,3 +363,83 @@ async def test_passes_and_swaps_together_verify(
         assert _copied_swaps(results, 4)
     else:
         assert _copied_passes(results, 4)
+
+
+class BadPasses(CapturingSession):
+    """Before its first pass it sends what the host must refuse without harm: a pass
+    intent with its card (a private pass is a give), a give to the wrong seat, a give of
+    the wrong pass, and an open_gift as a bare deal message; then it passes honestly.
+    (Signed garbage would be its signer's proven fault: the round voided, charged.)"""
+
+    tried = False
+
+    def _new_seat_half(self, kind: DealKind) -> SeatHalf:
+        half = super()._new_seat_half(kind)
+        if not isinstance(half, PrivateSeatHalf):
+            return half
+        real = half.send_decision
+
+        def send_decision(action: PlayerAction) -> bool:
+            deal = half.deal
+            if type(action) is PassCard and not self.tried and deal is not None:
+                self.tried = True
+                self._bad(deal, action)
+            return real(action)
+
+        half.send_decision = send_decision  # type: ignore[method-assign]
+        return half
+
+    def _bad(self, deal: Any, action: PassCard) -> None:
+        setup, seat = deal.setup, deal.seat
+        r, attempt = deal.round, deal.attempt
+        view = deal.player.view
+        # A copy of the seat's sealer: the envelopes the host refuses use no number of its.
+        sealer = Sealer(
+            self.seat_half.signing_key,
+            MESSAGE_TAG,
+            setup.context,
+            seat,
+            deal.player.sealer.next_seq,
+        )
+        pad = bytes(32)
+        wrong_to = (seat + 2) % setup.seats
+        bodies = [
+            give_body(view.passes_moved, wrong_to, pad, pad),
+            give_body(view.passes_moved + 5, (seat + 1) % setup.seats, pad, pad),
+            gift_open_body("open_gift", 0, (seat - 1) % setup.seats, 0, pad),
+        ]
+        self.client.send({"t": "pass_card", "seat": seat, "round": r, "card": action.card})
+        for body in bodies:
+            envelope = Sealer(sealer.key, sealer.tag, sealer.context, seat, sealer.next_seq).seal(
+                body
+            )
+            self.client.send(p.deal_msg(r, attempt, envelope.to_wire()))
+
+
+async def test_bad_passes_are_refused_and_the_game_goes_on(tmp_path: Path) -> None:
+    """A seat's bad pass messages never crash the host: each is refused to its sender
+    (none is relayed, none voids the round), and the game ends with records that verify."""
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="easy",
+        rules=TableRules(specials=JUGGLER),
+        length="short",
+        records_dir=tmp_path / "records",
+        deal="private",
+    )
+    async with asyncio.timeout(120), running_host(options, rng=random.Random(3)) as host:
+        bad = await _one(options.port, BadPasses)
+        others = await seat_sessions(options.port, 1)
+        codes = await play_bots([bad, *others], "easy", seed=3)
+        await host.finished.wait()
+    assert bad.tried
+    assert codes == [0, 0]
+    refused = [m["code"] for m in bad.received if m.get("t") == "refused"]
+    assert refused == [
+        "unknown_action",  # the pass intent
+        "not_your_turn",  # the give to the wrong seat
+        "not_your_turn",  # the give of the wrong pass
+        "bad_envelope",  # an open_gift is a play's
+    ], refused
+    assert_private_game_verified(host, [bad, *others])
