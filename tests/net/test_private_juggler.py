@@ -395,7 +395,7 @@ class BadPasses(CapturingSession):
         view = deal.player.view
         # A copy of the seat's sealer: the envelopes the host refuses use no number of its.
         sealer = Sealer(
-            self.seat_half.signing_key,
+            deal.signing_key,
             MESSAGE_TAG,
             setup.context,
             seat,
