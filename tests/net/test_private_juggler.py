@@ -15,10 +15,19 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from net_helpers import CapturingSession, play_bots, running_host, seat_sessions
-from private_helpers import assert_private_game_verified, play_until
+from net_helpers import (
+    LIMITS,
+    LOOPBACK,
+    CapturingSession,
+    play_bots,
+    running_host,
+    seat_sessions,
+    wait_until,
+)
+from private_helpers import assert_private_game_verified
 from test_private_witch import SeededDeal, seeded_bots
 
+from netplay import StaticIdentity
 from netplay.mental.protocol import MESSAGE_TAG, decode_body, gift_open_body, give_body
 from netplay.signing import Sealer
 from wizard_tui.game import TableRules
@@ -29,11 +38,13 @@ from wizard_tui.game.specials import SPECIALS, Special
 from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.deals import MOVING_SPECIALS, DealKind
-from wizard_tui.net.deals.private.host import PrivateDealing
+from wizard_tui.net.deals.private.host import LOST_KEYS, PrivateDealing
 from wizard_tui.net.deals.private.passes import owed_pass_steps
+from wizard_tui.net.deals.private.round_secrets import SecretStore
 from wizard_tui.net.deals.private.seat import PrivateSeatHalf
 from wizard_tui.net.deals.seat_half import SeatHalf
 from wizard_tui.net.host import HostOptions
+from wizard_tui.net.hosting import hosting
 from wizard_tui.net.journal import read_journal
 from wizard_tui.net.restore import replay
 
@@ -147,8 +158,10 @@ async def test_a_program_that_never_unlocks_is_disconnected(tmp_path: Path) -> N
 async def test_a_host_stopped_mid_pass_is_rebuilt_from_its_journal(tmp_path: Path) -> None:
     """A host stopped while a pass's gives are in and an unlock is missing: its journal
     rebuilds every scored round exactly (each pass's cards in its actions, from the gifts
-    verified at the round's end) and the attempt the stop cut off, which a restored host
-    voids as lost keys and deals again."""
+    verified at the round's end; the same record) and the attempt the stop cut off;
+    restarted, it voids that attempt as lost keys and deals the round again, the players
+    come back and finish the game, and every record verifies."""
+    identity = StaticIdentity.generate()
     options = HostOptions(
         players=3,
         bots=1,
@@ -159,45 +172,84 @@ async def test_a_host_stopped_mid_pass_is_rebuilt_from_its_journal(tmp_path: Pat
         deal="private",
         deal_step_timeout=None,
     )
-    async with asyncio.timeout(120), running_host(options, rng=random.Random(3)) as host:
-        silent = await _one(options.port, SilentUnlock)
-        sessions = [silent, *await seat_sessions(options.port, 1)]
+    stores = [SecretStore(tmp_path / f"secrets{i}") for i in range(2)]
+    async with asyncio.timeout(150):
+        async with hosting(
+            options, bind=LOOPBACK, port=0, identity=identity, limits=LIMITS, rng=random.Random(3)
+        ) as host:
+            port = options.port
+            kinds = [SilentUnlock, NetworkSession]
+            sessions = []
+            for i, store in enumerate(stores):
+                session = kinds[i](
+                    LOOPBACK,
+                    port,
+                    name=f"net{i}",
+                    limits=LIMITS,
+                    secret_store=store,
+                    records_dir=tmp_path / "own",
+                )
+                await session.connect()
+                sessions.append(session)
+            silent = sessions[0]
+            assert isinstance(silent, SilentUnlock)
 
-        def passed_before() -> bool:
-            view = silent.view
-            return view is not None and any(
-                type(a) is PassCard for r in view.history for a in r.actions
-            )
+            def passed_before() -> bool:
+                view = silent.view
+                return view is not None and any(
+                    type(a) is PassCard for r in view.history for a in r.actions
+                )
 
-        silent.hold = passed_before
+            silent.hold = passed_before
 
-        def mid_pass() -> bool:
-            deal = host.deal_half.deal  # type: ignore[attr-defined]
-            game = host.table.game if host.table is not None else None
-            return (
-                deal is not None
-                and isinstance(game, HiddenSpecialGame)
-                and "unlock" in owed_pass_steps(deal, game).values()
-                and passed_before()
-            )
+            def mid_pass() -> bool:
+                half, table = host.deal_half, host.table
+                game = table.game if table is not None else None
+                return (
+                    isinstance(half, PrivateDealing)
+                    and half.deal is not None
+                    and isinstance(game, HiddenSpecialGame)
+                    and "unlock" in owed_pass_steps(half.deal, game).values()
+                    and passed_before()
+                )
 
-        await play_until(host, sessions, mid_pass, seed=3)
-        table = host.table
-        assert table is not None and host.journal is not None and not table.finished
-        assert mid_pass()
-        live = table.game.results
-        cut_off = host.deal_half.attempt  # type: ignore[attr-defined]
-        path = host.journal.path
-    restored = replay(read_journal(path).entries)
-    game = restored.table.game
-    assert isinstance(game, HiddenSpecialGame)
-    assert game.results == live
-    assert [r.actions for r in game.results] == [r.actions for r in live]
-    assert any(type(a) is PassCard for r in game.results for a in r.actions)
-    assert all(a.card >= 0 for r in game.results for a in r.actions if type(a) is PassCard)
-    half = restored.half
-    assert isinstance(half, PrivateDealing)
-    assert half.attempt == cut_off  # (resume voids it as lost keys, and deals it again)
+            game = asyncio.ensure_future(play_bots(sessions, "easy", seed=3))
+            await wait_until(lambda: mid_pass() or game.done())
+            assert not game.done(), "the game ended before a second round with a pass"
+            assert host.journal is not None and host.table is not None
+            live = host.table.game.results
+            live_rounds = list(host.table.recorder.rounds)
+            path = host.journal.path
+        silent.hold = lambda: False  # (its next attempts it plays honestly)
+        contents = read_journal(path)
+        restored = replay(contents.entries)
+        rebuilt = restored.table.game
+        assert isinstance(rebuilt, HiddenSpecialGame)
+        assert rebuilt.results == live
+        assert [r.actions for r in rebuilt.results] == [r.actions for r in live]
+        assert any(type(a) is PassCard and a.card >= 0 for r in live for a in r.actions)
+        assert list(restored.recorder.rounds) == live_rounds
+        half = restored.half
+        assert isinstance(half, PrivateDealing)
+        cut_off = half.attempt
+        assert cut_off is not None and cut_off.round == len(live) + 1  # dealt again on resume
+        async with hosting(
+            options,
+            bind=LOOPBACK,
+            port=port,
+            identity=identity,
+            limits=LIMITS,
+            resume=contents,
+            rng=random.Random(4),
+        ) as host:
+            codes = await game
+            await host.finished.wait()
+        for session in sessions:
+            await session.close()
+    assert codes == [0, 0]
+    assert_private_game_verified(host, sessions, redeals=1)
+    (redeal,) = host.table.recorder.redeals  # type: ignore[union-attr]
+    assert (redeal.round, redeal.fault) == (cut_off.round, LOST_KEYS)
 
 
 class GivesWhatItLacks(NetworkSession):
