@@ -382,7 +382,14 @@ def view_with_special_hand(view: SeatView, dealt: Sequence[int]) -> SeatView:
     and the legal cards when it is to act: in ``play`` as ``SpecialGame.legal_plays`` gives
     them (the led suit read from the trick's cards and their declarations), in ``pass`` and
     ``swap`` every card it holds (to pass, to give into the trick)."""
-    hand = held_after(view, dealt)
+    return view_with_held(view, held_after(view, dealt))
+
+
+def view_with_held(view: SeatView, hand: Sequence[int]) -> SeatView:
+    """``view`` with ``hand``, the cards its seat holds now (worked out already: a card it
+    played may be back in it, taken by a Witch and passed to it), and its legal cards as
+    ``view_with_special_hand`` gives them."""
+    hand = tuple(hand)
     legal: tuple[int, ...] = ()
     if view.my_turn and view.phase is Phase.PLAY:
         trick = len(view.tricks)
@@ -437,5 +444,6 @@ __all__ = [
     "Revoke",
     "check_werewolf_shown",
     "held_after",
+    "view_with_held",
     "view_with_special_hand",
 ]

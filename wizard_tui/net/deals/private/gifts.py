@@ -25,7 +25,7 @@ from netplay.mental.protocol import decode_body
 from ....game import SeatView, left_of
 from ....game.actions import PassCard
 from ....game.codec import PlayerAction
-from ....game.hidden_special import view_with_special_hand
+from ....game.hidden_special import view_with_held
 from ....game.special_tricks import copied_card
 from ....game.specials import Special
 
@@ -177,9 +177,10 @@ def dealt_with_werewolf(view: SeatView, dealt: Sequence[int]) -> list[int]:
 def view_with_holding(view: SeatView, held: Holding) -> SeatView:
     """``view`` with the seat's own cards: its hand, its legal cards (to play; to pass or
     to give into a Witch's trick: any card it holds), and its latest pass."""
-    # (The hand is complete: ``view_with_special_hand`` is given no swap to apply again.)
-    merged = view_with_special_hand(replace(view, swaps=()), held.hand)
-    return replace(merged, last_pass=held.last_pass, swaps=view.swaps)
+    # (The hand is complete: no play or swap is applied to it again. A card the seat played
+    # can be back in it: a Witch took it from the trick and passed it to the seat.)
+    merged = view_with_held(view, held.hand)
+    return replace(merged, last_pass=held.last_pass)
 
 
 def passes_of(actions: Sequence[PlayerAction], players: int) -> list[tuple[int, ...]]:
