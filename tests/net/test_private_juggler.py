@@ -15,22 +15,36 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from net_helpers import play_bots, running_host, seat_sessions
-from private_helpers import assert_private_game_verified, play_until
+from net_helpers import (
+    LIMITS,
+    LOOPBACK,
+    CapturingSession,
+    play_bots,
+    running_host,
+    seat_sessions,
+    wait_until,
+)
+from private_helpers import assert_private_game_verified
+from test_private_witch import SeededDeal, seeded_bots
 
-from netplay.mental.protocol import decode_body
+from netplay import StaticIdentity
+from netplay.mental.protocol import MESSAGE_TAG, decode_body, gift_open_body, give_body
+from netplay.signing import Sealer
 from wizard_tui.game import TableRules
-from wizard_tui.game.actions import PassCard, Play
+from wizard_tui.game.actions import PassCard, Play, SwapCard
 from wizard_tui.game.codec import PlayerAction
 from wizard_tui.game.hidden_special import HiddenSpecialGame
 from wizard_tui.game.specials import SPECIALS, Special
+from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.deals import MOVING_SPECIALS, DealKind
-from wizard_tui.net.deals.private.host import PrivateDealing
+from wizard_tui.net.deals.private.host import LOST_KEYS, PrivateDealing
 from wizard_tui.net.deals.private.passes import owed_pass_steps
+from wizard_tui.net.deals.private.round_secrets import SecretStore
 from wizard_tui.net.deals.private.seat import PrivateSeatHalf
 from wizard_tui.net.deals.seat_half import SeatHalf
 from wizard_tui.net.host import HostOptions
+from wizard_tui.net.hosting import hosting
 from wizard_tui.net.journal import read_journal
 from wizard_tui.net.restore import replay
 
@@ -144,8 +158,10 @@ async def test_a_program_that_never_unlocks_is_disconnected(tmp_path: Path) -> N
 async def test_a_host_stopped_mid_pass_is_rebuilt_from_its_journal(tmp_path: Path) -> None:
     """A host stopped while a pass's gives are in and an unlock is missing: its journal
     rebuilds every scored round exactly (each pass's cards in its actions, from the gifts
-    verified at the round's end) and the attempt the stop cut off, which a restored host
-    voids as lost keys and deals again."""
+    verified at the round's end; the same record) and the attempt the stop cut off;
+    restarted, it voids that attempt as lost keys and deals the round again, the players
+    come back and finish the game, and every record verifies."""
+    identity = StaticIdentity.generate()
     options = HostOptions(
         players=3,
         bots=1,
@@ -156,45 +172,84 @@ async def test_a_host_stopped_mid_pass_is_rebuilt_from_its_journal(tmp_path: Pat
         deal="private",
         deal_step_timeout=None,
     )
-    async with asyncio.timeout(120), running_host(options, rng=random.Random(3)) as host:
-        silent = await _one(options.port, SilentUnlock)
-        sessions = [silent, *await seat_sessions(options.port, 1)]
+    stores = [SecretStore(tmp_path / f"secrets{i}") for i in range(2)]
+    async with asyncio.timeout(150):
+        async with hosting(
+            options, bind=LOOPBACK, port=0, identity=identity, limits=LIMITS, rng=random.Random(3)
+        ) as host:
+            port = options.port
+            kinds = [SilentUnlock, NetworkSession]
+            sessions = []
+            for i, store in enumerate(stores):
+                session = kinds[i](
+                    LOOPBACK,
+                    port,
+                    name=f"net{i}",
+                    limits=LIMITS,
+                    secret_store=store,
+                    records_dir=tmp_path / "own",
+                )
+                await session.connect()
+                sessions.append(session)
+            silent = sessions[0]
+            assert isinstance(silent, SilentUnlock)
 
-        def passed_before() -> bool:
-            view = silent.view
-            return view is not None and any(
-                type(a) is PassCard for r in view.history for a in r.actions
-            )
+            def passed_before() -> bool:
+                view = silent.view
+                return view is not None and any(
+                    type(a) is PassCard for r in view.history for a in r.actions
+                )
 
-        silent.hold = passed_before
+            silent.hold = passed_before
 
-        def mid_pass() -> bool:
-            deal = host.deal_half.deal  # type: ignore[attr-defined]
-            game = host.table.game if host.table is not None else None
-            return (
-                deal is not None
-                and isinstance(game, HiddenSpecialGame)
-                and "unlock" in owed_pass_steps(deal, game).values()
-                and passed_before()
-            )
+            def mid_pass() -> bool:
+                half, table = host.deal_half, host.table
+                game = table.game if table is not None else None
+                return (
+                    isinstance(half, PrivateDealing)
+                    and half.deal is not None
+                    and isinstance(game, HiddenSpecialGame)
+                    and "unlock" in owed_pass_steps(half.deal, game).values()
+                    and passed_before()
+                )
 
-        await play_until(host, sessions, mid_pass, seed=3)
-        table = host.table
-        assert table is not None and host.journal is not None and not table.finished
-        assert mid_pass()
-        live = table.game.results
-        cut_off = host.deal_half.attempt  # type: ignore[attr-defined]
-        path = host.journal.path
-    restored = replay(read_journal(path).entries)
-    game = restored.table.game
-    assert isinstance(game, HiddenSpecialGame)
-    assert game.results == live
-    assert [r.actions for r in game.results] == [r.actions for r in live]
-    assert any(type(a) is PassCard for r in game.results for a in r.actions)
-    assert all(a.card >= 0 for r in game.results for a in r.actions if type(a) is PassCard)
-    half = restored.half
-    assert isinstance(half, PrivateDealing)
-    assert half.attempt == cut_off  # (resume voids it as lost keys, and deals it again)
+            game = asyncio.ensure_future(play_bots(sessions, "easy", seed=3))
+            await wait_until(lambda: mid_pass() or game.done())
+            assert not game.done(), "the game ended before a second round with a pass"
+            assert host.journal is not None and host.table is not None
+            live = host.table.game.results
+            live_rounds = list(host.table.recorder.rounds)
+            path = host.journal.path
+        silent.hold = lambda: False  # (its next attempts it plays honestly)
+        contents = read_journal(path)
+        restored = replay(contents.entries)
+        rebuilt = restored.table.game
+        assert isinstance(rebuilt, HiddenSpecialGame)
+        assert rebuilt.results == live
+        assert [r.actions for r in rebuilt.results] == [r.actions for r in live]
+        assert any(type(a) is PassCard and a.card >= 0 for r in live for a in r.actions)
+        assert list(restored.recorder.rounds) == live_rounds
+        half = restored.half
+        assert isinstance(half, PrivateDealing)
+        cut_off = half.attempt
+        assert cut_off is not None and cut_off.round == len(live) + 1  # dealt again on resume
+        async with hosting(
+            options,
+            bind=LOOPBACK,
+            port=port,
+            identity=identity,
+            limits=LIMITS,
+            resume=contents,
+            rng=random.Random(4),
+        ) as host:
+            codes = await game
+            await host.finished.wait()
+        for session in sessions:
+            await session.close()
+    assert codes == [0, 0]
+    assert_private_game_verified(host, sessions, redeals=1)
+    (redeal,) = host.table.recorder.redeals  # type: ignore[union-attr]
+    assert (redeal.round, redeal.fault) == (cut_off.round, LOST_KEYS)
 
 
 class GivesWhatItLacks(NetworkSession):
@@ -269,3 +324,174 @@ async def test_a_seat_that_gives_a_card_it_does_not_hold_is_named(tmp_path: Path
     assert "revoked" in void.reason
     assert [(c.round, c.seat) for c in record.charges] == [(cheat.cheated, 0)]
     assert_private_game_verified(host, sessions, redeals=1)
+
+
+MOVES = frozenset({Special.JUGGLER, Special.WITCH, Special.VAMPIRE, Special.WEREWOLF})
+
+
+def _kinds_by_round(record: Any) -> dict[int, list[tuple[int, str]]]:
+    """Per round, (sender, kind) of every envelope of its transcript."""
+    return {
+        rnd.round: [(env.sender, decode_body(env.body)["t"]) for env in rnd.private_deal.envelopes]
+        for rnd in record.rounds
+        if rnd.private_deal is not None
+    }
+
+
+def _after_vampire(result: Any, players: int) -> list[PlayerAction]:
+    """The after-trick actions (passes, swaps) of tricks a Vampire was played in."""
+    out: list[PlayerAction] = []
+    trick: list[int] = []
+    vampire = False
+    for action in result.actions:
+        if type(action) is Play:
+            if len(trick) == players:
+                trick, vampire = [], False
+            trick.append(action.card)
+            vampire = vampire or action.card == Special.VAMPIRE
+        elif type(action) in (PassCard, SwapCard) and vampire:
+            out.append(action)
+    return out
+
+
+def _copied_passes(results: Any, players: int) -> bool:
+    """A Vampire copying a turned-up Juggler made a pass (no Juggler in its trick)."""
+    return any(
+        r.turned_card == Special.JUGGLER
+        and any(type(a) is PassCard for a in _after_vampire(r, players))
+        for r in results
+    )
+
+
+def _copied_swaps(results: Any, players: int) -> bool:
+    """A Vampire copying a turned-up Witch made its player swap."""
+    return any(
+        r.turned_card == Special.WITCH
+        and any(type(a) is SwapCard and a.give is not None for a in _after_vampire(r, players))
+        for r in results
+    )
+
+
+@pytest.mark.parametrize(
+    ("seed", "case"),
+    [(12, "show_gift"), (16, "copied_swap"), (20, "copied_pass")],
+)
+async def test_passes_and_swaps_together_verify(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, case: str
+) -> None:
+    """The Juggler with the Witch, the Vampire (which copies a turned-up Juggler or Witch)
+    and the Werewolf; each seed's game has its case: a network seat gives a card passed to
+    it into a Witch's trick, with its ``show_gift``; a Vampire copying a turned-up Witch
+    makes its player swap; one copying a turned-up Juggler makes a pass. Host bots and
+    network bots; every record verifies. (Seeded decks: ``SeededDeal``, ``seeded_bots``.)"""
+    seeded_bots(monkeypatch, seed)
+    monkeypatch.setattr(SeededDeal, "deal_seed", seed)
+    options = HostOptions(
+        players=4,
+        bots=2,
+        bot_level="normal",  # (it swaps when that scores clearly better)
+        rules=TableRules(specials=MOVES),
+        records_dir=tmp_path / "records",
+        deal="private",
+    )
+    async with asyncio.timeout(300), running_host(options, rng=random.Random(seed)) as host:
+        sessions = await seat_sessions(
+            options.port, 2, cls=SeededDeal, records_dir=tmp_path / "own"
+        )
+        codes = await play_bots(sessions, "random", seed=seed)
+        await host.finished.wait()
+    assert codes == [0, 0]
+    assert_private_game_verified(host, sessions)
+    table = host.table
+    assert table is not None
+    results = table.game.results
+    assert any(type(a) is PassCard for r in results for a in r.actions)
+    assert any(type(a) is SwapCard and a.give is not None for r in results for a in r.actions)
+    if case == "show_gift":
+        kinds = _kinds_by_round(table.recorder.record())
+        gift_shows = [seat for ks in kinds.values() for seat, k in ks if k == "show_gift"]
+        assert any(seat < 2 for seat in gift_shows)  # (0, 1: the network seats)
+    elif case == "copied_swap":
+        assert _copied_swaps(results, 4)
+    else:
+        assert _copied_passes(results, 4)
+
+
+class BadPasses(CapturingSession):
+    """Before its first pass it sends what the host must refuse without harm: a pass
+    intent with its card (a private pass is a give), a give to the wrong seat, a give of
+    the wrong pass, and an open_gift as a bare deal message; then it passes honestly.
+    (Signed garbage would be its signer's proven fault: the round voided, charged.)"""
+
+    tried = False
+
+    def _new_seat_half(self, kind: DealKind) -> SeatHalf:
+        half = super()._new_seat_half(kind)
+        if not isinstance(half, PrivateSeatHalf):
+            return half
+        real = half.send_decision
+
+        def send_decision(action: PlayerAction) -> bool:
+            deal = half.deal
+            if type(action) is PassCard and not self.tried and deal is not None:
+                self.tried = True
+                self._bad(deal, action)
+            return real(action)
+
+        half.send_decision = send_decision  # type: ignore[method-assign]
+        return half
+
+    def _bad(self, deal: Any, action: PassCard) -> None:
+        setup, seat = deal.setup, deal.seat
+        r, attempt = deal.round, deal.attempt
+        view = deal.player.view
+        # A copy of the seat's sealer: the envelopes the host refuses use no number of its.
+        sealer = Sealer(
+            deal.signing_key,
+            MESSAGE_TAG,
+            setup.context,
+            seat,
+            deal.player.sealer.next_seq,
+        )
+        pad = bytes(32)
+        wrong_to = (seat + 2) % setup.seats
+        bodies = [
+            give_body(view.passes_moved, wrong_to, pad, pad),
+            give_body(view.passes_moved + 5, (seat + 1) % setup.seats, pad, pad),
+            gift_open_body("open_gift", 0, (seat - 1) % setup.seats, 0, pad),
+        ]
+        self.client.send({"t": "pass_card", "seat": seat, "round": r, "card": action.card})
+        for body in bodies:
+            envelope = Sealer(sealer.key, sealer.tag, sealer.context, seat, sealer.next_seq).seal(
+                body
+            )
+            self.client.send(p.deal_msg(r, attempt, envelope.to_wire()))
+
+
+async def test_bad_passes_are_refused_and_the_game_goes_on(tmp_path: Path) -> None:
+    """A seat's bad pass messages never crash the host: each is refused to its sender
+    (none is relayed, none voids the round), and the game ends with records that verify."""
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="easy",
+        rules=TableRules(specials=JUGGLER),
+        length="short",
+        records_dir=tmp_path / "records",
+        deal="private",
+    )
+    async with asyncio.timeout(120), running_host(options, rng=random.Random(3)) as host:
+        bad = await _one(options.port, BadPasses)
+        others = await seat_sessions(options.port, 1)
+        codes = await play_bots([bad, *others], "easy", seed=3)
+        await host.finished.wait()
+    assert bad.tried
+    assert codes == [0, 0]
+    refused = [m["code"] for m in bad.received if m.get("t") == "refused"]
+    assert refused == [
+        "unknown_action",  # the pass intent
+        "not_your_turn",  # the give to the wrong seat
+        "not_your_turn",  # the give of the wrong pass
+        "bad_envelope",  # an open_gift is a play's
+    ], refused
+    assert_private_game_verified(host, [bad, *others])
