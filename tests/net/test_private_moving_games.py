@@ -375,3 +375,38 @@ async def test_a_passed_or_swapped_card_reaches_only_its_new_holder(
     assert checked["found"] > 300  # every open reaches the host and two seats
     assert checked["gifts"] > 0, "no Juggler's pass in this game"
     assert checked["swaps"] > 0 and checked["shows"] > 0, "no Witch gave a card it held"
+    assert_leaks_are_caught(record, host, taps)
+
+
+def assert_leaks_are_caught(
+    record: GameRecord, host: TappedHost, sessions: list[TappedSession]
+) -> None:
+    """The check can fail: one message that hands a third party a gift's key, a shown
+    card's key before its swap, or a seat's position key, each put first in that party's
+    messages, is caught (then taken out again)."""
+    items = item_cards(record.rules.specials)
+    secrets = [_round_secrets(rnd, items) for rnd in record.rounds]
+    gift = next(g for s in secrets for g in s.gifts)
+    third = next(s for s in range(len(sessions)) if s not in (gift.giver, gift.to))
+    swap_round, swap = next(
+        (s, a)
+        for s, rnd in zip(secrets, record.rounds, strict=True)
+        for a in _swaps(rnd)
+        if (a.seat, a.give) in s.shown
+    )
+    other = (swap.seat + 1) % len(sessions)
+    owner = next(iter(secrets[0].owned))
+    position = scalar_bytes(secrets[0].keys[owner].positions[secrets[0].owned[owner][0]].d)
+    leaks = [
+        (sessions[third].tap, gift.key),
+        (host.tap, gift.key),
+        (sessions[other].tap, swap_round.shown[(swap.seat, swap.give)]),  # type: ignore[index]
+        (sessions[(owner + 1) % len(sessions)].tap, position),
+    ]
+    for tap, key in leaks:
+        leak: dict[str, Any] = {"t": "leak", "key": key}
+        tap.got.insert(0, (-1, msgpack.packb(leak, use_bin_type=True), leak))
+        with pytest.raises(AssertionError):
+            check_secrecy(record, host, sessions)
+        del tap.got[0]
+    check_secrecy(record, host, sessions)
