@@ -50,7 +50,7 @@ from .game import (
     suit_of,
     winners,
 )
-from .game.actions import NameTrump, PassCard
+from .game.actions import PassCard
 from .game.hidden import Revoke, replay_round
 from .game.hidden_special import check_werewolf_shown
 from .game.specials import Special
@@ -58,6 +58,7 @@ from .i18n import N_, _, ngettext
 from .net.check_texts import blamed, fault_phrase, rule_text
 from .phrase import Phrase, phrase
 from .private_deal import item_cards, opened_deck, round_setup, veiled_round
+from .private_special import opened_plays
 from .record import (
     UNREVEALED,
     VOIDED,
@@ -68,6 +69,7 @@ from .record import (
     parse_record,
     read_record,
 )
+from .record.model import redeal_action_wire
 from .verify_special import bids_made, check_private_moves, verify_special_round
 
 # The engine's refusal reasons, as the rule a record broke.
@@ -989,18 +991,17 @@ def _check_revoke(
     assert d.private_deal is not None
     # Its trump choice (or a Werewolf's) and bids, then its plays: what ``replay_round``
     # applies (it takes every action the engine does).
-    actions: list[PlayerAction] = [action_from_wire(a) for a in d.actions]
+    actions: list[PlayerAction] = [action_from_wire(redeal_action_wire(a)) for a in d.actions]
     specials = game.config.rules.specials
     opened = _played_cards(d.private_deal.setup, d.private_deal.envelopes, specials)
     if specials:
         # Every action of the attempt in order, its plays among them (a declaration or a
         # Cloud's change comes between plays): the plays must be the transcript's opens.
-        plays = [(a.seat, a.card) for a in actions if type(a) is Play]
-        holder = next((a.seat for a in actions if type(a) is NameTrump), None)
         public = d.private_deal.setup.public_positions
         turned = items[public[0]] if public else None
-        # (the Werewolf's holder plays the turned card it took face up: no open)
-        plays = [play for play in plays if play != (holder, turned)]
+        # (a face-up card a seat took, the Werewolf's turned card or a Witch's, is played
+        # with no open)
+        plays = opened_plays(actions, turned)  # (``items`` are cards here)
         if plays != opened:
             raise _void_error(
                 phrase(

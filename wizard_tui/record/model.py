@@ -101,6 +101,26 @@ class RecordError(ValueError):
         )
 
 
+# An action a voided private attempt records: [kind, seat, value] (docs/record-format.md).
+RedealAction = tuple[str, int, int | tuple[int, int] | None]
+
+
+def redeal_action(kind: str, seat: int, value: Any) -> RedealAction:
+    """A recorded action from its wire form: a swap's [give, take] (or null), else an int."""
+    if kind == "swap":
+        if value is None:
+            return (kind, int(seat), None)
+        give, take = value
+        return (kind, int(seat), (int(give), int(take)))
+    return (str(kind), int(seat), int(value))
+
+
+def redeal_action_wire(action: RedealAction) -> list[Any]:
+    """The wire form of a recorded action (``action_from_wire`` reads it)."""
+    kind, seat, value = action
+    return [kind, seat, list(value) if isinstance(value, tuple) else value]
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerEntry:
     name: str
@@ -179,7 +199,9 @@ class Redeal:
     fault: str | None = None  # the failure code that ended the attempt, if any
     culprit: int | None = None  # the seat blamed (-1: the relay), if any
     evidence: Envelope | None = None  # a refused envelope that shows the fault, if any
-    actions: tuple[tuple[str, int, int], ...] = ()  # its trump choice and bids, in order
+    # Its trump choice and bids, in order (with special cards every action: a swap's value
+    # is (give, take), or None for a kept hand).
+    actions: tuple[RedealAction, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         if self.private_deal is None:
@@ -198,7 +220,7 @@ class Redeal:
             "fault": self.fault,
             "culprit": self.culprit,
             "evidence": None if self.evidence is None else self.evidence.to_json(),
-            "actions": [list(a) for a in self.actions],
+            "actions": [redeal_action_wire(a) for a in self.actions],
         }
 
 

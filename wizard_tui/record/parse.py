@@ -529,9 +529,10 @@ def _parse_redeals(raw: object, n: int, private: bool = False) -> tuple[Redeal, 
 
 
 # The actions a voided private attempt records: its trump choice and bids; with special cards
-# every action in order, the plays, declarations and Cloud's changes among them (a table the
-# private deal deals moves no card: no pass nor swap). ``verify`` checks which the rules allow.
-_REDEAL_ACTIONS = ("trump", "name_trump", "bid", "play", "declare", "adjust_bid")
+# every action in order, the plays, declarations, Cloud's changes and Witch's swaps among them
+# (no pass: the private deal does not deal the Juggler yet). ``verify`` checks which the
+# rules allow.
+_REDEAL_ACTIONS = ("trump", "name_trump", "bid", "play", "declare", "adjust_bid", "swap")
 
 
 def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Redeal:
@@ -563,17 +564,28 @@ def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Re
         item = rd.array(raw, f"{at}.actions[{k}]")
         if len(item) != 3 or item[0] not in _REDEAL_ACTIONS:
             said = phrase(
-                N_("{path} is not [trump|name_trump|bid|play|declare|adjust_bid, seat, value]"),
+                N_(
+                    "{path} is not [trump|name_trump|bid|play|declare|adjust_bid|swap, seat, value]"
+                ),
                 path=f"{at}.actions[{k}]",
             )
             raise rd.fail("bad-value", said)
-        actions.append(
-            (
-                item[0],
-                rd.seat(item[1], n, f"{at}.actions[{k}][1]"),
-                rd.integer(item[2], f"{at}.actions[{k}][2]"),
+        seat = rd.seat(item[1], n, f"{at}.actions[{k}][1]")
+        value: int | tuple[int, int] | None
+        if item[0] != "swap":
+            value = rd.integer(item[2], f"{at}.actions[{k}][2]")
+        elif item[2] is None:
+            value = None  # a kept hand
+        else:
+            pair = rd.array(item[2], f"{at}.actions[{k}][2]")
+            if len(pair) != 2:
+                said = phrase(N_("{path} is not [give, take]"), path=f"{at}.actions[{k}][2]")
+                raise rd.fail("bad-value", said)
+            value = (
+                rd.integer(pair[0], f"{at}.actions[{k}][2][0]"),
+                rd.integer(pair[1], f"{at}.actions[{k}][2][1]"),
             )
-        )
+        actions.append((item[0], seat, value))
     return Redeal(
         round_number,
         rd.integer(d["attempt"], f"{at}.attempt"),

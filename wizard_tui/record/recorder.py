@@ -25,6 +25,7 @@ from .model import (
     Redeal,
     StandIn,
     VerificationFailure,
+    redeal_action,
 )
 
 
@@ -217,7 +218,7 @@ class GameRecorder:
                 fault=fault,
                 culprit=culprit,
                 evidence=evidence,
-                actions=tuple((str(k), int(s), int(v)) for k, s, v in actions),
+                actions=tuple(redeal_action(k, s, v) for k, s, v in actions),
             )
         )
 
