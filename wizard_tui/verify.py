@@ -69,6 +69,7 @@ from .record import (
     parse_record,
     read_record,
 )
+from .record.model import redeal_action_wire
 from .verify_special import bids_made, check_private_moves, verify_special_round
 
 # The engine's refusal reasons, as the rule a record broke.
@@ -990,7 +991,7 @@ def _check_revoke(
     assert d.private_deal is not None
     # Its trump choice (or a Werewolf's) and bids, then its plays: what ``replay_round``
     # applies (it takes every action the engine does).
-    actions: list[PlayerAction] = [action_from_wire(a) for a in d.actions]
+    actions: list[PlayerAction] = [action_from_wire(redeal_action_wire(a)) for a in d.actions]
     specials = game.config.rules.specials
     opened = _played_cards(d.private_deal.setup, d.private_deal.envelopes, specials)
     if specials:
@@ -998,9 +999,9 @@ def _check_revoke(
         # Cloud's change comes between plays): the plays must be the transcript's opens.
         public = d.private_deal.setup.public_positions
         turned = items[public[0]] if public else None
-        # (a face-up card a seat took is played with no open: the Werewolf's turned card,
-        # a card taken from a Witch's trick)
-        plays = opened_plays(actions, turned)
+        # (a face-up card a seat took, the Werewolf's turned card or a Witch's, is played
+        # with no open)
+        plays = opened_plays(actions, turned)  # (``items`` are cards here)
         if plays != opened:
             raise _void_error(
                 phrase(

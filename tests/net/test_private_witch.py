@@ -22,6 +22,7 @@ from net_helpers import (
     LIMITS,
     LOOPBACK,
     CapturingSession,
+    assert_own_records,
     play_bots,
     running_host,
     seat_sessions,
@@ -29,12 +30,13 @@ from net_helpers import (
 )
 from private_helpers import assert_partial_game_verified, assert_private_game_verified, play_until
 from test_private_cheating import _dealt_again_and_played
+from test_private_reconnect import LeavesMidTrick
 
 from netplay import StaticIdentity
 from netplay.mental.protocol import gift_open_body, show_body
 from netplay.mental.sra import RoundKeys
 from netplay.signing import Envelope
-from wizard_tui.game import Phase, TableRules
+from wizard_tui.game import Phase, SeatView, TableRules
 from wizard_tui.game.actions import NameTrump, PassCard, Play, SwapCard
 from wizard_tui.game.hidden_special import HiddenSpecialGame
 from wizard_tui.game.specials import Special
@@ -42,7 +44,7 @@ from wizard_tui.net import protocol as p
 from wizard_tui.net.client import NetworkSession
 from wizard_tui.net.deals import DealKind, specials_refusal
 from wizard_tui.net.deals.private.client_deal import ClientDeal
-from wizard_tui.net.deals.private.host import LOST_KEYS
+from wizard_tui.net.deals.private.host import LOST_KEYS, PrivateDealing
 from wizard_tui.net.deals.private.round_secrets import SecretStore
 from wizard_tui.net.deals.private.seat import PrivateSeatHalf
 from wizard_tui.net.deals.private.witch import swap_refusal
@@ -53,6 +55,7 @@ from wizard_tui.net.hosting import hosting
 from wizard_tui.net.journal import read_journal
 from wizard_tui.net.restore import replay
 from wizard_tui.private_special import face_up_held, opened_plays
+from wizard_tui.verify import verify_path
 
 WITCH = frozenset({Special.WITCH})
 # The Witch with the cards that take a card face up: the Werewolf (the turned card), and the
@@ -458,3 +461,60 @@ def test_a_swap_refusal_says_which_envelope_the_card_given_needs() -> None:
     assert swap_refusal(deal, taken, 0, 6, show_5) == "the show is not the card given"
     garbage = Envelope(0, 0, b"\x00", bytes(64))
     assert swap_refusal(deal, taken, 0, 5, garbage) is None  # the relay names its signer
+
+
+class LeavesLate(SeededDeal, LeavesMidTrick):
+    """Drops mid-trick in a late round (big hands: the Witch and the Werewolf are dealt
+    there) after a swap, and comes back when the test opens its gate."""
+
+    def should_drop(self, view: SeatView) -> bool:
+        return view.round >= LATE and bool(view.swaps) and super().should_drop(view)
+
+
+LATE = 12
+STAND_IN_SEED = 4
+
+
+async def test_a_round_a_bot_played_for_a_seat_with_face_up_plays_is_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player back while a bot of the host plays its seat follows that attempt from its
+    envelopes and checks it: its plays are matched to the opens leaving out the face-up
+    cards taken (a Witch's, the Werewolf's turned card), which carry none."""
+    seeded_bots(monkeypatch, STAND_IN_SEED)
+    monkeypatch.setattr(SeededDeal, "deal_seed", STAND_IN_SEED)
+    options = HostOptions(
+        players=3,
+        bots=0,
+        bot_level="random",
+        rules=TableRules(specials=WITCH_AND_WEREWOLF),
+        records_dir=tmp_path / "records",
+        deal="private",
+    )
+    options.takeover_after = 0.05
+    rng = random.Random(STAND_IN_SEED)
+    async with asyncio.timeout(120), running_host(options, rng=rng) as host:
+        (leaver,) = await seat_sessions(options.port, 1, cls=LeavesLate)
+        others = await seat_sessions(options.port, 2, cls=SeededDeal)
+        game = asyncio.ensure_future(play_bots([leaver, *others], seed=STAND_IN_SEED))
+        await leaver.dropped.wait()
+        assert leaver.dropped_view is not None
+        r = leaver.dropped_view.round
+        await wait_until(
+            lambda: isinstance(host.deal_half, PrivateDealing) and host.deal_half.stand_in_signers
+        )
+        leaver.client.gate.set()  # type: ignore[attr-defined]
+        codes = await game
+        await host.finished.wait()
+    assert codes == [0, 0, 0]
+    assert all(v.ok for v in leaver.verifications), [v.detail for v in leaver.verifications]
+    stood_in = next(v for v in leaver.verifications if v.round == r)
+    assert "a bot of the host played your seat" in stood_in.detail
+    result = host.table.game.results[r - 1]  # type: ignore[union-attr]
+    plays = [play for trick in result.tricks for play in trick.plays]
+    assert opened_plays(result.actions, result.turned_card) != plays  # a face-up play in it
+    # The voided attempt the player left kept its swap in the record, which verifies.
+    (void,) = host.table.recorder.record().redeals  # type: ignore[union-attr]
+    assert any(kind == "swap" and value is not None for kind, _, value in void.actions)
+    assert verify_path(host.table.record_path).ok  # type: ignore[union-attr,arg-type]
+    assert_own_records(host.table.recorder.record(), [leaver, *others])  # type: ignore[union-attr]

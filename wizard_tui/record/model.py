@@ -3,7 +3,7 @@ itself as the JSON of ``docs/record-format.md`` (``to_dict``), and ``RecordError
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -101,6 +101,26 @@ class RecordError(ValueError):
         )
 
 
+# An action a voided private attempt records: [kind, seat, value] (docs/record-format.md).
+RedealAction = tuple[str, int, int | tuple[int, int] | None]
+
+
+def redeal_action(kind: str, seat: int, value: Any) -> RedealAction:
+    """A recorded action from its wire form: a swap's [give, take] (or null), else an int."""
+    if kind == "swap":
+        if value is None:
+            return (kind, int(seat), None)
+        give, take = value
+        return (kind, int(seat), (int(give), int(take)))
+    return (str(kind), int(seat), int(value))
+
+
+def redeal_action_wire(action: RedealAction) -> list[Any]:
+    """The wire form of a recorded action (``action_from_wire`` reads it)."""
+    kind, seat, value = action
+    return [kind, seat, list(value) if isinstance(value, tuple) else value]
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerEntry:
     name: str
@@ -162,21 +182,6 @@ class RecordedRound:
         return _round_to_dict(self)
 
 
-# A voided attempt's action as ``[kind, seat, value]`` (the action codec's wire form): the
-# value a card, a bid or a choice; a Witch's swap's ``(give, take)``, or None when it kept
-# its hand. Tuples, so that a record stays hashable and comparable.
-RedealAction = tuple[str, int, int | tuple[int, int] | None]
-
-
-def redeal_action(wire: Sequence[Any]) -> RedealAction:
-    """One action of a voided attempt from its wire form (``action_to_wire``)."""
-    kind, seat, value = wire
-    if isinstance(value, list | tuple):
-        give, take = value
-        return (str(kind), int(seat), (int(give), int(take)))
-    return (str(kind), int(seat), None if value is None else int(value))
-
-
 @dataclass(frozen=True, slots=True)
 class Redeal:
     """A deal the host threw away (extra field ``redeals``): a commit-reveal deal after
@@ -194,7 +199,8 @@ class Redeal:
     fault: str | None = None  # the failure code that ended the attempt, if any
     culprit: int | None = None  # the seat blamed (-1: the relay), if any
     evidence: Envelope | None = None  # a refused envelope that shows the fault, if any
-    # Its trump choice and bids, in order; with special cards every action (``redeal_action``).
+    # Its trump choice and bids, in order (with special cards every action: a swap's value
+    # is (give, take), or None for a kept hand).
     actions: tuple[RedealAction, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -214,9 +220,7 @@ class Redeal:
             "fault": self.fault,
             "culprit": self.culprit,
             "evidence": None if self.evidence is None else self.evidence.to_json(),
-            "actions": [
-                [k, seat, list(v) if type(v) is tuple else v] for k, seat, v in self.actions
-            ],
+            "actions": [redeal_action_wire(a) for a in self.actions],
         }
 
 

@@ -581,21 +581,19 @@ def _parse_private_redeal(rd: _Reader, d: dict[str, Any], at: str, n: int) -> Re
             raise rd.fail("bad-value", said)
         seat = rd.seat(item[1], n, f"{at}.actions[{k}][1]")
         value: int | tuple[int, int] | None
-        if item[0] == "swap":  # [give, take], or null: it kept its hand
-            value = None
-            if item[2] is not None:
-                pair = rd.array(item[2], f"{at}.actions[{k}][2]")
-                if len(pair) != 2:
-                    said = phrase(
-                        N_("{path} is not [give, take] or null"), path=f"{at}.actions[{k}][2]"
-                    )
-                    raise rd.fail("bad-value", said)
-                value = (
-                    rd.integer(pair[0], f"{at}.actions[{k}][2][0]"),
-                    rd.integer(pair[1], f"{at}.actions[{k}][2][1]"),
-                )
-        else:
+        if item[0] != "swap":
             value = rd.integer(item[2], f"{at}.actions[{k}][2]")
+        elif item[2] is None:
+            value = None  # a kept hand
+        else:
+            pair = rd.array(item[2], f"{at}.actions[{k}][2]")
+            if len(pair) != 2:
+                said = phrase(N_("{path} is not [give, take]"), path=f"{at}.actions[{k}][2]")
+                raise rd.fail("bad-value", said)
+            value = (
+                rd.integer(pair[0], f"{at}.actions[{k}][2][0]"),
+                rd.integer(pair[1], f"{at}.actions[{k}][2][1]"),
+            )
         actions.append((item[0], seat, value))
     return Redeal(
         round_number,

@@ -218,7 +218,7 @@ class GameRecorder:
                 fault=fault,
                 culprit=culprit,
                 evidence=evidence,
-                actions=tuple(redeal_action(a) for a in actions),
+                actions=tuple(redeal_action(k, s, v) for k, s, v in actions),
             )
         )
 

@@ -543,7 +543,7 @@ class PrivateSeatHalf(SeatHalf):
             actions := special_actions(deal, deal.verdict, followed)
         ):
             # Our record of the void holds every action, as the host's does.
-            report.actions = tuple(redeal_action(a) for a in actions_to_wire(actions))
+            report.actions = tuple(redeal_action(*a) for a in actions_to_wire(actions))
 
     # -- the round's end -----------------------------------------------------------------------
 
@@ -667,7 +667,7 @@ class PrivateSeatHalf(SeatHalf):
         """The round a bot of the host played for us, checked from every envelope of it."""
         port, r = self.port, result.round
         assert watch.result is not None and port.checker is not None
-        plays = [play for trick in result.tricks for play in trick.plays]
+        plays = _opened_plays(result)  # (a face-up card taken is played unopened)
         cards = item_cards(port.config.rules.specials if port.config is not None else ())
         opens = [(seat, cards[item]) for seat, item in _opens(watch.setup, watch.transcript)]
         if opens != plays:

@@ -154,7 +154,7 @@ def attempt_actions(view: SeatView | None, trump_card: int | None) -> tuple[Rede
     """The trump choice and bids of an attempt, as the record's ``actions``."""
     if view is None:
         return ()
-    return tuple(redeal_action(a) for a in actions_to_wire(trump_and_bids(view, trump_card)))
+    return tuple(redeal_action(*a) for a in actions_to_wire(trump_and_bids(view, trump_card)))
 
 
 def our_verdict(
