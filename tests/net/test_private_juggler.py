@@ -155,6 +155,55 @@ async def test_a_program_that_never_unlocks_is_disconnected(tmp_path: Path) -> N
     assert "left" in void.reason and void.culprit is None  # lost keys: a bot took the seat
 
 
+class SilentGive(NetworkSession):
+    """Plays like anyone, but its gives never leave: its pass never comes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.held = 0
+        send = self.client.send
+
+        def swallow_give(msg: dict[str, Any]) -> bool:
+            kind = decode_body(msg["env"]["body"])["t"] if msg.get("t") == "deal" else None
+            if kind == "give":
+                self.held += 1
+                return True
+            return send(msg)
+
+        self.client.send = swallow_give  # type: ignore[method-assign]
+
+
+async def test_a_program_that_never_gives_is_cut_off_by_the_turn_time(tmp_path: Path) -> None:
+    """The give is the seat's decision on its turn (its player chooses the card), so the
+    turn time covers it like a bid or a play: the seat goes away, its own program must
+    pass for it, and when that never comes either it is cut off, a bot of the host takes
+    the seat, the attempt is dealt again and every record verifies."""
+    options = HostOptions(
+        players=3,
+        bots=1,
+        bot_level="random",
+        rules=TableRules(specials=JUGGLER),
+        length="short",
+        records_dir=tmp_path,
+        deal="private",
+        takeover_after=0.1,
+        turn_time=1.0,
+        deal_step_timeout=2.0,
+    )
+    async with asyncio.timeout(90), running_host(options, rng=random.Random(3)) as host:
+        silent = await _one(options.port, SilentGive)
+        others = await seat_sessions(options.port, 1)
+        gone = asyncio.ensure_future(play_bots([silent], seed=3))
+        codes = await play_bots(others, seed=4)
+        await host.finished.wait()
+    await silent.close()
+    assert await gone == [1]
+    assert codes == [0]
+    assert silent.held >= 1
+    assert host.seats[0] is not None and host.seats[0].stand_in is not None
+    assert_private_game_verified(host, others, redeals=1)
+
+
 async def test_a_host_stopped_mid_pass_is_rebuilt_from_its_journal(tmp_path: Path) -> None:
     """A host stopped while a pass's gives are in and an unlock is missing: its journal
     rebuilds every scored round exactly (each pass's cards in its actions, from the gifts
