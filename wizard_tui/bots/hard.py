@@ -36,6 +36,7 @@ from ..game.engine import SUIT_MASKS
 from ..game.rules import score
 from . import bidding, forehead
 from .base import Bot
+from .bid_style import bid_ratios
 from .certain import sure_losers, sure_winners
 from .endgame import Solver
 from .fast import BEAT_MASK, FULL_MASK, legal_mask, pick, play_out
@@ -65,6 +66,7 @@ class HardBot(Bot):
         min_samples: int = MIN_SAMPLES,
         bid_weighting: bool = True,
         exact_cards: int = EXACT_CARDS,
+        bid_style: bool = True,
     ) -> None:
         super().__init__(rng)
         self.time_budget = time_budget
@@ -72,6 +74,7 @@ class HardBot(Bot):
         self.max_samples = max_samples
         self.min_samples = min_samples
         self.bid_weighting = bid_weighting
+        self.bid_style = bid_style  # scale the others' bids by their past ratio (bid_style)
         self.exact_cards = exact_cards  # solve deals exactly once this few cards are in hands
         self.last_samples = 0  # deals examined by the last decision (for tests and tuning)
 
@@ -111,7 +114,8 @@ class HardBot(Bot):
         weights: list[float] = []
         samples = 0
         deadline = start + self.bid_budget
-        weigh = self._weigher(k, view)
+        ratios = bid_ratios(view) if self.bid_style else [1.0] * n
+        weigh = self._weigher(k, view, ratios)
         while True:
             hands = sample_hands(k, self.rng)
             w = weigh(hands) if weigh else 1.0
@@ -125,7 +129,9 @@ class HardBot(Bot):
                     forbidden = None
                     if s == view.dealer and restricted:
                         forbidden = r - sum(x for x in bids if x is not None)
-                    bids[s] = bidding.quick_bid(hands[s], k.trump, view.trump_card, n, r, forbidden)
+                    bids[s] = bidding.quick_bid(
+                        hands[s], k.trump, view.trump_card, n, r, forbidden, ratios[s]
+                    )
                 won = [0] * n
                 every = [x if x is not None else 0 for x in bids]  # every seat has bid now
                 play_out(list(hands), t1, avail0, first, 0, LED_OPEN, -1, -1, every, won, r)
@@ -147,10 +153,13 @@ class HardBot(Bot):
         )
         return candidates[best]
 
-    def _weigher(self, k: Knowledge, view: SeatView) -> Callable[[list[int]], float] | None:
+    def _weigher(
+        self, k: Knowledge, view: SeatView, ratios: list[float] | None = None
+    ) -> Callable[[list[int]], float] | None:
         """A function giving how well a deal explains the bids made so far: a Gaussian on
         each other bidder's error (their hand at bid time: the sampled hand plus the cards
-        they have played since). None when there is nothing to weigh."""
+        they have played since), its expectation scaled by the bidder's bid ratio
+        (``bid_style``). None when there is nothing to weigh."""
         others = [(s, b) for s, b in enumerate(view.bids) if s != k.seat and b is not None]
         if not self.bid_weighting or not others:
             return None
@@ -163,11 +172,14 @@ class HardBot(Bot):
         inv = 1.0 / (2.0 * BID_SIGMA * BID_SIGMA)
         trump, trump_card, n, r = k.trump, view.trump_card, k.players, k.hand_size
         expected = bidding.expected_tricks
+        if ratios is None:
+            ratios = bid_ratios(view) if self.bid_style else [1.0] * n
+        scaled = [(s, b, ratios[s]) for s, b in others]
 
         def weight(hands: list[int]) -> float:
             x = 0.0
-            for s, b in others:
-                e = expected(hands[s] | played_by[s], trump, trump_card, n, r)
+            for s, b, f in scaled:
+                e = f * expected(hands[s] | played_by[s], trump, trump_card, n, r)
                 x += (e - b) * (e - b) * inv
             return math.exp(-x)
 
