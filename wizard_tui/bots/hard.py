@@ -77,6 +77,7 @@ class HardBot(Bot):
         self.bid_style = bid_style  # scale the others' bids by their past ratio (bid_style)
         self.exact_cards = exact_cards  # solve deals exactly once this few cards are in hands
         self.last_samples = 0  # deals examined by the last decision (for tests and tuning)
+        self._style: tuple[object, list[float]] | None = None  # (history key, bid ratios)
 
     # ------------------------------------------------------------------ trump
 
@@ -114,7 +115,7 @@ class HardBot(Bot):
         weights: list[float] = []
         samples = 0
         deadline = start + self.bid_budget
-        ratios = bid_ratios(view) if self.bid_style else [1.0] * n
+        ratios = self._ratios(view)
         weigh = self._weigher(k, view, ratios)
         while True:
             hands = sample_hands(k, self.rng)
@@ -153,6 +154,17 @@ class HardBot(Bot):
         )
         return candidates[best]
 
+    def _ratios(self, view: SeatView) -> list[float]:
+        """The players' bid-style ratios, computed once per finished round (a few ms late
+        in a game, which a card decision of 30 ms cannot spare every time)."""
+        if not self.bid_style:
+            return [1.0] * view.players
+        last = view.history[-1] if view.history else None
+        key = (len(view.history), last.hands if last else (), last.bids if last else ())
+        if self._style is None or self._style[0] != key:
+            self._style = (key, bid_ratios(view))
+        return self._style[1]
+
     def _weigher(
         self, k: Knowledge, view: SeatView, ratios: list[float] | None = None
     ) -> Callable[[list[int]], float] | None:
@@ -173,7 +185,7 @@ class HardBot(Bot):
         trump, trump_card, n, r = k.trump, view.trump_card, k.players, k.hand_size
         expected = bidding.expected_tricks
         if ratios is None:
-            ratios = bid_ratios(view) if self.bid_style else [1.0] * n
+            ratios = self._ratios(view)
         scaled = [(s, b, ratios[s]) for s, b in others]
 
         def weight(hands: list[int]) -> float:
