@@ -14,6 +14,8 @@ best weighted mean score for this seat wins.
   the rule says so). The mean score over the deals is
   ``EV(b) = P(k=b)(20+10b) - 10 Σ_k P(k)|b-k|`` for the trick distribution those
   playouts predict.
+- Bid style (``bid_style``): each player's bids against its dealt hands' worth over the
+  finished rounds; the later bidders' modelled bids and the deal weights use that ratio.
 - Certain outcomes (``certain``): with the bid made only cards sure to lose the trick are
   searched, when there are any; needing every trick left (or more), only cards sure to take it.
 - Exact play (``endgame``): once ``exact_cards`` or fewer cards are in all hands, each
