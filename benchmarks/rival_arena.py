@@ -2,6 +2,7 @@
 
 python benchmarks/rival_arena.py [--players 3] [--games 4] [--seed 1]
         [--restrict-last-bid always] [--bot hard] [--jobs N] [--budget S] [--first-deal D]
+        [--per-deal] [--rounds]
 
 Every deal set is played once per seat: the bot under test sits at seat k of rotation k
 and the rival holds every other seat, so both play every hand. A game's difference is
@@ -12,6 +13,8 @@ against the clock with the same budget (``hard``'s defaults), so on a loaded mac
 both examine fewer deals; keep runs small on a shared machine. ``--budget S`` gives both
 sides S seconds a card (three times that a bid) instead, for runs sized to a shared machine;
 ``--first-deal D`` starts at deal set D, so runs of one seed add up without overlapping.
+``--per-deal`` prints each deal set's difference (to pair runs of one seed deal set by
+deal set); ``--rounds`` each side's mean tricks minus bid and round score per round.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from rival import RivalBot  # noqa: E402
 from wizard_tui.arena import estimate  # noqa: E402
 from wizard_tui.bots import HardBot, make_bot  # noqa: E402
 from wizard_tui.game import RestrictLastBid  # noqa: E402
+from wizard_tui.game.rules import score  # noqa: E402
 from wizard_tui.simulate import new_deal_set, play_game  # noqa: E402
 
 
@@ -44,7 +48,10 @@ def play_deal_set(args: tuple[int, int, str, str, str, float | None]) -> dict:
     timed = {} if budget is None else {"time_budget": budget}
     searches = isinstance(make_bot(level), HardBot)  # the levels that think against a clock
     deal_set = new_deal_set(n, random.Random(f"rival-arena/{seed}/deal/{d}"))
-    out = {"diffs": [], "bot": [], "rival": [], "bot_hits": 0, "rival_hits": 0, "rounds": 0}
+    out: dict = {"diffs": [], "bot": [], "rival": [], "bot_hits": 0, "rival_hits": 0, "rounds": 0}
+    # Per round index: [bot's tricks - bid, bot's score, rivals' tricks - bid, rivals' score,
+    # games], summed (``--rounds``).
+    out["by_round"] = {}
     for k in range(n):
         bots = [
             make_bot(
@@ -63,7 +70,14 @@ def play_deal_set(args: tuple[int, int, str, str, str, float | None]) -> dict:
         out["diffs"].append(mine - sum(rivals) / len(rivals))
         out["bot"].append(mine)
         out["rival"].append(sum(rivals) / len(rivals))
-        for r in record.rounds:
+        for i, r in enumerate(record.rounds):
+            row = out["by_round"].setdefault(i + 1, [0.0] * 5)
+            row[0] += r.tricks_won[k] - r.bids[k]
+            row[1] += score(r.bids[k], r.tricks_won[k])
+            others = [s for s in range(n) if s != k]
+            row[2] += sum(r.tricks_won[s] - r.bids[s] for s in others) / len(others)
+            row[3] += sum(score(r.bids[s], r.tricks_won[s]) for s in others) / len(others)
+            row[4] += 1
             out["rounds"] += 1
             out["bot_hits"] += r.bids[k] == r.tricks_won[k]
             out["rival_hits"] += sum(r.bids[s] == r.tricks_won[s] for s in range(n) if s != k)
@@ -83,6 +97,11 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=None, help="seconds a card, both sides")
     ap.add_argument("--first-deal", type=int, default=0, help="the first deal set's index")
     ap.add_argument("--per-deal", action="store_true", help="print each deal set's difference")
+    ap.add_argument(
+        "--rounds",
+        action="store_true",
+        help="print per round the mean tricks minus bid and round score of each side",
+    )
     a = ap.parse_args()
     deals = range(a.first_deal, a.first_deal + a.games)
     work = [(d, a.players, a.seed, a.bot, a.restrict_last_bid, a.budget) for d in deals]
@@ -120,6 +139,23 @@ def main() -> None:
     interval = est.interval
     ci = "n/a (one deal set)" if interval is None else f"[{interval[0]:+.1f}, {interval[1]:+.1f}]"
     print(f"  difference a game ({a.bot} - rival): {est.mean:+.1f}, 95% CI {ci}")
+    if a.rounds:
+        print_rounds(a.bot, results)
+
+
+def print_rounds(level: str, results: list[dict]) -> None:
+    """Per round: each side's mean tricks minus bid and mean round score."""
+    total: dict[int, list[float]] = {}
+    for r in results:
+        for i, row in r["by_round"].items():
+            acc = total.setdefault(i, [0.0] * 5)
+            for j, x in enumerate(row):
+                acc[j] += x
+    print(f"  round  {level}: tricks-bid  score   rival: tricks-bid  score")
+    for i in sorted(total):
+        t = total[i]
+        g = t[4]
+        print(f"  {i:5d}  {t[0] / g:+17.2f}  {t[1] / g:5.1f}   {t[2] / g:+17.2f}  {t[3] / g:5.1f}")
 
 
 if __name__ == "__main__":

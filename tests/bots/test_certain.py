@@ -145,3 +145,44 @@ def test_round_20_no_trump_bid_made_plays_its_jester_not_a_winner() -> None:
     assert view.seat == 2 and view.trump_suit is None
     assert oracle_losers(view) == {56}
     assert decisions(view, range(30)) == [56] * 30
+
+
+def test_round_19_bid_6_and_6_won_sheds_a_heart_not_the_queen_of_spades() -> None:
+    """The issue's position: spades trump, bid 6 and 6 tricks won, void in clubs, last to
+    play on a club and a heart holding 12S (the Queen), lower spades and hearts: any heart
+    loses for certain, any spade takes a seventh trick for certain."""
+    hard = [*cards("1S 3S 4S 5S 6S 7S 8S 9S 10S 11S 12S 13S 3H 5H 7H 9H"), 52, 53, 54]
+    first = cards("1C 2C 3C 4C 5C 6C 7C 8C 9C 10C 11C 12C 13C 10H 11H 12H 13H 1D 2D")
+    second = [*cards("3D 4D 5D 6D 7D 8D 9D 10D 11D 12D 13D 1H 2H 4H 6H 8H"), 55, 56, 57]
+    game = dealt_game(3, 19, 2, {0: first, 1: second, 2: hard}, trump_card=cards("2S")[0])
+    for b in (5, 6, 6):
+        game.bid(game.turn, b)
+    # Six tricks to seat 2 (three Wizards, three top trumps), then one to seat 0.
+    for c in cards("1C 3D W1 W2 2C 4D W3 3C 5D 13S 4C 6D 11S 5C 7D 10S 6C 8D 3H 13H 1H"):
+        game.play(game.turn, c)
+    view = after_the_lead(game, ["7C", "2H"])
+    assert view.seat == 2 and view.trump_suit == 3
+    assert view.bids[2] == 6 and view.tricks_won[2] == 6 and len(view.tricks) == 7
+    safe = oracle_losers(view)
+    assert safe == set(cards("5H 7H 9H"))
+    assert all(c in safe for c in decisions(view, range(30)))
+
+
+def test_round_20_bid_made_plays_its_jester_not_8c_on_4c() -> None:
+    """The issue's position: no trump, bid 2 and 2 tricks won, last to play on 4C and 1C
+    with 8C, 6C, 11C, a Wizard and a Jester: every club and the Wizard take a third trick
+    for certain, only the Jester loses."""
+    hard = [*cards("8C 11C 6C 2D 12H 6S 9S 1H 1D 10D 12S 3S 7H 5S 5D 4H"), 52, 53, 54, 56]
+    first = [*cards("4C 2C 3C 5C 7C 9C 10C 12C 13C 2H 3H 5H 6H 8H 9H 10H 11H 13S 11S"), 55]
+    second = [c for c in range(60) if c not in {*hard, *first}]
+    game = dealt_game(3, 20, 2, {0: first, 1: second, 2: hard})
+    for b in (5, 6, 2):
+        game.bid(game.turn, b)
+    # Two tricks to seat 2 (Wizards), then one to seat 0 (its Wizard on a diamond lead).
+    for c in cards("2C J2 W1 W2 3C J3 2D W4 3D"):
+        game.play(game.turn, c)
+    view = after_the_lead(game, ["4C", "1C"])
+    assert view.seat == 2 and view.trump_suit is None
+    assert view.bids[2] == 2 and view.tricks_won[2] == 2 and len(view.tricks) == 3
+    assert oracle_losers(view) == {56}
+    assert decisions(view, range(30)) == [56] * 30

@@ -161,9 +161,11 @@ def quick_bid(
     players: int,
     round_size: int,
     forbidden: int | None,
+    scale: float = 1.0,
 ) -> int:
-    """A cheap bid for simulated opponents: the rounded expectation, off the forbidden bid."""
-    e = expected_tricks(hand, trump, trump_card, players, round_size)
+    """A cheap bid for simulated opponents: the rounded expectation (times ``scale``, how
+    that player's bids compare with its hands' worth), off the forbidden bid."""
+    e = scale * expected_tricks(hand, trump, trump_card, players, round_size)
     b = int(e + 0.5)
     if b == forbidden:
         up = b < round_size and (e >= b or b == 0)

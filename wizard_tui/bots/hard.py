@@ -14,6 +14,8 @@ best weighted mean score for this seat wins.
   the rule says so). The mean score over the deals is
   ``EV(b) = P(k=b)(20+10b) - 10 Σ_k P(k)|b-k|`` for the trick distribution those
   playouts predict.
+- Bid style (``bid_style``): each player's bids against its dealt hands' worth over the
+  finished rounds; the later bidders' modelled bids and the deal weights use that ratio.
 - Certain outcomes (``certain``): with the bid made only cards sure to lose the trick are
   searched, when there are any; needing every trick left (or more), only cards sure to take it.
 - Exact play (``endgame``): once ``exact_cards`` or fewer cards are in all hands, each
@@ -36,6 +38,7 @@ from ..game.engine import SUIT_MASKS
 from ..game.rules import score
 from . import bidding, forehead
 from .base import Bot
+from .bid_style import bid_ratios
 from .certain import sure_losers, sure_winners
 from .endgame import Solver
 from .fast import BEAT_MASK, FULL_MASK, legal_mask, pick, play_out
@@ -65,6 +68,7 @@ class HardBot(Bot):
         min_samples: int = MIN_SAMPLES,
         bid_weighting: bool = True,
         exact_cards: int = EXACT_CARDS,
+        bid_style: bool = True,
     ) -> None:
         super().__init__(rng)
         self.time_budget = time_budget
@@ -72,8 +76,10 @@ class HardBot(Bot):
         self.max_samples = max_samples
         self.min_samples = min_samples
         self.bid_weighting = bid_weighting
+        self.bid_style = bid_style  # scale the others' bids by their past ratio (bid_style)
         self.exact_cards = exact_cards  # solve deals exactly once this few cards are in hands
         self.last_samples = 0  # deals examined by the last decision (for tests and tuning)
+        self._style: tuple[object, list[float]] | None = None  # (history key, bid ratios)
 
     # ------------------------------------------------------------------ trump
 
@@ -111,7 +117,8 @@ class HardBot(Bot):
         weights: list[float] = []
         samples = 0
         deadline = start + self.bid_budget
-        weigh = self._weigher(k, view)
+        ratios = self._ratios(view)
+        weigh = self._weigher(k, view, ratios)
         while True:
             hands = sample_hands(k, self.rng)
             w = weigh(hands) if weigh else 1.0
@@ -125,7 +132,9 @@ class HardBot(Bot):
                     forbidden = None
                     if s == view.dealer and restricted:
                         forbidden = r - sum(x for x in bids if x is not None)
-                    bids[s] = bidding.quick_bid(hands[s], k.trump, view.trump_card, n, r, forbidden)
+                    bids[s] = bidding.quick_bid(
+                        hands[s], k.trump, view.trump_card, n, r, forbidden, ratios[s]
+                    )
                 won = [0] * n
                 every = [x if x is not None else 0 for x in bids]  # every seat has bid now
                 play_out(list(hands), t1, avail0, first, 0, LED_OPEN, -1, -1, every, won, r)
@@ -147,10 +156,24 @@ class HardBot(Bot):
         )
         return candidates[best]
 
-    def _weigher(self, k: Knowledge, view: SeatView) -> Callable[[list[int]], float] | None:
+    def _ratios(self, view: SeatView) -> list[float]:
+        """The players' bid-style ratios, computed once per finished round (a few ms late
+        in a game, which a card decision of 30 ms cannot spare every time)."""
+        if not self.bid_style:
+            return [1.0] * view.players
+        last = view.history[-1] if view.history else None
+        key = (len(view.history), last.hands if last else (), last.bids if last else ())
+        if self._style is None or self._style[0] != key:
+            self._style = (key, bid_ratios(view))
+        return self._style[1]
+
+    def _weigher(
+        self, k: Knowledge, view: SeatView, ratios: list[float] | None = None
+    ) -> Callable[[list[int]], float] | None:
         """A function giving how well a deal explains the bids made so far: a Gaussian on
         each other bidder's error (their hand at bid time: the sampled hand plus the cards
-        they have played since). None when there is nothing to weigh."""
+        they have played since), its expectation scaled by the bidder's bid ratio
+        (``bid_style``). None when there is nothing to weigh."""
         others = [(s, b) for s, b in enumerate(view.bids) if s != k.seat and b is not None]
         if not self.bid_weighting or not others:
             return None
@@ -163,11 +186,14 @@ class HardBot(Bot):
         inv = 1.0 / (2.0 * BID_SIGMA * BID_SIGMA)
         trump, trump_card, n, r = k.trump, view.trump_card, k.players, k.hand_size
         expected = bidding.expected_tricks
+        if ratios is None:
+            ratios = self._ratios(view)
+        scaled = [(s, b, ratios[s]) for s, b in others]
 
         def weight(hands: list[int]) -> float:
             x = 0.0
-            for s, b in others:
-                e = expected(hands[s] | played_by[s], trump, trump_card, n, r)
+            for s, b, f in scaled:
+                e = f * expected(hands[s] | played_by[s], trump, trump_card, n, r)
                 x += (e - b) * (e - b) * inv
             return math.exp(-x)
 
