@@ -512,7 +512,6 @@ async def test_a_round_a_bot_played_for_a_seat_with_face_up_plays_is_checked(
     assert "a bot of the host played your seat" in stood_in.detail
     result = host.table.game.results[r - 1]  # type: ignore[union-attr]
     plays = [play for trick in result.tricks for play in trick.plays]
-    print("FOUND", STAND_IN_SEED, LATE, r, opened_plays(result.actions, result.turned_card) != plays, [type(a).__name__ for a in result.actions if type(a).__name__ in ("SwapCard","NameTrump")], result.turned_card)
     assert opened_plays(result.actions, result.turned_card) != plays  # a face-up play in it
     # The voided attempt the player left kept its swap in the record, which verifies.
     (void,) = host.table.recorder.record().redeals  # type: ignore[union-attr]
