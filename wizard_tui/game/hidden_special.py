@@ -416,11 +416,7 @@ def held_after(view: SeatView, dealt: Sequence[int]) -> tuple[int, ...]:
     turned card in the Werewolf's place; trick by trick its plays leave the hand, then
     each swap of its own after that trick puts the card it took in the given card's place
     (a card it played may so come back). (No Juggler: a passed card is its own deal's.)"""
-    turned = view.turned_card
-    held = list(dealt)
-    if view.trump_card == Special.WEREWOLF and turned is not None and turned != Special.WEREWOLF:
-        # The Werewolf's holder put it in the turned card's place and took that card.
-        held = [turned if card == Special.WEREWOLF else card for card in held]
+    held = dealt_with_werewolf(view, dealt)
     me = view.seat
     mine = [(t, give, take) for t, seat, give, take in view.swaps if seat == me]
 
@@ -438,11 +434,21 @@ def held_after(view: SeatView, dealt: Sequence[int]) -> tuple[int, ...]:
     return tuple(held)
 
 
+def dealt_with_werewolf(view: SeatView, dealt: Sequence[int]) -> list[int]:
+    """The dealt hand with the Werewolf its holder showed replaced by the turned card it
+    took (as the engine deals it)."""
+    turned = view.turned_card
+    if view.trump_card == Special.WEREWOLF and turned is not None and turned != Special.WEREWOLF:
+        return [turned if card == Special.WEREWOLF else card for card in dealt]
+    return list(dealt)
+
+
 __all__ = [
     "HIDDEN_CARD",
     "HiddenSpecialGame",
     "Revoke",
     "check_werewolf_shown",
+    "dealt_with_werewolf",
     "held_after",
     "view_with_held",
     "view_with_special_hand",

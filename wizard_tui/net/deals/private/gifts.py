@@ -25,7 +25,7 @@ from netplay.mental.protocol import decode_body
 from ....game import SeatView, left_of
 from ....game.actions import PassCard
 from ....game.codec import PlayerAction
-from ....game.hidden_special import view_with_held
+from ....game.hidden_special import dealt_with_werewolf, view_with_held
 from ....game.special_tricks import copied_card
 from ....game.specials import Special
 
@@ -165,15 +165,6 @@ def jugglers_in(trick: Iterable[int], turned: int | None) -> int:
     return sum(1 for card in trick if copied_card(card, turned) == Special.JUGGLER)
 
 
-def dealt_with_werewolf(view: SeatView, dealt: Sequence[int]) -> list[int]:
-    """The dealt hand with the Werewolf its holder showed replaced by the turned card it
-    took (as the engine deals it)."""
-    turned = view.turned_card
-    if view.trump_card == Special.WEREWOLF and turned is not None and turned != Special.WEREWOLF:
-        return [turned if card == Special.WEREWOLF else card for card in dealt]
-    return list(dealt)
-
-
 def view_with_holding(view: SeatView, held: Holding) -> SeatView:
     """``view`` with the seat's own cards: its hand, its legal cards (to play; to pass or
     to give into a Witch's trick: any card it holds), and its latest pass."""
@@ -205,7 +196,6 @@ def left(seat: int, seats: int) -> int:
 __all__ = [
     "Holding",
     "all_opened",
-    "dealt_with_werewolf",
     "gift_items",
     "holding",
     "jugglers_in",
