@@ -55,8 +55,10 @@ STILL = frozenset(SPECIALS) - MOVING_SPECIALS  # the six that move no card
     "specials", [frozenset({Special.JUGGLER}), STILL | {Special.JUGGLER, Special.WEREWOLF}]
 )
 async def test_a_private_game_with_the_juggler_verifies(
-    tmp_path: Path, specials: frozenset[Special]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, specials: frozenset[Special]
 ) -> None:
+    seeded_bots(monkeypatch, 3)  # (seeded decks: each game passes and plays a gift every run)
+    monkeypatch.setattr(SeededDeal, "deal_seed", 3)
     options = HostOptions(
         players=3,
         bots=1,
@@ -67,7 +69,9 @@ async def test_a_private_game_with_the_juggler_verifies(
         deal="private",
     )
     async with asyncio.timeout(90), running_host(options, rng=random.Random(3)) as host:
-        sessions = await seat_sessions(options.port, 2, records_dir=tmp_path / "own")
+        sessions = await seat_sessions(
+            options.port, 2, cls=SeededDeal, records_dir=tmp_path / "own"
+        )
         codes = await play_bots(sessions, "easy", seed=3)
         await host.finished.wait()
     assert codes == [0, 0]
@@ -466,7 +470,7 @@ async def test_passes_and_swaps_together_verify(
         assert _copied_passes(results, 4)
 
 
-class BadPasses(CapturingSession):
+class BadPasses(SeededDeal, CapturingSession):
     """Before its first pass it sends what the host must refuse without harm: a pass
     intent with its card (a private pass is a give), a give to the wrong seat, a give of
     the wrong pass, and an open_gift as a bare deal message; then it passes honestly.
@@ -517,9 +521,16 @@ class BadPasses(CapturingSession):
             self.client.send(p.deal_msg(r, attempt, envelope.to_wire()))
 
 
-async def test_bad_passes_are_refused_and_the_game_goes_on(tmp_path: Path) -> None:
+BAD_PASSES_SEED = 3  # (seeded decks: this game has a Juggler's pass every run)
+
+
+async def test_bad_passes_are_refused_and_the_game_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A seat's bad pass messages never crash the host: each is refused to its sender
     (none is relayed, none voids the round), and the game ends with records that verify."""
+    seeded_bots(monkeypatch, BAD_PASSES_SEED)
+    monkeypatch.setattr(SeededDeal, "deal_seed", BAD_PASSES_SEED)
     options = HostOptions(
         players=3,
         bots=1,
@@ -531,7 +542,7 @@ async def test_bad_passes_are_refused_and_the_game_goes_on(tmp_path: Path) -> No
     )
     async with asyncio.timeout(120), running_host(options, rng=random.Random(3)) as host:
         bad = await _one(options.port, BadPasses)
-        others = await seat_sessions(options.port, 1)
+        others = await seat_sessions(options.port, 1, cls=SeededDeal)
         codes = await play_bots([bad, *others], "easy", seed=3)
         await host.finished.wait()
     assert bad.tried
