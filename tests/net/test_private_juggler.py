@@ -95,7 +95,14 @@ async def test_a_private_game_with_the_juggler_verifies(
     assert any(type(a) is Play for r in results for a in r.actions)
 
 
-class SilentUnlock(NetworkSession):
+def seed_decks(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Every deck of the game the same from run to run (``SeededDeal``, ``seeded_bots``):
+    a short game with the Juggler then makes its passes every run."""
+    seeded_bots(monkeypatch, seed)
+    monkeypatch.setattr(SeededDeal, "deal_seed", seed)
+
+
+class SilentUnlock(SeededDeal):
     """Plays like anyone, but its unlocks never leave (once ``hold`` says so): the table
     waits on them, since nobody may play before every card of the pass is known."""
 
@@ -127,10 +134,13 @@ async def _one(port: int, cls: type[S]) -> S:
     return session
 
 
-async def test_a_program_that_never_unlocks_is_disconnected(tmp_path: Path) -> None:
+async def test_a_program_that_never_unlocks_is_disconnected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The unlock is a deal step the host waits for: a seat that never sends it is cut off
     (deal_step_timeout), a bot of the host takes its seat, the attempt is dealt again, and
     the game ends with records that verify."""
+    seed_decks(monkeypatch, 3)
     options = HostOptions(
         players=3,
         bots=1,
@@ -144,7 +154,7 @@ async def test_a_program_that_never_unlocks_is_disconnected(tmp_path: Path) -> N
     )
     async with asyncio.timeout(90), running_host(options, rng=random.Random(3)) as host:
         silent = await _one(options.port, SilentUnlock)
-        others = await seat_sessions(options.port, 1)
+        others = await seat_sessions(options.port, 1, cls=SeededDeal)
         gone = asyncio.ensure_future(play_bots([silent], seed=3))
         codes = await play_bots(others, seed=4)
         await host.finished.wait()
@@ -159,7 +169,7 @@ async def test_a_program_that_never_unlocks_is_disconnected(tmp_path: Path) -> N
     assert "left" in void.reason and void.culprit is None  # lost keys: a bot took the seat
 
 
-class SilentGive(NetworkSession):
+class SilentGive(SeededDeal):
     """Plays like anyone, but its gives never leave: its pass never comes."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -177,11 +187,14 @@ class SilentGive(NetworkSession):
         self.client.send = swallow_give  # type: ignore[method-assign]
 
 
-async def test_a_program_that_never_gives_is_cut_off_by_the_turn_time(tmp_path: Path) -> None:
+async def test_a_program_that_never_gives_is_cut_off_by_the_turn_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The give is the seat's decision on its turn (its player chooses the card), so the
     turn time covers it like a bid or a play: the seat goes away, its own program must
     pass for it, and when that never comes either it is cut off, a bot of the host takes
     the seat, the attempt is dealt again and every record verifies."""
+    seed_decks(monkeypatch, 3)
     options = HostOptions(
         players=3,
         bots=1,
@@ -196,7 +209,7 @@ async def test_a_program_that_never_gives_is_cut_off_by_the_turn_time(tmp_path: 
     )
     async with asyncio.timeout(90), running_host(options, rng=random.Random(3)) as host:
         silent = await _one(options.port, SilentGive)
-        others = await seat_sessions(options.port, 1)
+        others = await seat_sessions(options.port, 1, cls=SeededDeal)
         gone = asyncio.ensure_future(play_bots([silent], seed=3))
         codes = await play_bots(others, seed=4)
         await host.finished.wait()
@@ -305,7 +318,7 @@ async def test_a_host_stopped_mid_pass_is_rebuilt_from_its_journal(tmp_path: Pat
     assert (redeal.round, redeal.fault) == (cut_off.round, LOST_KEYS)
 
 
-class GivesWhatItLacks(NetworkSession):
+class GivesWhatItLacks(SeededDeal):
     """Its first pass gives a card nobody was dealt (it peeks at every hand of the test,
     which no real program can), keeping its own: caught at the round's end."""
 
@@ -333,11 +346,14 @@ class GivesWhatItLacks(NetworkSession):
         return half
 
 
-async def test_a_seat_that_gives_a_card_it_does_not_hold_is_named(tmp_path: Path) -> None:
+async def test_a_seat_that_gives_a_card_it_does_not_hold_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A give seals any card: the deal cannot tell whether its giver held it. The round's
     end can: the host replays the round with the real deck and the passes' cards (the
     verified gifts), the engine refuses that pass, and the attempt is voided naming the
     giver, charged; the round is dealt again and every record verifies."""
+    seed_decks(monkeypatch, 3)
     options = HostOptions(
         players=3,
         bots=1,
@@ -349,7 +365,7 @@ async def test_a_seat_that_gives_a_card_it_does_not_hold_is_named(tmp_path: Path
     )
     async with asyncio.timeout(120), running_host(options, rng=random.Random(3)) as host:
         cheat = await _one(options.port, GivesWhatItLacks)
-        others = await seat_sessions(options.port, 1)
+        others = await seat_sessions(options.port, 1, cls=SeededDeal)
         sessions = [cheat, *others]
 
         def undealt() -> int | None:
