@@ -8,7 +8,7 @@ import time
 import pytest
 
 from wizard_tui.bots import LEVELS, HardBot, level_label, make_bot, parse_level
-from wizard_tui.bots.hard import candidate_cards
+from wizard_tui.bots.hard import SHARE_CAP, SHARE_FLOOR, candidate_cards, time_share
 from wizard_tui.game import Phase, mask_of, seat_view
 
 from .helpers import cards, dealt_game, decision_points, game_at_round
@@ -44,7 +44,7 @@ def test_expert_is_the_search_with_a_second_a_decision() -> None:
     assert expert.exact_cards > HardBot().exact_cards
     assert "expert" in LEVELS and LEVELS.index("expert") > LEVELS.index("hard")
     assert make_bot("expert:budget=0.2,samples=5").max_samples == 5
-    assert level_label("expert") == "expert (up to 1 s a move)"
+    assert level_label("expert") == "expert (up to 3 s a move)"  # a big round's first cards
     assert level_label("hard") == "hard (up to 0.45 s a move)"
     assert level_label("normal") == "normal"
 
@@ -59,15 +59,33 @@ def big_play_view():
 
 
 @pytest.mark.parametrize("budget", [0.03, 0.1])
-def test_the_time_budget_bounds_a_decision(budget: float) -> None:
+@pytest.mark.parametrize("share_time", [False, True])
+def test_the_time_budget_bounds_a_decision(budget: float, share_time: bool) -> None:
     game, view = big_play_view()
-    bot = HardBot(random.Random(1), time_budget=budget, min_samples=10**6)
+    bot = HardBot(random.Random(1), time_budget=budget, min_samples=10**6, share_time=share_time)
     start = time.perf_counter()
     action = bot.decide(view)
     elapsed = time.perf_counter() - start
     assert action in game.legal_actions()
     assert bot.last_samples >= 2
-    assert elapsed < budget + 0.1  # a loaded machine may add a little; never a runaway
+    share = time_share(view.rules.round_sizes(3), len(view.hand)) if share_time else 1.0
+    assert share > 1.0 if share_time else share == 1.0  # 20 cards left: more than an even share
+    assert elapsed < budget * share + 0.1  # a loaded machine may add a little; never a runaway
+    assert budget * share <= bot.longest_move
+
+
+@pytest.mark.parametrize(
+    "sizes",
+    [tuple(range(1, 21)), tuple(range(1, 16)), tuple(range(1, 11)), (1, 2, 3, 3, 2, 1), (7,)],
+)
+def test_the_time_share_keeps_a_games_time_and_favours_long_rounds(sizes: tuple[int, ...]) -> None:
+    lefts = [t for size in sizes for t in range(1, size + 1)]
+    shares = [time_share(sizes, t) for t in lefts]
+    assert sum(shares) / len(shares) == pytest.approx(1.0)  # the game's total time is kept
+    assert all(SHARE_FLOOR <= x <= SHARE_CAP for x in shares)
+    ordered = [time_share(sizes, t) for t in range(1, max(sizes) + 1)]
+    assert ordered == sorted(ordered) and ordered[-1] > ordered[0]
+    assert time_share((), 5) == 1.0
 
 
 def test_the_bid_budget_bounds_a_bid_and_max_samples_caps_it() -> None:

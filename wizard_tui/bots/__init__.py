@@ -46,13 +46,12 @@ def thinking_time(level: str) -> float | None:
     bot = _LEVELS.get(level)
     if bot is None or not issubclass(bot, HardBot):
         return None
-    searcher = bot()
-    return max(searcher.time_budget, searcher.bid_budget)
+    return bot().longest_move
 
 
 def level_label(level: str) -> str:
     """A level's name with the longest its bot thinks over a move when that is noticeable:
-    ``"expert (up to 1 s a move)"``; the name alone for a level that answers at once."""
+    ``"expert (up to 3 s a move)"``; the name alone for a level that answers at once."""
     seconds = thinking_time(level)
     if seconds is None:
         return level

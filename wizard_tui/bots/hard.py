@@ -32,6 +32,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from functools import lru_cache
 
 from ..game import LED_OPEN, LED_WIZARD, SeatView, cards_of
 from ..game.engine import SUIT_MASKS
@@ -52,6 +53,10 @@ BID_WINDOW = 2  # candidate bids: the heuristic's bid ± this many
 BID_SIGMA = 1.0  # how far (in tricks) a bid may stray from what the hand is worth
 SETTLE_MARGIN = 1.0  # points of expected score not worth more sampling
 EXACT_CARDS = 9  # cards left in all hands from which each sampled deal is solved exactly
+# A card decision's share of the time: in proportion to the tricks left, within these
+# multiples of ``time_budget`` (see ``time_share``).
+SHARE_FLOOR = 0.25
+SHARE_CAP = 3.0
 
 
 class HardBot(Bot):
@@ -69,6 +74,7 @@ class HardBot(Bot):
         bid_weighting: bool = True,
         exact_cards: int = EXACT_CARDS,
         bid_style: bool = True,
+        share_time: bool = True,
     ) -> None:
         super().__init__(rng)
         self.time_budget = time_budget
@@ -78,8 +84,14 @@ class HardBot(Bot):
         self.bid_weighting = bid_weighting
         self.bid_style = bid_style  # scale the others' bids by their past ratio (bid_style)
         self.exact_cards = exact_cards  # solve deals exactly once this few cards are in hands
+        self.share_time = share_time  # more time for a card with more tricks left (time_share)
         self.last_samples = 0  # deals examined by the last decision (for tests and tuning)
         self._style: tuple[object, list[float]] | None = None  # (history key, bid ratios)
+
+    @property
+    def longest_move(self) -> float:
+        """The most time one decision may take: a bid's budget, or a card's largest share."""
+        return max(self.bid_budget, self.time_budget * (SHARE_CAP if self.share_time else 1.0))
 
     # ------------------------------------------------------------------ trump
 
@@ -261,7 +273,9 @@ class HardBot(Bot):
         n_cand = len(candidates)
         scores: list[list[float]] = [[] for _ in range(n_cand)]
         weights: list[float] = []
-        deadline = start + self.time_budget
+        deadline = start + self.time_budget * time_share(
+            view.rules.round_sizes(n) if self.share_time else (), k.tricks_left
+        )
         samples = 0
         won0 = list(view.tricks_won)
         weigh = self._weigher(k, view)
@@ -322,6 +336,35 @@ class HardBot(Bot):
         best = [candidates[i] for i in range(n_cand) if means[i] >= top - 1e-9]
         fb = _representative(fallback, candidates, k.unseen | trick_mask)
         return fb if fb in best else best[0]
+
+
+def time_share(round_sizes: tuple[int, ...], tricks_left: int) -> float:
+    """A card decision's time as a multiple of ``time_budget``: in proportion to the tricks
+    left, within ``SHARE_FLOOR`` and ``SHARE_CAP``, scaled so that over every card a seat
+    plays in a game of these round sizes the multiples average 1 (1 with no sizes).
+
+    The longer the rest of the round, the more a card decides and the longer each playout
+    takes: with an even share the first cards of the big rounds were decided on a few dozen
+    deals, the last tricks on hundreds. The game's total time is unchanged."""
+    if not round_sizes:
+        return 1.0
+    return min(SHARE_CAP, max(SHARE_FLOOR, tricks_left / _share_pivot(round_sizes)))
+
+
+@lru_cache(maxsize=64)
+def _share_pivot(round_sizes: tuple[int, ...]) -> float:
+    """The tricks left that get exactly ``time_budget``: the mean multiple is 1 (bisection;
+    the mean falls as the pivot rises)."""
+    lefts = [t for size in round_sizes for t in range(1, size + 1)]
+
+    def mean_share(pivot: float) -> float:
+        return sum(min(SHARE_CAP, max(SHARE_FLOOR, t / pivot)) for t in lefts) / len(lefts)
+
+    low, high = 0.01, float(max(lefts)) / SHARE_FLOOR
+    for _ in range(60):
+        mid = (low + high) / 2
+        low, high = (mid, high) if mean_share(mid) > 1.0 else (low, mid)
+    return (low + high) / 2
 
 
 def certain_choice(
