@@ -129,3 +129,18 @@ def test_needing_nothing_ducks_with_the_highest_losing_card(level: str) -> None:
     bot = make_bot(level, random.Random(1), max_samples=60) if level == "hard" else make_bot(level)
     action = bot.decide(seat_view(game, 0))
     assert action.card == cards("11H")[0]
+
+
+def test_last_means_hold_every_candidate_and_the_choice_is_the_best() -> None:
+    game, view = big_play_view()
+    bot = HardBot(random.Random(2), max_samples=16, time_budget=5.0)
+    card = bot.choose_card(view)
+    assert len(bot.last_means) >= 2 and card in bot.last_means
+    assert set(bot.last_means) <= set(view.legal_cards)
+    assert bot.last_means[card] == max(bot.last_means.values())
+    game = dealt_game(3, 20, 1, {}, seed=4)
+    if game.phase is Phase.CHOOSE_TRUMP:
+        game.choose_trump(game.turn, 0)
+    bid = bot.choose_bid(seat_view(game, game.turn))
+    assert len(bot.last_means) >= 2  # 20 cards: several bids within reach
+    assert bot.last_means[bid] == pytest.approx(max(bot.last_means.values()), abs=1e-6)

@@ -86,6 +86,7 @@ class HardBot(Bot):
         self.exact_cards = exact_cards  # solve deals exactly once this few cards are in hands
         self.share_time = share_time  # more time for a card with more tricks left (time_share)
         self.last_samples = 0  # deals examined by the last decision (for tests and tuning)
+        self.last_means: dict[int, float] = {}  # its candidates' mean scores (likewise)
         self._style: tuple[object, list[float]] | None = None  # (history key, bid ratios)
 
     @property
@@ -107,6 +108,7 @@ class HardBot(Bot):
 
     def choose_bid(self, view: SeatView) -> int:
         start = time.perf_counter()
+        self.last_means = {}
         k = read_view(view)
         legal = list(view.legal_bids)
         sure = bidding.sure_tricks(k.hand, k.trump, k.out)
@@ -162,6 +164,7 @@ class HardBot(Bot):
                 break
         self.last_samples = samples
         means = [_wmean(xs, weights) for xs in scores]
+        self.last_means = dict(zip(candidates, means, strict=True))
         best = max(
             range(len(candidates)),
             key=lambda i: (round(means[i], 6), -abs(candidates[i] - guess)),
@@ -241,6 +244,7 @@ class HardBot(Bot):
 
     def choose_card(self, view: SeatView) -> int:
         start = time.perf_counter()
+        self.last_means = {}
         k = read_view(view)
         legal = legal_mask(k.hand, k.led)
         n, me = k.players, k.seat
@@ -332,6 +336,7 @@ class HardBot(Bot):
                 break
         self.last_samples = samples
         means = [_wmean(s, weights) for s in scores]
+        self.last_means = dict(zip(candidates, means, strict=True))
         top = max(means)
         best = [candidates[i] for i in range(n_cand) if means[i] >= top - 1e-9]
         fb = _representative(fallback, candidates, k.unseen | trick_mask)
