@@ -102,9 +102,11 @@ def seed_decks(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     monkeypatch.setattr(SeededDeal, "deal_seed", seed)
 
 
-class SilentUnlock(SeededDeal):
-    """Plays like anyone, but its unlocks never leave (once ``hold`` says so): the table
-    waits on them, since nobody may play before every card of the pass is known."""
+class SilentDealStep(SeededDeal):
+    """Plays like anyone, but its deal messages of kind ``swallowed`` never leave (once
+    ``hold`` says so)."""
+
+    swallowed = ""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -112,14 +114,27 @@ class SilentUnlock(SeededDeal):
         self.held = 0
         send = self.client.send
 
-        def swallow_unlock(msg: dict[str, Any]) -> bool:
+        def swallow(msg: dict[str, Any]) -> bool:
             kind = decode_body(msg["env"]["body"])["t"] if msg.get("t") == "deal" else None
-            if kind == "unlock" and self.hold():
+            if kind == self.swallowed and self.hold():
                 self.held += 1
                 return True
             return send(msg)
 
-        self.client.send = swallow_unlock  # type: ignore[method-assign]
+        self.client.send = swallow  # type: ignore[method-assign]
+
+
+class SilentUnlock(SilentDealStep):
+    """Its unlocks never leave: the table waits on them, since nobody may play before every
+    card of the pass is known."""
+
+    swallowed = "unlock"
+
+
+class SilentGive(SilentDealStep):
+    """Its gives never leave: its pass never comes."""
+
+    swallowed = "give"
 
 
 JUGGLER = frozenset({Special.JUGGLER})
@@ -134,12 +149,15 @@ async def _one(port: int, cls: type[S]) -> S:
     return session
 
 
-async def test_a_program_that_never_unlocks_is_disconnected(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The unlock is a deal step the host waits for: a seat that never sends it is cut off
-    (deal_step_timeout), a bot of the host takes its seat, the attempt is dealt again, and
-    the game ends with records that verify."""
+async def _cut_off_game(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    silent_kind: type[SilentDealStep],
+    **timing: Any,
+) -> Any:
+    """A short Juggler game, privately dealt, with one ``silent_kind`` seat, one honest
+    seat and a random bot: the silent seat is cut off and exits 1, a bot of the host takes
+    its seat, the attempt is dealt again and every record verifies. The host's record."""
     seed_decks(monkeypatch, 3)
     options = HostOptions(
         players=3,
@@ -151,9 +169,10 @@ async def test_a_program_that_never_unlocks_is_disconnected(
         deal="private",
         takeover_after=0.1,
         deal_step_timeout=2.0,  # (the honest programs' steps never come near it)
+        **timing,
     )
     async with asyncio.timeout(90), running_host(options, rng=random.Random(3)) as host:
-        silent = await _one(options.port, SilentUnlock)
+        silent = await _one(options.port, silent_kind)
         others = await seat_sessions(options.port, 1, cls=SeededDeal)
         gone = asyncio.ensure_future(play_bots([silent], seed=3))
         codes = await play_bots(others, seed=4)
@@ -164,27 +183,18 @@ async def test_a_program_that_never_unlocks_is_disconnected(
     assert silent.held >= 1
     assert host.seats[0] is not None and host.seats[0].stand_in is not None
     assert_private_game_verified(host, others, redeals=1)
-    record = host.table.recorder.record()  # type: ignore[union-attr]
+    return host.table.recorder.record()  # type: ignore[union-attr]
+
+
+async def test_a_program_that_never_unlocks_is_disconnected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The unlock is a deal step the host waits for: a seat that never sends it is cut off
+    (deal_step_timeout), a bot of the host takes its seat, the attempt is dealt again, and
+    the game ends with records that verify."""
+    record = await _cut_off_game(tmp_path, monkeypatch, SilentUnlock)
     (void,) = record.redeals
     assert "left" in void.reason and void.culprit is None  # lost keys: a bot took the seat
-
-
-class SilentGive(SeededDeal):
-    """Plays like anyone, but its gives never leave: its pass never comes."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.held = 0
-        send = self.client.send
-
-        def swallow_give(msg: dict[str, Any]) -> bool:
-            kind = decode_body(msg["env"]["body"])["t"] if msg.get("t") == "deal" else None
-            if kind == "give":
-                self.held += 1
-                return True
-            return send(msg)
-
-        self.client.send = swallow_give  # type: ignore[method-assign]
 
 
 async def test_a_program_that_never_gives_is_cut_off_by_the_turn_time(
@@ -194,31 +204,7 @@ async def test_a_program_that_never_gives_is_cut_off_by_the_turn_time(
     turn time covers it like a bid or a play: the seat goes away, its own program must
     pass for it, and when that never comes either it is cut off, a bot of the host takes
     the seat, the attempt is dealt again and every record verifies."""
-    seed_decks(monkeypatch, 3)
-    options = HostOptions(
-        players=3,
-        bots=1,
-        bot_level="random",
-        rules=TableRules(specials=JUGGLER),
-        length="short",
-        records_dir=tmp_path,
-        deal="private",
-        takeover_after=0.1,
-        turn_time=1.0,
-        deal_step_timeout=2.0,
-    )
-    async with asyncio.timeout(90), running_host(options, rng=random.Random(3)) as host:
-        silent = await _one(options.port, SilentGive)
-        others = await seat_sessions(options.port, 1, cls=SeededDeal)
-        gone = asyncio.ensure_future(play_bots([silent], seed=3))
-        codes = await play_bots(others, seed=4)
-        await host.finished.wait()
-    await silent.close()
-    assert await gone == [1]
-    assert codes == [0]
-    assert silent.held >= 1
-    assert host.seats[0] is not None and host.seats[0].stand_in is not None
-    assert_private_game_verified(host, others, redeals=1)
+    await _cut_off_game(tmp_path, monkeypatch, SilentGive, turn_time=1.0)
 
 
 async def test_a_host_stopped_mid_pass_is_rebuilt_from_its_journal(tmp_path: Path) -> None:
