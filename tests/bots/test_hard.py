@@ -8,7 +8,14 @@ import time
 import pytest
 
 from wizard_tui.bots import LEVELS, HardBot, level_label, make_bot, parse_level
-from wizard_tui.bots.hard import SHARE_CAP, SHARE_FLOOR, candidate_cards, time_share
+from wizard_tui.bots.hard import (
+    BID_SHARE_CAP,
+    SHARE_CAP,
+    SHARE_FLOOR,
+    bid_share,
+    candidate_cards,
+    time_share,
+)
 from wizard_tui.game import Phase, mask_of, seat_view
 
 from .helpers import cards, dealt_game, decision_points, game_at_round
@@ -45,7 +52,7 @@ def test_expert_is_the_search_with_a_second_a_decision() -> None:
     assert "expert" in LEVELS and LEVELS.index("expert") > LEVELS.index("hard")
     assert make_bot("expert:budget=0.2,samples=5").max_samples == 5
     assert level_label("expert") == "expert (up to 3 s a move)"  # a big round's first cards
-    assert level_label("hard") == "hard (up to 0.45 s a move)"
+    assert level_label("hard") == "hard (up to 0.6 s a move)"  # a big round's bid: 0.5625 s
     assert level_label("normal") == "normal"
 
 
@@ -86,6 +93,19 @@ def test_the_time_share_keeps_a_games_time_and_favours_long_rounds(sizes: tuple[
     ordered = [time_share(sizes, t) for t in range(1, max(sizes) + 1)]
     assert ordered == sorted(ordered) and ordered[-1] > ordered[0]
     assert time_share((), 5) == 1.0
+    bids = [bid_share(sizes, size) for size in sizes]
+    assert sum(bids) / len(bids) == pytest.approx(1.0)  # a game's bids keep their time
+    assert all(SHARE_FLOOR <= x <= BID_SHARE_CAP for x in bids)
+    by_size = [bid_share(sizes, size) for size in sorted(set(sizes))]
+    assert by_size == sorted(by_size)
+    assert bid_share((), 5) == 1.0
+
+
+def test_no_decision_of_hard_takes_over_the_goals_600_ms() -> None:
+    hard = HardBot()
+    assert hard.longest_move == max(hard.bid_budget * BID_SHARE_CAP, hard.time_budget * SHARE_CAP)
+    assert hard.longest_move <= 0.6
+    assert HardBot(share_time=False).longest_move == hard.bid_budget
 
 
 def test_the_bid_budget_bounds_a_bid_and_max_samples_caps_it() -> None:

@@ -6,6 +6,7 @@ A level is a name from ``LEVELS``, optionally with options after a colon:
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -41,12 +42,12 @@ _OPTIONS: dict[str, tuple[str, type]] = {
 
 
 def thinking_time(level: str) -> float | None:
-    """The longest a level's bot thinks over a move, for a level that searches (hard,
-    expert); None for one that answers at once."""
+    """The longest a level's bot thinks over a move, rounded up to a tenth of a second,
+    for a level that searches (hard, expert); None for one that answers at once."""
     bot = _LEVELS.get(level)
     if bot is None or not issubclass(bot, HardBot):
         return None
-    return bot().longest_move
+    return math.ceil(round(bot().longest_move * 10, 6)) / 10
 
 
 def level_label(level: str) -> str:

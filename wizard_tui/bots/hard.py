@@ -52,11 +52,17 @@ MIN_SAMPLES = 12
 BID_WINDOW = 2  # candidate bids: the heuristic's bid ± this many
 BID_SIGMA = 1.0  # how far (in tricks) a bid may stray from what the hand is worth
 SETTLE_MARGIN = 1.0  # points of expected score not worth more sampling
+# A bid is worth more care: one a round, and its regret against a long search was the
+# largest of any decision in the big rounds (docs/bots.md, "Sampling regret").
+BID_SETTLE_MARGIN = 0.25
 EXACT_CARDS = 9  # cards left in all hands from which each sampled deal is solved exactly
 # A card decision's share of the time: in proportion to the tricks left, within these
 # multiples of ``time_budget`` (see ``time_share``).
 SHARE_FLOOR = 0.25
 SHARE_CAP = 3.0
+# A bid's share of ``bid_budget``: in proportion to the round's size, at most this much
+# (so that no decision of ``hard`` takes over 0.6 s).
+BID_SHARE_CAP = 1.25
 
 
 class HardBot(Bot):
@@ -92,7 +98,9 @@ class HardBot(Bot):
     @property
     def longest_move(self) -> float:
         """The most time one decision may take: a bid's budget, or a card's largest share."""
-        return max(self.bid_budget, self.time_budget * (SHARE_CAP if self.share_time else 1.0))
+        if not self.share_time:
+            return max(self.bid_budget, self.time_budget)
+        return max(self.bid_budget * BID_SHARE_CAP, self.time_budget * SHARE_CAP)
 
     # ------------------------------------------------------------------ trump
 
@@ -130,7 +138,9 @@ class HardBot(Bot):
         scores: list[list[float]] = [[] for _ in candidates]
         weights: list[float] = []
         samples = 0
-        deadline = start + self.bid_budget
+        deadline = start + self.bid_budget * bid_share(
+            view.rules.round_sizes(n) if self.share_time else (), r
+        )
         ratios = self._ratios(view)
         weigh = self._weigher(k, view, ratios)
         while True:
@@ -160,7 +170,11 @@ class HardBot(Bot):
             now = time.perf_counter()
             if now + (now - start) / samples > deadline and samples >= 2:
                 break
-            if samples >= 4 * self.min_samples and samples % 8 == 0 and _settled(scores, weights):
+            if (
+                samples >= 4 * self.min_samples
+                and samples % 8 == 0
+                and _settled(scores, weights, BID_SETTLE_MARGIN)
+            ):
                 break
         self.last_samples = samples
         means = [_wmean(xs, weights) for xs in scores]
@@ -343,6 +357,17 @@ class HardBot(Bot):
         return fb if fb in best else best[0]
 
 
+def bid_share(round_sizes: tuple[int, ...], hand_size: int) -> float:
+    """A bid's time as a multiple of ``bid_budget``, as ``time_share`` gives a card's: in
+    proportion to the round's size, within ``SHARE_FLOOR`` and ``BID_SHARE_CAP``, averaging
+    1 over the game's bids (1 with no sizes). A big round's bid plays out the longest
+    rounds and decides the most points."""
+    if not round_sizes:
+        return 1.0
+    pivot = _share_pivot(round_sizes, BID_SHARE_CAP)
+    return min(BID_SHARE_CAP, max(SHARE_FLOOR, hand_size / pivot))
+
+
 def time_share(round_sizes: tuple[int, ...], tricks_left: int) -> float:
     """A card decision's time as a multiple of ``time_budget``: in proportion to the tricks
     left, within ``SHARE_FLOOR`` and ``SHARE_CAP``, scaled so that over every card a seat
@@ -353,17 +378,24 @@ def time_share(round_sizes: tuple[int, ...], tricks_left: int) -> float:
     deals, the last tricks on hundreds. The game's total time is unchanged."""
     if not round_sizes:
         return 1.0
-    return min(SHARE_CAP, max(SHARE_FLOOR, tricks_left / _share_pivot(round_sizes)))
+    pivot = _share_pivot(_card_lefts(round_sizes), SHARE_CAP)
+    return min(SHARE_CAP, max(SHARE_FLOOR, tricks_left / pivot))
 
 
 @lru_cache(maxsize=64)
-def _share_pivot(round_sizes: tuple[int, ...]) -> float:
-    """The tricks left that get exactly ``time_budget``: the mean multiple is 1 (bisection;
-    the mean falls as the pivot rises)."""
-    lefts = [t for size in round_sizes for t in range(1, size + 1)]
+def _card_lefts(round_sizes: tuple[int, ...]) -> tuple[int, ...]:
+    """The tricks left at each card a seat plays in a game of these round sizes."""
+    return tuple(t for size in round_sizes for t in range(1, size + 1))
+
+
+@lru_cache(maxsize=64)
+def _share_pivot(lefts: tuple[int, ...], cap: float) -> float:
+    """The value that gets exactly the budget, so that the multiples ``x / pivot`` (within
+    ``SHARE_FLOOR`` and ``cap``) of the decisions ``lefts`` average 1 (bisection; the mean
+    falls as the pivot rises)."""
 
     def mean_share(pivot: float) -> float:
-        return sum(min(SHARE_CAP, max(SHARE_FLOOR, t / pivot)) for t in lefts) / len(lefts)
+        return sum(min(cap, max(SHARE_FLOOR, t / pivot)) for t in lefts) / len(lefts)
 
     low, high = 0.01, float(max(lefts)) / SHARE_FLOOR
     for _ in range(60):
@@ -394,9 +426,11 @@ def _wmean(xs: list[float], ws: list[float]) -> float:
     return sum(x * w for x, w in zip(xs, ws, strict=True)) / tw
 
 
-def _settled(scores: list[list[float]], weights: list[float]) -> bool:
+def _settled(
+    scores: list[list[float]], weights: list[float], margin: float = SETTLE_MARGIN
+) -> bool:
     """True when no other candidate is plausibly better than the leader by more than
-    ``SETTLE_MARGIN`` points (a paired 2.5-sigma bound on the difference)."""
+    ``margin`` points (a paired 2.5-sigma bound on the difference)."""
     tw = sum(weights)
     if tw <= 0.0:
         return False
@@ -411,7 +445,7 @@ def _settled(scores: list[list[float]], weights: list[float]) -> bool:
         diffs = [x - y for x, y in zip(scores[b], scores[i], strict=True)]
         m = means[b] - means[i]
         var = sum(w * (d - m) ** 2 for d, w in zip(diffs, weights, strict=True)) / tw
-        if 2.5 * math.sqrt(var / ess) - m > SETTLE_MARGIN:
+        if 2.5 * math.sqrt(var / ess) - m > margin:
             return False
     return True
 
