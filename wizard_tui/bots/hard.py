@@ -81,6 +81,7 @@ class HardBot(Bot):
         exact_cards: int = EXACT_CARDS,
         bid_style: bool = True,
         share_time: bool = True,
+        bid_margin: float = BID_SETTLE_MARGIN,
     ) -> None:
         super().__init__(rng)
         self.time_budget = time_budget
@@ -91,6 +92,7 @@ class HardBot(Bot):
         self.bid_style = bid_style  # scale the others' bids by their past ratio (bid_style)
         self.exact_cards = exact_cards  # solve deals exactly once this few cards are in hands
         self.share_time = share_time  # more time for a card with more tricks left (time_share)
+        self.bid_margin = bid_margin  # points between bids not worth more sampling
         self.last_samples = 0  # deals examined by the last decision (for tests and tuning)
         self.last_means: dict[int, float] = {}  # its candidates' mean scores (likewise)
         self._style: tuple[object, list[float]] | None = None  # (history key, bid ratios)
@@ -173,7 +175,7 @@ class HardBot(Bot):
             if (
                 samples >= 4 * self.min_samples
                 and samples % 8 == 0
-                and _settled(scores, weights, BID_SETTLE_MARGIN)
+                and _settled(scores, weights, self.bid_margin)
             ):
                 break
         self.last_samples = samples
