@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from .hard import MIN_SAMPLES, HardBot
+from .hard import BID_SETTLE_MARGIN, MIN_SAMPLES, HardBot
 
 EXPERT_BUDGET = 1.0  # seconds a decision, bids and cards alike
 EXPERT_EXACT_CARDS = 12
@@ -29,6 +29,9 @@ class ExpertBot(HardBot):
         min_samples: int = MIN_SAMPLES,
         bid_weighting: bool = True,
         exact_cards: int = EXPERT_EXACT_CARDS,
+        bid_style: bool = True,
+        share_time: bool = True,
+        bid_margin: float = BID_SETTLE_MARGIN,
     ) -> None:
         super().__init__(
             rng,
@@ -38,4 +41,7 @@ class ExpertBot(HardBot):
             min_samples=min_samples,
             bid_weighting=bid_weighting,
             exact_cards=exact_cards,
+            bid_style=bid_style,
+            share_time=share_time,
+            bid_margin=bid_margin,
         )
