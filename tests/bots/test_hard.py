@@ -10,6 +10,7 @@ import pytest
 from wizard_tui.bots import LEVELS, HardBot, level_label, make_bot, parse_level
 from wizard_tui.bots.hard import (
     BID_SHARE_CAP,
+    SETTLE_MARGIN,
     SHARE_CAP,
     SHARE_FLOOR,
     bid_share,
@@ -51,8 +52,8 @@ def test_expert_is_the_search_with_a_second_a_decision() -> None:
     assert expert.exact_cards > HardBot().exact_cards
     assert "expert" in LEVELS and LEVELS.index("expert") > LEVELS.index("hard")
     assert make_bot("expert:budget=0.2,samples=5").max_samples == 5
-    assert level_label("expert") == "expert (up to 3 s a move)"  # a big round's first cards
-    assert level_label("hard") == "hard (up to 0.6 s a move)"  # a big round's bid: 0.5625 s
+    assert level_label("expert") == "expert (up to 1 s a move)"
+    assert level_label("hard") == "hard (up to 0.45 s a move)"
     assert level_label("normal") == "normal"
 
 
@@ -102,10 +103,13 @@ def test_the_time_share_keeps_a_games_time_and_favours_long_rounds(sizes: tuple[
 
 
 def test_no_decision_of_hard_takes_over_the_goals_600_ms() -> None:
-    hard = HardBot()
-    assert hard.longest_move == max(hard.bid_budget * BID_SHARE_CAP, hard.time_budget * SHARE_CAP)
-    assert hard.longest_move <= 0.6
-    assert HardBot(share_time=False).longest_move == hard.bid_budget
+    shared = HardBot(share_time=True)
+    assert shared.longest_move == max(
+        shared.bid_budget * BID_SHARE_CAP, shared.time_budget * SHARE_CAP
+    )
+    assert shared.longest_move <= 0.6
+    assert HardBot().longest_move == HardBot().bid_budget  # the default: an even share
+    assert not HardBot().share_time and HardBot().bid_margin == SETTLE_MARGIN
 
 
 def test_the_bid_budget_bounds_a_bid_and_max_samples_caps_it() -> None:

@@ -42,17 +42,17 @@ _OPTIONS: dict[str, tuple[str, type]] = {
 
 
 def thinking_time(level: str) -> float | None:
-    """The longest a level's bot thinks over a move, rounded up to a tenth of a second,
+    """The longest a level's bot thinks over a move, rounded up to a hundredth of a second,
     for a level that searches (hard, expert); None for one that answers at once."""
     bot = _LEVELS.get(level)
     if bot is None or not issubclass(bot, HardBot):
         return None
-    return math.ceil(round(bot().longest_move * 10, 6)) / 10
+    return math.ceil(round(bot().longest_move * 100, 6)) / 100
 
 
 def level_label(level: str) -> str:
     """A level's name with the longest its bot thinks over a move when that is noticeable:
-    ``"expert (up to 3 s a move)"``; the name alone for a level that answers at once."""
+    ``"expert (up to 1 s a move)"``; the name alone for a level that answers at once."""
     seconds = thinking_time(level)
     if seconds is None:
         return level

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from .hard import BID_SETTLE_MARGIN, MIN_SAMPLES, HardBot
+from .hard import MIN_SAMPLES, SETTLE_MARGIN, HardBot
 
 EXPERT_BUDGET = 1.0  # seconds a decision, bids and cards alike
 EXPERT_EXACT_CARDS = 12
@@ -30,8 +30,8 @@ class ExpertBot(HardBot):
         bid_weighting: bool = True,
         exact_cards: int = EXPERT_EXACT_CARDS,
         bid_style: bool = True,
-        share_time: bool = True,
-        bid_margin: float = BID_SETTLE_MARGIN,
+        share_time: bool = False,
+        bid_margin: float = SETTLE_MARGIN,
     ) -> None:
         super().__init__(
             rng,
