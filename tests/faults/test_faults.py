@@ -83,7 +83,12 @@ async def test_joiner_asleep_past_the_deal_step_wait(tmp_path: Path) -> None:
     """A laptop put to sleep (SIGSTOP) for longer than the host waits for its deal steps:
     the host disconnects it and a bot takes the seat; when it wakes it reconnects (or, told
     it was disconnected, exits 1 and is run again) and plays on; every record is whole."""
-    table = await _game(tmp_path, "--takeover-after", "0.5", "--deal-step-timeout", "1")
+    # The host's bots wait 0.05 s a move (the stand-in for ben too), so the 8 rounds left
+    # take some 13 s of waiting at the least: without it, on a loaded machine the game
+    # could end before ben's second run was up, which then found no host to reach.
+    table = await _game(
+        tmp_path, "--takeover-after", "0.5", "--deal-step-timeout", "1", "--bot-delay", "0.05"
+    )
     try:
         ann, ben = await table.join("ann"), await table.join("ben")
         await ben.rounds_done(2)
