@@ -21,6 +21,8 @@ import pytest
 from net_helpers import assert_game_verified, play_bots, running_host, seat_sessions
 from private_helpers import assert_partial_game_verified, assert_private_game_verified, play_until
 from test_private_cheating import CHEATER, Revokes, _dealt_again_and_played
+from test_private_juggler import seed_decks
+from test_private_witch import SeededDeal
 
 from netplay.mental.protocol import Phase as DealPhase
 from netplay.mental.protocol import decode_body
@@ -232,7 +234,10 @@ async def test_a_revoke_in_a_private_special_game_is_named_and_the_record_verifi
     assert_partial_game_verified(host, sessions)
 
 
-class HidesTheWerewolf(NetworkSession):
+WEREWOLF_SEED = 3  # decks in which the cheater is dealt the Werewolf early
+
+
+class HidesTheWerewolf(SeededDeal):
     """Sends its inbox but never its show of the Werewolf, once, when dealt it."""
 
     cheated_in: tuple[int, int] | None = None
@@ -268,11 +273,14 @@ class HidesTheWerewolf(NetworkSession):
 
 
 async def test_a_holder_who_hides_the_werewolf_is_named_and_the_record_verifies(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A seat that sends its inbox without its show of the Werewolf: the host starts the
     round with nobody holding it, and the round's end (the replay with the real deck) names
-    that seat; the attempt is voided, charging it, and the record verifies."""
+    that seat; the attempt is voided, charging it, and the record verifies. The decks are
+    seeded (``seed_decks``) so that the cheater is dealt the Werewolf every run: unseeded,
+    now and then it never was (CI failed once so)."""
+    seed_decks(monkeypatch, WEREWOLF_SEED)
     options = HostOptions(
         players=3,
         bots=1,
@@ -281,8 +289,8 @@ async def test_a_holder_who_hides_the_werewolf_is_named_and_the_record_verifies(
         records_dir=tmp_path,
         deal="private",
     )
-    async with asyncio.timeout(150), running_host(options) as host:
-        sessions = await seat_sessions(options.port, 1)
+    async with asyncio.timeout(150), running_host(options, rng=random.Random(3)) as host:
+        sessions = await seat_sessions(options.port, 1, cls=SeededDeal)
         sessions += await seat_sessions(options.port, 1, cls=HidesTheWerewolf)
         await play_until(host, sessions, lambda: _dealt_again_and_played(host), seed=13)
     cheater = sessions[CHEATER]
