@@ -108,6 +108,7 @@ def main() -> None:
         by_band: dict[tuple[str, int], list[float]] = {}
         for i, (kind, view, means) in enumerate(judged):
             best = max(means.values())
+            band = next(b for b, (lo, hi) in enumerate(BANDS) if lo <= len(view.hand) <= hi)
             for r in range(a.repeats):
                 rng = random.Random(f"regret/{i}/{r}")
                 if now:  # the time share, a bid settled within SHARED_BID_MARGIN
@@ -117,7 +118,6 @@ def main() -> None:
                 else:  # the defaults: an even share of the time, every margin 1 point
                     bot = HardBot(rng, time_budget=a.budget)
                 chosen = decide(bot, kind, view)
-                band = next(b for b, (lo, hi) in enumerate(BANDS) if lo <= len(view.hand) <= hi)
                 by_band.setdefault((kind, band), []).append(best - means[chosen])
         print("  time share, bid margin 0.25:" if now else "  defaults (even share):")
         for kind in ("card", "bid"):

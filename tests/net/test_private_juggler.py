@@ -25,7 +25,7 @@ from net_helpers import (
     wait_until,
 )
 from private_helpers import assert_private_game_verified
-from test_private_witch import SeededDeal, seeded_bots
+from test_private_witch import SeededDeal, seed_decks
 
 from netplay import StaticIdentity
 from netplay.mental.protocol import MESSAGE_TAG, decode_body, gift_open_body, give_body
@@ -57,8 +57,7 @@ STILL = frozenset(SPECIALS) - MOVING_SPECIALS  # the six that move no card
 async def test_a_private_game_with_the_juggler_verifies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, specials: frozenset[Special]
 ) -> None:
-    seeded_bots(monkeypatch, 3)  # (seeded decks: each game passes and plays a gift every run)
-    monkeypatch.setattr(SeededDeal, "deal_seed", 3)
+    seed_decks(monkeypatch, 3)  # (each game passes and plays a gift every run)
     options = HostOptions(
         players=3,
         bots=1,
@@ -93,13 +92,6 @@ async def test_a_private_game_with_the_juggler_verifies(
     }
     assert {"inbox", "give", "unlock", "open_gift"} <= kinds
     assert any(type(a) is Play for r in results for a in r.actions)
-
-
-def seed_decks(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
-    """Every deck of the game the same from run to run (``SeededDeal``, ``seeded_bots``):
-    a short game with the Juggler then makes its passes every run."""
-    seeded_bots(monkeypatch, seed)
-    monkeypatch.setattr(SeededDeal, "deal_seed", seed)
 
 
 class SilentDealStep(SeededDeal):
@@ -439,8 +431,7 @@ async def test_passes_and_swaps_together_verify(
     it into a Witch's trick, with its ``show_gift``; a Vampire copying a turned-up Witch
     makes its player swap; one copying a turned-up Juggler makes a pass. Host bots and
     network bots; every record verifies. (Seeded decks: ``SeededDeal``, ``seeded_bots``.)"""
-    seeded_bots(monkeypatch, seed)
-    monkeypatch.setattr(SeededDeal, "deal_seed", seed)
+    seed_decks(monkeypatch, seed)
     options = HostOptions(
         players=4,
         bots=2,
@@ -531,8 +522,7 @@ async def test_bad_passes_are_refused_and_the_game_goes_on(
 ) -> None:
     """A seat's bad pass messages never crash the host: each is refused to its sender
     (none is relayed, none voids the round), and the game ends with records that verify."""
-    seeded_bots(monkeypatch, BAD_PASSES_SEED)
-    monkeypatch.setattr(SeededDeal, "deal_seed", BAD_PASSES_SEED)
+    seed_decks(monkeypatch, BAD_PASSES_SEED)
     options = HostOptions(
         players=3,
         bots=1,

@@ -21,8 +21,7 @@ import pytest
 from net_helpers import assert_game_verified, play_bots, running_host, seat_sessions
 from private_helpers import assert_partial_game_verified, assert_private_game_verified, play_until
 from test_private_cheating import CHEATER, Revokes, _dealt_again_and_played
-from test_private_juggler import seed_decks
-from test_private_witch import SeededDeal
+from test_private_witch import SeededDeal, seed_decks
 
 from netplay.mental.protocol import Phase as DealPhase
 from netplay.mental.protocol import decode_body

@@ -108,6 +108,14 @@ def seeded_bots(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     monkeypatch.setattr(RoundKeys, "generate", classmethod(generate))
 
 
+def seed_decks(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Every deck of the game the same from run to run (``SeededDeal``, ``seeded_bots``):
+    a game whose point needs a card dealt to a given seat (a Juggler's pass, a cheater's
+    Werewolf) then has it every run."""
+    seeded_bots(monkeypatch, seed)
+    monkeypatch.setattr(SeededDeal, "deal_seed", seed)
+
+
 def test_the_private_deal_deals_the_witch() -> None:
     assert specials_refusal("private", WITCH) is None
     assert specials_refusal("private", WITCH_AND_WEREWOLF) is None
@@ -130,8 +138,7 @@ async def test_a_private_game_with_the_witch_verifies(
     turned card it took into the Witch's trick, face up, with no show; with the Witch
     turned up, a Vampire copying it swaps. Every record verifies, every client checks
     every round. (The decks are seeded: ``SeededDeal``.)"""
-    seeded_bots(monkeypatch, seed)
-    monkeypatch.setattr(SeededDeal, "deal_seed", seed)
+    seed_decks(monkeypatch, seed)
     options = HostOptions(
         players=players,
         bots=players - 2,
@@ -224,8 +231,7 @@ async def test_a_private_host_stopped_after_a_swap_is_rebuilt_from_its_journal(
     stopped mid-round after a swap rebuilds every finished round exactly from its journal
     (the same results, actions and record); restarted, it deals the round it was playing
     again, the players come back and finish the game, and every record verifies."""
-    seeded_bots(monkeypatch, JOURNAL_SEED)
-    monkeypatch.setattr(SeededDeal, "deal_seed", JOURNAL_SEED)
+    seed_decks(monkeypatch, JOURNAL_SEED)
     identity = StaticIdentity.generate()
     options = HostOptions(
         players=3,
@@ -481,8 +487,7 @@ async def test_a_round_a_bot_played_for_a_seat_with_face_up_plays_is_checked(
     """A player back while a bot of the host plays its seat follows that attempt from its
     envelopes and checks it: its plays are matched to the opens leaving out the face-up
     cards taken (a Witch's, the Werewolf's turned card), which carry none."""
-    seeded_bots(monkeypatch, STAND_IN_SEED)
-    monkeypatch.setattr(SeededDeal, "deal_seed", STAND_IN_SEED)
+    seed_decks(monkeypatch, STAND_IN_SEED)
     options = HostOptions(
         players=3,
         bots=0,

@@ -364,10 +364,7 @@ def bid_share(round_sizes: tuple[int, ...], hand_size: int) -> float:
     proportion to the round's size, within ``SHARE_FLOOR`` and ``BID_SHARE_CAP``, averaging
     1 over the game's bids (1 with no sizes). A big round's bid plays out the longest
     rounds and decides the most points."""
-    if not round_sizes:
-        return 1.0
-    pivot = _share_pivot(round_sizes, BID_SHARE_CAP)
-    return min(BID_SHARE_CAP, max(SHARE_FLOOR, hand_size / pivot))
+    return _share(round_sizes, hand_size, BID_SHARE_CAP) if round_sizes else 1.0
 
 
 def time_share(round_sizes: tuple[int, ...], tricks_left: int) -> float:
@@ -378,10 +375,17 @@ def time_share(round_sizes: tuple[int, ...], tricks_left: int) -> float:
     The longer the rest of the round, the more a card decides and the longer each playout
     takes: with an even share the first cards of the big rounds were decided on a few dozen
     deals, the last tricks on hundreds. The game's total time is unchanged."""
-    if not round_sizes:
-        return 1.0
-    pivot = _share_pivot(_card_lefts(round_sizes), SHARE_CAP)
-    return min(SHARE_CAP, max(SHARE_FLOOR, tricks_left / pivot))
+    return _share(_card_lefts(round_sizes), tricks_left, SHARE_CAP) if round_sizes else 1.0
+
+
+def _share(decisions: tuple[int, ...], x: int, cap: float) -> float:
+    """``x`` over the pivot that makes the shares of ``decisions`` average 1, within
+    ``SHARE_FLOOR`` and ``cap``."""
+    return _clamped(x / _share_pivot(decisions, cap), cap)
+
+
+def _clamped(share: float, cap: float) -> float:
+    return min(cap, max(SHARE_FLOOR, share))
 
 
 @lru_cache(maxsize=64)
@@ -397,7 +401,7 @@ def _share_pivot(lefts: tuple[int, ...], cap: float) -> float:
     falls as the pivot rises)."""
 
     def mean_share(pivot: float) -> float:
-        return sum(min(cap, max(SHARE_FLOOR, t / pivot)) for t in lefts) / len(lefts)
+        return sum(_clamped(t / pivot, cap) for t in lefts) / len(lefts)
 
     low, high = 0.01, float(max(lefts)) / SHARE_FLOOR
     for _ in range(60):
