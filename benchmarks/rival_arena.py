@@ -106,11 +106,19 @@ def main() -> None:
     deals = range(a.first_deal, a.first_deal + a.games)
     work = [(d, a.players, a.seed, a.bot, a.restrict_last_bid, a.budget) for d in deals]
     start = time.perf_counter()
-    if a.jobs > 1:
-        with ProcessPoolExecutor(a.jobs, mp_context=get_context("spawn")) as pool:
-            results = list(pool.map(play_deal_set, work))
-    else:
-        results = [play_deal_set(w) for w in work]
+    results = []
+    with ProcessPoolExecutor(max(1, a.jobs), mp_context=get_context("spawn")) as pool:
+        for d, r in zip(deals, pool.map(play_deal_set, work), strict=True):
+            results.append(r)
+            # A line a deal set on stderr, so that a long run shows its progress and an
+            # interrupted one still leaves its deal sets' differences.
+            diff = sum(r["diffs"]) / len(r["diffs"])
+            elapsed = time.perf_counter() - start
+            print(
+                f"deal set {d}: {diff:+.1f} ({len(results)}/{a.games}, {elapsed:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
     seconds = time.perf_counter() - start
     per_deal = [sum(r["diffs"]) / len(r["diffs"]) for r in results]
     if a.per_deal:
