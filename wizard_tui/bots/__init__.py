@@ -38,6 +38,7 @@ _OPTIONS: dict[str, tuple[str, type]] = {
     "max_samples": ("max_samples", int),
     "min_samples": ("min_samples", int),
     "exact_cards": ("exact_cards", int),
+    "reads": ("play_reads", float),
 }
 
 

@@ -32,6 +32,7 @@ class ExpertBot(HardBot):
         bid_style: bool = True,
         share_time: bool = False,
         bid_margin: float = SETTLE_MARGIN,
+        play_reads: float = 1.0,
     ) -> None:
         super().__init__(
             rng,
@@ -44,4 +45,5 @@ class ExpertBot(HardBot):
             bid_style=bid_style,
             share_time=share_time,
             bid_margin=bid_margin,
+            play_reads=play_reads,
         )

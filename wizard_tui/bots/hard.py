@@ -45,6 +45,7 @@ from .endgame import Solver
 from .fast import BEAT_MASK, FULL_MASK, legal_mask, pick, play_out
 from .knowledge import Knowledge, read_view
 from .normal import bid_distribution, choose_trump_by_strength, sensible_bid
+from .play_reads import play_weigher
 from .sampler import sample_hands
 from .special_search import SpecialSearch
 
@@ -79,6 +80,7 @@ class HardBot(Bot):
         bid_style: bool = True,
         share_time: bool = False,
         bid_margin: float = SETTLE_MARGIN,
+        play_reads: float = 1.0,
     ) -> None:
         super().__init__(rng)
         self.time_budget = time_budget
@@ -93,6 +95,9 @@ class HardBot(Bot):
         # (docs/bots.md, "The time share").
         self.share_time = share_time
         self.bid_margin = bid_margin  # points between bids not worth more sampling
+        # A deal's weight for each play of another seat that ``pick`` would not have made
+        # with that deal's hand (``play_reads``); 1 weighs no plays.
+        self.play_reads = play_reads
         self.last_samples = 0  # deals examined by the last decision (for tests and tuning)
         self.last_means: dict[int, float] = {}  # its candidates' mean scores (likewise)
         self._style: tuple[object, list[float]] | None = None  # (history key, bid ratios)
@@ -299,10 +304,13 @@ class HardBot(Bot):
         samples = 0
         won0 = list(view.tricks_won)
         weigh = self._weigher(k, view)
+        reads = play_weigher(view, t1, self.play_reads)
         exact = sum(k.counts) <= self.exact_cards
         while True:
             hands = sample_hands(k, self.rng)
             w = weigh(hands) if weigh else 1.0
+            if reads:
+                w *= reads(hands)
             if exact:
                 # Few cards left: solve this deal (every seat at its best) instead.
                 solver = Solver(bids, t1)
