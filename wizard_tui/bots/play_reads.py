@@ -48,7 +48,7 @@ def past_plays(view: SeatView) -> list[Play]:
     won = [0] * n
     left = view.hand_size
     bids = view.bids
-    raw: list[tuple[int, int, int, int, int, int, int, int]] = []
+    plays_so_far: list[Play] = []
     sequences = [t.plays for t in view.tricks]
     sequences.append(view.trick)
     for plays in sequences:
@@ -56,7 +56,8 @@ def past_plays(view: SeatView) -> list[Play]:
         for i, (seat, card) in enumerate(plays):
             bid = bids[seat]
             if seat != me and bid is not None:
-                raw.append((seat, card, led, win, n - 1 - i, bid - won[seat], left, avail))
+                need = bid - won[seat]
+                plays_so_far.append(Play(seat, card, led, win, n - 1 - i, need, left, avail, 0))
             avail &= ~(1 << card)
             if win < 0 or beat[win] >> card & 1:
                 win, win_seat = card, seat
@@ -67,14 +68,11 @@ def past_plays(view: SeatView) -> list[Play]:
             left -= 1
     # The cards each seat played from each play on: walked backwards.
     since_by_seat = [0] * n
-    out: list[Play] = []
-    for seat, card, led, win, n_after, need, tricks_left, before in reversed(raw):
-        since_by_seat[seat] |= 1 << card
-        out.append(
-            Play(seat, card, led, win, n_after, need, tricks_left, before, since_by_seat[seat])
-        )
-    out.reverse()
-    return out
+    for i in range(len(plays_so_far) - 1, -1, -1):
+        p = plays_so_far[i]
+        since_by_seat[p.seat] |= 1 << p.card
+        plays_so_far[i] = p._replace(since=since_by_seat[p.seat])
+    return plays_so_far
 
 
 def same_kind(a: int, b: int, unseen: int) -> bool:
@@ -95,7 +93,8 @@ def play_weigher(
     view: SeatView, t1: int, mismatch: float = MISMATCH
 ) -> Callable[[list[int]], float] | None:
     """A function giving how well a sampled deal (each seat's hand now) explains the other
-    seats' plays so far; None when no play of theirs had a choice to tell anything."""
+    seats' plays so far; None when reading is off (``mismatch`` 1) or nobody else has
+    played this round."""
     if mismatch >= 1.0:
         return None
     plays = past_plays(view)
