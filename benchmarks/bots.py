@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from wizard_tui.bots import bidding  # noqa: E402
-from wizard_tui.bots.fast import play_out  # noqa: E402
+from wizard_tui.bots.fast import forget_tables, play_out  # noqa: E402
 from wizard_tui.game.rules import rounds_for  # noqa: E402
 
 TABLE_PATH = ROOT / "wizard_tui" / "bots" / "_tables.py"
@@ -83,7 +83,7 @@ def _one_trick(hands, trump, avail, leader, bids, won, left, classes, wins):
         seat = (leader + i) % n
         hand = hands[seat]
         card = pick(
-            hand, led, win, n - 1 - i, bids[seat] - won[seat], left, avail & ~hand, trump + 1
+            hand, led, win, n - 1 - i, bids[seat] - won[seat], left, avail & ~hand, trump + 1, n
         )
         hands[seat] = hand ^ (1 << card)
         avail ^= 1 << card
@@ -140,6 +140,7 @@ def write_table(table: dict[tuple[int, int], tuple[float, ...]]) -> None:
     importlib.invalidate_caches()
     sys.modules.pop("wizard_tui.bots._tables", None)
     bidding.class_chances.cache_clear()
+    forget_tables()  # the playout policy's hand worth comes from the same chances
 
 
 def playouts(seconds: float) -> None:

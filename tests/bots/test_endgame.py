@@ -29,7 +29,7 @@ def brute(
     classes = move_classes(legal, in_hands | trick)
     others = in_hands & ~hands[seat]
     natural = pick(
-        hands[seat], led, win, n - 1 - in_trick, bids[seat] - won[seat], left, others, t1
+        hands[seat], led, win, n - 1 - in_trick, bids[seat] - won[seat], left, others, t1, n
     )
 
     def cls(c: int) -> int:

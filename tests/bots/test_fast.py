@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wizard_tui.bots.fast import legal_mask, pick, play_out
-from wizard_tui.game import Game, GameConfig, Phase, legal_play_mask, seat_view
+from wizard_tui.game import LED_WIZARD, Game, GameConfig, Phase, legal_play_mask, mask_of, seat_view
+
+from .helpers import JESTERS, WIZARDS, card, cards
 
 FULL = (1 << 60) - 1
 
@@ -28,7 +30,7 @@ def test_pick_plays_a_legal_card_of_the_hand(
     hand: int, led: int, win: int, n_after: int, need: int, left: int, unseen: int, t1: int
 ) -> None:
     unseen &= ~hand
-    card = pick(hand, led, win, n_after, need, left, unseen, t1)
+    card = pick(hand, led, win, n_after, need, left, unseen, t1, max(3, n_after + 1))
     assert legal_play_mask(hand, led) >> card & 1
     assert legal_mask(hand, led) == legal_play_mask(hand, led)
 
@@ -84,8 +86,43 @@ def test_a_playout_matches_the_engine_playing_the_same_cards(
             r - len(view.tricks),
             avail & ~played & ~hand,
             t1,
+            players,
         )
         game.play(seat, card)
         played |= 1 << card
     assert list(game.results[-1].tricks_won) == won
     assert sum(won) == r
+
+
+# ``pick`` needing tricks: the Wizard kept, and what it gives to a trick it does not take.
+# Four players, clubs trump (t1 = 1), every card not in the hand unseen.
+def _pick(hand: list[int], led: int, win: int, n_after: int, need: int, left: int) -> int:
+    mask = mask_of(hand)
+    unseen = FULL & ~mask & ~(1 << win if win >= 0 else 0)
+    return pick(mask, led, win, n_after, need, left, unseen, 1, 4)
+
+
+def test_needing_a_trick_in_mid_trick_it_keeps_its_wizard_for_a_later_one() -> None:
+    # Diamonds led, 10D winning, one player still to come: the Wizard is the only winner
+    # (no diamond to follow with, no trump); a heart or a spade loses and the Wizard still
+    # takes any later trick.
+    hand = [WIZARDS[0], *cards("1H 5S")]
+    assert _pick(hand, 1, card("10D"), 1, 1, 3) != WIZARDS[0]
+    # Needing every trick left, it takes this one.
+    assert _pick(hand, 1, card("10D"), 1, 3, 3) == WIZARDS[0]
+
+
+def test_last_to_play_it_spends_a_wizard_only_when_the_hand_has_no_trick_to_spare() -> None:
+    # Worth about one trick, needing two of three: the Wizard takes this trick.
+    assert _pick([WIZARDS[0], *cards("3H 4S")], 1, card("10D"), 0, 2, 3) == WIZARDS[0]
+    # Two Wizards, needing one: either takes a later trick, so it gives the heart.
+    assert _pick([*WIZARDS[:2], *cards("3H")], 1, card("10D"), 0, 1, 3) == card("3H")
+
+
+def test_unable_to_win_it_sheds_spare_strength_or_its_least_card_of_its_longest_suit() -> None:
+    hand = [*cards("13H 12H 1S 2S 3S"), JESTERS[0]]
+    # A Wizard led: nothing wins. Needing one trick with the top two hearts, it sheds the
+    # ace it has to spare.
+    assert _pick(hand, LED_WIZARD, WIZARDS[0], 2, 1, 6) == card("13H")
+    # Needing three, it keeps its hearts and its Jester and gives its lowest spade.
+    assert _pick(hand, LED_WIZARD, WIZARDS[0], 2, 3, 6) == card("1S")

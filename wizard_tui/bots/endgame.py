@@ -157,6 +157,7 @@ class Solver:
                 left,
                 others,
                 self.t1,
+                n,
             )
             # The natural card's class first, so that ties keep it.
             first = _class_of(natural, moves)

@@ -9,10 +9,14 @@ cards out of play, the trick so far), never the other hands it is simulated agai
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..game import LED_OPEN, LED_WIZARD, cards_of
 from ..game.engine import BEATS, SPECIAL_MASK, SUIT_MASKS
+from .bidding import JESTER_CLASS, WIZARD_CLASS, class_chances
 
 FULL_MASK = (1 << 60) - 1
+PLAIN_MASK = (1 << 52) - 1
 
 
 def _beat_row(trump: int) -> tuple[int, ...]:
@@ -94,13 +98,20 @@ def pick(
     left: int,
     unseen: int,
     t1: int,
+    players: int,
 ) -> int:
     """The card to play.
 
     ``led``/``win``: the trick so far (``win`` = the winning card, -1 when leading);
     ``n_after``: players still to play after this one; ``need``: bid minus tricks won;
     ``left``: tricks left including this one; ``unseen``: cards this seat has not seen;
-    ``t1``: trump + 1.
+    ``t1``: trump + 1; ``players``: at the table.
+
+    Needing tricks, it keeps a Wizard while some legal card loses, unless it is last to
+    play and its hand is worth no more than it needs (or every trick left is needed): the
+    Wizard takes any later trick as surely, and spent now it leaves the hand weaker for
+    the tricks it still needs. Both rules, and ``_discard``'s, were chosen by
+    ``benchmarks/pick_regret.py`` (docs/bots.md, "The playout policy").
     """
     legal = legal_mask(hand, led)
     if not legal & (legal - 1):
@@ -115,15 +126,21 @@ def pick(
     winners = legal & threats
     if need > 0:
         if not winners:
-            return min(cards_of(legal), key=pw.__getitem__)  # dump the least useful card
+            return _discard(legal, hand, need, left, t1, players, pw)
         cs = sorted(cards_of(winners), key=pw.__getitem__)
+        losers = legal & ~threats
+        keep_wizard = need < left and losers
         if n_after == 0:
+            if cs[0] >= 52 and keep_wizard and _surplus(hand, need, left, t1, players) > 0:
+                return _discard(losers, hand, need, left, t1, players, pw)
             return cs[0]
         best = cs[-1]
         best_p = 0.0
         for c in cs:
             p = _win_chance(c, beat, unseen, n_unseen, held)
             if p >= FOLLOW_SURE:
+                if c >= 52 and keep_wizard:
+                    return _discard(losers, hand, need, left, t1, players, pw)
                 return c  # the cheapest card that probably holds
             if p > best_p:
                 best, best_p = c, p
@@ -138,6 +155,82 @@ def pick(
         return max(shed, key=pw.__getitem__)  # the trick is ours anyway: spend the worst card
     # Someone may still go over: offer the card most likely to be beaten.
     return min(shed, key=lambda c: _win_chance(c, beat, unseen, n_unseen, held) * 30 + pw[c])
+
+
+def _surplus(hand: int, need: int, left: int, t1: int, players: int) -> float:
+    """Tricks the hand is worth (``bidding.expected_tricks`` for a round of ``left`` cards,
+    no trump card known) beyond the ``need`` still to take: a few table lookups, since a
+    playout asks often."""
+    wizard, jester, (s0, s1, s2, s3) = _worth_tables(players, left, t1)
+    return (
+        (hand >> 52 & 0xF).bit_count() * wizard
+        + (hand >> 56).bit_count() * jester
+        + s0[hand & 0x1FFF]
+        + s1[hand >> 13 & 0x1FFF]
+        + s2[hand >> 26 & 0x1FFF]
+        + s3[hand >> 39 & 0x1FFF]
+        - need
+    )
+
+
+@cache
+def _worth_tables(
+    players: int, left: int, t1: int
+) -> tuple[float, float, tuple[tuple[float, ...], ...]]:
+    """A Wizard's and a Jester's chance of a trick, and for each suit the tricks that every
+    13-bit mask of its cards is worth, for ``players`` and a round of ``left`` cards."""
+    chances = class_chances(players, left)
+    kinds = [2 if t1 == 0 else (0 if suit == t1 - 1 else 1) for suit in range(4)]
+    suits = tuple(_suit_worth(chances, k) for k in kinds)
+    return chances[WIZARD_CLASS], chances[JESTER_CLASS], suits
+
+
+def forget_tables() -> None:
+    """Drop the hand-worth tables, after ``bidding``'s chances were re-measured."""
+    _worth_tables.cache_clear()
+    _suit_worth.cache_clear()
+
+
+@cache
+def _suit_worth(chances: tuple[float, ...], kind: int) -> tuple[float, ...]:
+    """For every 13-bit mask of one suit's cards in a hand, the tricks they are worth:
+    ``kind`` 0 the trump suit, 1 a plain suit beside a trump, 2 a suit of a no-trump round.
+    A card's class is its rank raised by the higher cards of the mask (``card_class``)."""
+    base = (1, 14, 27)[kind]  # card_class: 1 + eff trump, 14 + eff plain, 27 + eff no trump
+    out = [0.0] * (1 << 13)
+    for mask in range(1, 1 << 13):
+        # The mask's lowest card has every other card of the mask above it.
+        low = mask & -mask
+        eff = min(13, low.bit_length() + mask.bit_count() - 1)
+        out[mask] = out[mask ^ low] + chances[base + eff]
+    return tuple(out)
+
+
+def _discard(
+    legal: int, hand: int, need: int, left: int, t1: int, players: int, pw: tuple[int, ...]
+) -> int:
+    """The card to give to a trick it cannot (or will not) take while it still needs tricks.
+
+    A hand worth more than it needs sheds its strongest plain card, which could otherwise
+    take a trick too many later; one that needs all it has keeps its strength and gives
+    the lowest card of its longest side suit, keeping the short suits short (to trump
+    them later) and its Jesters for when the bid is made."""
+    plain = legal & PLAIN_MASK
+    if plain and _surplus(hand, need, left, t1, players) > 0:
+        return max(cards_of(plain), key=pw.__getitem__)
+    best, best_key = -1, (0, 0)
+    for suit in range(4):
+        if suit == t1 - 1:
+            continue
+        m = legal & SUIT_MASKS[suit]
+        if m:
+            low = (m & -m).bit_length() - 1
+            key = (-(hand & SUIT_MASKS[suit]).bit_count(), pw[low])
+            if best < 0 or key < best_key:
+                best, best_key = low, key
+    if best >= 0:
+        return best
+    return min(cards_of(plain or legal), key=pw.__getitem__)
 
 
 def _lead(
@@ -226,6 +319,7 @@ def play_out(
             left,
             avail & ~hand,
             t1,
+            n,
         )
         bit = 1 << card
         hands[seat] = hand ^ bit

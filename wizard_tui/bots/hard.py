@@ -278,7 +278,7 @@ class HardBot(Bot):
         # (over a played 6H, a 5H loses and a 7H wins).
         trick_mask = sum(1 << c for c in k.trick_cards)
         candidates = candidate_cards(allowed, k.unseen | trick_mask)
-        fallback = pick(k.hand, k.led, k.win_card, n_after, need, k.tricks_left, k.unseen, t1)
+        fallback = pick(k.hand, k.led, k.win_card, n_after, need, k.tricks_left, k.unseen, t1, n)
         if len(candidates) == 1:
             self.last_samples = 0
             return candidates[0]

@@ -94,4 +94,5 @@ class NormalBot(Bot):
             k.tricks_left,
             k.unseen,
             k.trump + 1,
+            view.players,
         )

@@ -100,6 +100,7 @@ def play_weigher(
     plays = past_plays(view)
     if not plays:
         return None
+    players = view.players
 
     def weight(hands: list[int]) -> float:
         w = 1.0
@@ -109,7 +110,7 @@ def play_weigher(
             if not legal & (legal - 1):
                 continue  # a single legal card: nothing to tell
             unseen = p.avail & ~hand
-            choice = pick(hand, p.led, p.win, p.n_after, p.need, p.left, unseen, t1)
+            choice = pick(hand, p.led, p.win, p.n_after, p.need, p.left, unseen, t1, players)
             if not same_kind(choice, p.card, unseen):
                 w *= mismatch
         return w
