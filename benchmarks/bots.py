@@ -146,6 +146,9 @@ def write_table(table: dict[tuple[int, int], tuple[float, ...]]) -> None:
 def playouts(seconds: float) -> None:
     rng = random.Random(1)
     n, r = 3, 20
+    # One playout first: the policy builds its hand-worth tables once per round size.
+    hands = [(1 << 20) - 1, ((1 << 20) - 1) << 20, ((1 << 20) - 1) << 40]
+    play_out(hands, 0, (1 << 60) - 1, 0, 0, -1, -1, -1, [7, 6, 6], [0] * n, r)
     count = 0
     t_end = time.perf_counter() + seconds
     t0 = time.perf_counter()
