@@ -421,7 +421,7 @@ def _copied_swaps(results: Any, players: int) -> bool:
 
 @pytest.mark.parametrize(
     ("seed", "case"),
-    [(12, "show_gift"), (16, "copied_swap"), (20, "copied_pass")],
+    [(12, "show_gift"), (20, "copied_swap"), (36, "copied_pass")],
 )
 async def test_passes_and_swaps_together_verify(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, case: str

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..game import cards_of
-from ..game.engine import SUIT_MASKS
+from ..game.engine import BEATS, SUIT_MASKS
 from ..game.rules import score
 
 N_CLASSES = 41
@@ -43,7 +43,6 @@ def card_class(card: int, hand: int, trump: int, trump_card: int | None) -> int:
 
 def _prior(players: int, round_size: int) -> tuple[float, ...]:
     """Schumacher's estimate: P(beat one random card) ** (players - 1), scaled to r/n a hand."""
-    from ..game.engine import BEATS
 
     def beats_one(card: int, trump: int) -> float:
         table = BEATS[trump + 1]
@@ -104,10 +103,9 @@ def lead_chance(card: int, trump: int, unseen: int, players: int) -> float:
     ``unseen`` cards, and each must be played; the lead holds unless one of them beats it
     (a later beater of a beater still leaves the lead beaten).
     """
-    from .fast import BEAT_MASK  # fast does not import this module: no cycle
-
+    beats = BEATS[trump + 1]  # beats[win * 60 + c]: card c takes the trick from win
     total = unseen.bit_count()
-    safe = total - (unseen & BEAT_MASK[trump + 1][card]).bit_count()
+    safe = total - sum(beats[card * 60 + c] for c in cards_of(unseen))
     p = 1.0
     for i in range(players - 1):
         if total - i <= 0:
