@@ -35,7 +35,7 @@ from rival import RivalBot  # noqa: E402
 
 from wizard_tui.bots import HardBot, fast  # noqa: E402
 from wizard_tui.bots.hard import _representative, candidate_cards  # noqa: E402
-from wizard_tui.bots.knowledge import read_view  # noqa: E402
+from wizard_tui.bots.knowledge import Knowledge, read_view  # noqa: E402
 from wizard_tui.game import RestrictLastBid, SeatView  # noqa: E402
 from wizard_tui.simulate import new_deal_set, play_game  # noqa: E402
 
@@ -75,8 +75,8 @@ def collect_game(args: tuple[int, int, float, float, str]) -> list[tuple[SeatVie
     return out
 
 
-def pick_for(view: SeatView) -> int:
-    k = read_view(view)
+def pick_for(view: SeatView, k: Knowledge) -> int:
+    """The card ``pick`` plays for ``view`` (``k``: what its seat knows, ``read_view``)."""
     bids = [b or 0 for b in view.bids]
     need = bids[k.seat] - view.tricks_won[k.seat]
     n_after = k.players - 1 - len(k.trick_cards)
@@ -94,7 +94,7 @@ def regret(positions: list[tuple[SeatView, dict]]) -> tuple[float, float, int]:
         k = read_view(view)
         trick_mask = sum(1 << c for c in k.trick_cards)
         card = _representative(
-            pick_for(view), candidate_cards(k.hand, k.unseen | trick_mask), k.unseen | trick_mask
+            pick_for(view, k), candidate_cards(k.hand, k.unseen | trick_mask), k.unseen | trick_mask
         )
         best = max(means.values())
         if card in means:

@@ -111,7 +111,8 @@ def pick(
     play and its hand is worth no more than it needs (or every trick left is needed): the
     Wizard takes any later trick as surely, and spent now it leaves the hand weaker for
     the tricks it still needs. Both rules, and ``_discard``'s, were chosen by
-    ``benchmarks/pick_regret.py`` (docs/bots.md, "The playout policy").
+    ``benchmarks/pick_regret.py`` (docs/bots.md, "Against the rival: the playout
+    policy").
     """
     legal = legal_mask(hand, led)
     if not legal & (legal - 1):
