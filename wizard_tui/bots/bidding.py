@@ -16,6 +16,7 @@ from functools import cache
 from ..game import cards_of
 from ..game.engine import BEATS, SUIT_MASKS
 from ..game.rules import score
+from .beat_masks import BEAT_MASK
 
 N_CLASSES = 41
 WIZARD_CLASS = 0
@@ -103,9 +104,8 @@ def lead_chance(card: int, trump: int, unseen: int, players: int) -> float:
     ``unseen`` cards, and each must be played; the lead holds unless one of them beats it
     (a later beater of a beater still leaves the lead beaten).
     """
-    beats = BEATS[trump + 1]  # beats[win * 60 + c]: card c takes the trick from win
     total = unseen.bit_count()
-    safe = total - sum(beats[card * 60 + c] for c in cards_of(unseen))
+    safe = total - (unseen & BEAT_MASK[trump + 1][card]).bit_count()
     p = 1.0
     for i in range(players - 1):
         if total - i <= 0:

@@ -12,28 +12,9 @@ from __future__ import annotations
 from functools import cache
 
 from ..game import LED_OPEN, LED_WIZARD, cards_of
-from ..game.engine import BEATS, SPECIAL_MASK, SUIT_MASKS
+from ..game.engine import SPECIAL_MASK, SUIT_MASKS
+from .beat_masks import BEAT_MASK, FULL_MASK, PLAIN_MASK
 from .bidding import JESTER_CLASS, WIZARD_CLASS, class_chances
-
-FULL_MASK = (1 << 60) - 1
-PLAIN_MASK = (1 << 52) - 1
-
-
-def _beat_row(trump: int) -> tuple[int, ...]:
-    table = BEATS[trump + 1]
-    row = []
-    for win in range(60):
-        m = 0
-        for card in range(60):
-            if table[win * 60 + card]:
-                m |= 1 << card
-        row.append(m)
-    row.append(FULL_MASK)  # index 60, also reached as -1 ("no card yet"): any card takes it
-    return tuple(row)
-
-
-# BEAT_MASK[trump + 1][win]: the cards that would take the trick from ``win``.
-BEAT_MASK: tuple[tuple[int, ...], ...] = tuple(_beat_row(t) for t in range(-1, 4))
 
 
 def _power_row(trump: int) -> tuple[int, ...]:
