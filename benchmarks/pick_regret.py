@@ -3,7 +3,7 @@ its constants would close the gap.
 
 python benchmarks/pick_regret.py collect [--players 4] [--games 8] [--budget 0.03]
         [--oracle 0.2] [--seed 1] [--jobs 2] --out FILE
-python benchmarks/pick_regret.py score FILE [--set NAME=VALUE ...] [--grid]
+python benchmarks/pick_regret.py score FILE [--set NAME=VALUE ...] [--grid] [--by-situation]
 
 ``collect``: every card decision of every seat in ``--games`` games of ``hard`` (seat 0)
 against the rival, each judged by an oracle (``hard``'s search with ``--oracle`` seconds
@@ -11,9 +11,10 @@ and no early stop): the positions and each candidate's mean score, pickled to FI
 ``score``: the mean regret of ``pick`` (the oracle's best mean minus its mean of the card
 ``pick`` chooses) over those positions, with ``--set`` changing constants of
 ``wizard_tui.bots.fast`` first, or ``--grid`` trying each constant over a range beside
-the defaults. The oracle's playouts use the default ``pick``, so a lower regret is one
-step of policy improvement on the search's own model, not proof of better play: an
-arena run decides.
+the defaults, or ``--by-situation`` splitting the regret by the kind of decision (leading
+or following, tricks still needed or not, able to take the trick or not, last to play).
+The oracle's playouts use the default ``pick``, so a lower regret is one step of policy
+improvement on the search's own model, not proof of better play: an arena run decides.
 """
 
 from __future__ import annotations
@@ -85,24 +86,55 @@ def pick_for(view: SeatView, k: Knowledge) -> int:
     )
 
 
+OUTSIDE_REGRET = 10.0  # charged for a pick the search's certainty rule had ruled out
+
+
+def position_regret(view: SeatView, means: dict) -> float | None:
+    """The oracle's best mean minus its mean of ``pick``'s card; None when that card is
+    outside the searched candidates."""
+    k = read_view(view)
+    trick_mask = sum(1 << c for c in k.trick_cards)
+    card = _representative(
+        pick_for(view, k), candidate_cards(k.hand, k.unseen | trick_mask), k.unseen | trick_mask
+    )
+    if card not in means:
+        return None
+    return float(max(means.values()) - means[card])
+
+
 def regret(positions: list[tuple[SeatView, dict]]) -> tuple[float, float, int]:
     """Mean regret a position, its standard error, and how many picks fell outside the
-    searched candidates (cards the search's certainty rule had ruled out: 10 points)."""
-    xs = []
-    outside = 0
+    searched candidates (each charged ``OUTSIDE_REGRET``)."""
+    xs = [position_regret(view, means) for view, means in positions]
+    outside = xs.count(None)
+    values = [OUTSIDE_REGRET if x is None else x for x in xs]
+    return statistics.mean(values), statistics.stdev(values) / len(values) ** 0.5, outside
+
+
+def situation(view: SeatView) -> str:
+    """The kind of decision: leading or following; tricks still needed, bid made or over
+    it; able to take the trick so far; last to play."""
+    k = read_view(view)
+    bids = [b or 0 for b in view.bids]
+    need = bids[k.seat] - view.tricks_won[k.seat]
+    goal = "need" if need > 0 else ("made" if need == 0 else "over")
+    if not k.trick_cards:
+        return f"lead {goal}"
+    legal = fast.legal_mask(k.hand, k.led)
+    able = "can win" if legal & fast.BEAT_MASK[k.trump + 1][k.win_card] else "cannot win"
+    last = ", last" if len(k.trick_cards) == k.players - 1 else ""
+    return f"follow {goal}, {able}{last}"
+
+
+def by_situation(positions: list[tuple[SeatView, dict]]) -> list[tuple[str, int, float]]:
+    """Per situation: positions and summed regret (outside picks charged as in ``regret``),
+    the largest sum first."""
+    sums: dict[str, list[float]] = {}
     for view, means in positions:
-        k = read_view(view)
-        trick_mask = sum(1 << c for c in k.trick_cards)
-        card = _representative(
-            pick_for(view, k), candidate_cards(k.hand, k.unseen | trick_mask), k.unseen | trick_mask
-        )
-        best = max(means.values())
-        if card in means:
-            xs.append(best - means[card])
-        else:
-            outside += 1
-            xs.append(10.0)
-    return statistics.mean(xs), statistics.stdev(xs) / len(xs) ** 0.5, outside
+        x = position_regret(view, means)
+        sums.setdefault(situation(view), []).append(OUTSIDE_REGRET if x is None else x)
+    rows = [(name, len(xs), sum(xs)) for name, xs in sums.items()]
+    return sorted(rows, key=lambda row: -row[2])
 
 
 GRID = {
@@ -130,6 +162,7 @@ def main() -> None:
     s.add_argument("file")
     s.add_argument("--set", action="append", default=[])
     s.add_argument("--grid", action="store_true")
+    s.add_argument("--by-situation", action="store_true")
     a = ap.parse_args()
     if a.cmd == "collect":
         work = [(g, a.players, a.budget, a.oracle, a.seed) for g in range(a.games)]
@@ -147,6 +180,13 @@ def main() -> None:
         setattr(fast, name, float(value))
     mean, se, outside = regret(positions)
     print(f"{len(positions)} positions: regret {mean:.3f} ± {se:.3f} a card, {outside} outside")
+    if a.by_situation:
+        total = mean * len(positions)
+        for name, n, summed in by_situation(positions):
+            share = summed / total if total else 0.0
+            print(
+                f"  {name:28} {n:5} positions, {summed / n:5.2f} a card, {share:6.1%} of the regret"
+            )
     if not a.grid:
         return
     base = {name: getattr(fast, name) for name in GRID}
