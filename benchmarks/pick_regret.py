@@ -185,7 +185,7 @@ def main() -> None:
         for name, n, summed in by_situation(positions):
             share = summed / total if total else 0.0
             print(
-                f"  {name:28} {n:5} positions, {summed / n:5.2f} a card, {share:6.1%} of the regret"
+                f"  {name:30} {n:5} positions, {summed / n:5.2f} a card, {share:6.1%} of the regret"
             )
     if not a.grid:
         return
