@@ -89,10 +89,9 @@ def pick_for(view: SeatView, k: Knowledge) -> int:
 OUTSIDE_REGRET = 10.0  # charged for a pick the search's certainty rule had ruled out
 
 
-def position_regret(view: SeatView, means: dict) -> float | None:
+def position_regret(view: SeatView, k: Knowledge, means: dict) -> float | None:
     """The oracle's best mean minus its mean of ``pick``'s card; None when that card is
-    outside the searched candidates."""
-    k = read_view(view)
+    outside the searched candidates (``k``: ``read_view(view)``)."""
     trick_mask = sum(1 << c for c in k.trick_cards)
     card = _representative(
         pick_for(view, k), candidate_cards(k.hand, k.unseen | trick_mask), k.unseen | trick_mask
@@ -105,16 +104,15 @@ def position_regret(view: SeatView, means: dict) -> float | None:
 def regret(positions: list[tuple[SeatView, dict]]) -> tuple[float, float, int]:
     """Mean regret a position, its standard error, and how many picks fell outside the
     searched candidates (each charged ``OUTSIDE_REGRET``)."""
-    xs = [position_regret(view, means) for view, means in positions]
+    xs = [position_regret(view, read_view(view), means) for view, means in positions]
     outside = xs.count(None)
     values = [OUTSIDE_REGRET if x is None else x for x in xs]
     return statistics.mean(values), statistics.stdev(values) / len(values) ** 0.5, outside
 
 
-def situation(view: SeatView) -> str:
+def situation(view: SeatView, k: Knowledge) -> str:
     """The kind of decision: leading or following; tricks still needed, bid made or over
-    it; able to take the trick so far; last to play."""
-    k = read_view(view)
+    it; able to take the trick so far; last to play (``k``: ``read_view(view)``)."""
     bids = [b or 0 for b in view.bids]
     need = bids[k.seat] - view.tricks_won[k.seat]
     goal = "need" if need > 0 else ("made" if need == 0 else "over")
@@ -131,8 +129,9 @@ def by_situation(positions: list[tuple[SeatView, dict]]) -> list[tuple[str, int,
     the largest sum first."""
     sums: dict[str, list[float]] = {}
     for view, means in positions:
-        x = position_regret(view, means)
-        sums.setdefault(situation(view), []).append(OUTSIDE_REGRET if x is None else x)
+        k = read_view(view)
+        x = position_regret(view, k, means)
+        sums.setdefault(situation(view, k), []).append(OUTSIDE_REGRET if x is None else x)
     rows = [(name, len(xs), sum(xs)) for name, xs in sums.items()]
     return sorted(rows, key=lambda row: -row[2])
 

@@ -45,7 +45,7 @@ def test_each_decision_is_named_by_what_its_seat_faces() -> None:
     seen = set()
     for seed in range(3):
         for view, _, can_win in card_positions(seed):
-            name = situation(view)
+            name = situation(view, read_view(view))
             seen.add(name)
             need = (view.bids[view.seat] or 0) - view.tricks_won[view.seat]
             assert name.startswith("lead" if not view.trick else "follow")
